@@ -1,0 +1,16 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
+	},
+	// One copy of n8n-workflow, or its instanceof checks fail across packages.
+	moduleNameMapper: {
+		'^n8n-workflow$': '<rootDir>/node_modules/n8n-workflow',
+	},
+	cacheDirectory: '<rootDir>/.jest-cache',
+	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	testTimeout: 60000,
+};

@@ -1,0 +1,100 @@
+/**
+ * Every place where the API specification says "not shown", and the guess this package
+ * (and its sandbox) makes there. One table, so a guess is changed in one place.
+ * The README's "Assumptions" section lists the same rows for users.
+ */
+
+export interface Assumption {
+	/** What the specification leaves open. */
+	topic: string;
+	/** The guess this package follows. */
+	guess: string;
+}
+
+/** Paths of endpoints whose path the specification does not show. */
+export const GUESSED_PATHS = {
+	creditBalance: '/credits/balance',
+	listWorkflows: '/workflows',
+	getWorkflow: (workflowId: string) => `/workflows/${encodeURIComponent(workflowId)}`,
+	remindRecipient: (envelopeId: string, recipientId: string) =>
+		`/envelopes/${encodeURIComponent(envelopeId)}/recipients/${encodeURIComponent(recipientId)}/remind`,
+} as const;
+
+/** HTTP status for each error code whose status the specification does not show. */
+export const ERROR_STATUS: Record<string, number> = {
+	VALIDATION_ERROR: 400, // shown
+	UNAUTHORIZED: 401,
+	FORBIDDEN: 403,
+	NOT_FOUND: 404,
+	NOT_AVAILABLE: 404,
+	INVALID_STATUS: 409,
+	TEMPLATE_ARCHIVED: 409, // status shown, code not shown
+	INSUFFICIENT_CREDITS: 402,
+	FILE_NOT_UPLOADED: 400,
+	RATE_LIMITED: 429,
+	INTERNAL_SERVER_ERROR: 500,
+	SERVICE_UNAVAILABLE: 503,
+};
+
+/** Default values the API applies when a field is omitted (not shown in the specification). */
+export const DEFAULTS = {
+	recipient: {
+		role: 'signer',
+		/** 1-based position of the recipient in the request when `order` is omitted. */
+		orderFromPosition: true,
+		signatureMethod: 'electronic',
+	},
+	workflow: {
+		mode: 'sequential',
+		verificationMethod: 'email_verification',
+		emailNotifications: 'all',
+		whatsappNotifications: 'all',
+		reminderEveryHours: 24,
+		expiresInDays: 30,
+	},
+	page: 1,
+	limit: 20,
+	maxLimit: 100,
+} as const;
+
+/** Enum values the specification does not list in full. */
+export const GUESSED_VALUES = {
+	envelopeStatuses: ['draft', 'estamping', 'estamp_failed', 'pending', 'completed'],
+	whatsappNotifications: ['all', 'none'],
+	creditTransactionTypes: ['consume', 'purchase', 'refund', 'adjustment'],
+	creditSources: ['api', 'dashboard', 'system'],
+	balanceContexts: ['personal', 'organization_wallet', 'organization_member_allocation'],
+	recipientStatuses: ['pending', 'signed', 'approved'],
+} as const;
+
+/** Webhook signature: shown only as the header name. */
+export const WEBHOOK_SIGNATURE = {
+	header: 'x-service-signature',
+	algorithm: 'sha256',
+	encoding: 'hex',
+} as const;
+
+export const ASSUMPTIONS: Assumption[] = [
+	{ topic: 'Credit balance path and fields', guess: '`GET /credits/balance` returns `context`, `balance` (number) and `currency` (`credits`).' },
+	{ topic: 'Reusable workflow list and get', guess: '`GET /workflows` (`page`, `limit`, `items[]` of definitions, `pageInfo`); `GET /workflows/{id}` returns `definition` and `version` (the latest version).' },
+	{ topic: 'Reusable workflow update and publish bodies', guess: 'PATCH takes `name`, `description`, `config` (any of them) and returns `definition` and `version`; publish takes no body and returns `definition` and the published `version`.' },
+	{ topic: 'Reusable workflow run response', guess: '`run` (`id`, `workflowId`, `version`, `idempotencyKey`, `createdAt`), `envelope` (envelope fields of 2.2 with `recipients[]`), `approval` (`required`, `status`).' },
+	{ topic: 'Send a template-created document', guess: '`POST /documents/{envelopeId}/send` takes no body and answers as envelope send does.' },
+	{ topic: 'HTTP status of each error code', guess: 'UNAUTHORIZED 401, FORBIDDEN 403, NOT_FOUND 404, NOT_AVAILABLE 404, INVALID_STATUS 409, INSUFFICIENT_CREDITS 402, INTERNAL_SERVER_ERROR 500; rate limiting 429 `RATE_LIMITED` with `Retry-After` in seconds.' },
+	{ topic: 'Send requirement errors', guess: 'No signer or an incomplete `estampConfig`: 400 `VALIDATION_ERROR`; no PDF uploaded: 400 `FILE_NOT_UPLOADED`; not enough credits: 402 `INSUFFICIENT_CREDITS`.' },
+	{ topic: 'Archived template on document creation', guess: '409 with code `TEMPLATE_ARCHIVED`.' },
+	{ topic: 'Key lacking a scope', guess: '403 `FORBIDDEN`, the message naming the missing scope.' },
+	{ topic: 'Defaults of recipient and workflow settings', guess: 'role `signer`, order = position in the request (from 1), signatureMethod `electronic`; mode `sequential`, verificationMethod `email_verification`, notifications `all`, reminders every 24 hours, expiry after 30 days.' },
+	{ topic: 'List paging', guess: 'Default `page` 1, default `limit` 20, maximum `limit` 100 (a larger value is a VALIDATION_ERROR).' },
+	{ topic: 'Envelope status filter values', guess: '`draft`, `estamping`, `estamp_failed`, `pending`, `completed`.' },
+	{ topic: 'Envelope status after e-stamping', guess: 'Completed e-stamp: `pending` (recipients notified). Terminal failure: `estamp_failed`.' },
+	{ topic: 'When an envelope is completed', guess: 'When every signer has signed and every approver has approved; CC recipients take no action and do not count.' },
+	{ topic: 'Recipient statuses', guess: '`pending`, `signed` (signer), `approved` (approver).' },
+	{ topic: 'Add recipients: append or replace', guess: 'Body flag `replace` (boolean, default false = append). Only draft envelopes accept recipients.' },
+	{ topic: 'Values of `whatsappNotifications`', guess: '`all` and `none`.' },
+	{ topic: 'Credit costs', guess: 'One credit per `aadhaar_otp` recipient, taken at send; other methods are free.' },
+	{ topic: 'Credit transaction `type` and `source` values', guess: 'type: `consume`, `purchase`, `refund`, `adjustment`; source: `api`, `dashboard`, `system`.' },
+	{ topic: 'Webhook signature', guess: 'Hex HMAC-SHA256 of the raw request body with the webhook secret, in `X-Service-Signature`; algorithm and encoding selectable in the trigger.' },
+	{ topic: 'Payloads of `document.estamp.started` and `document.sent`', guess: 'started: `envelopeId`, `title`, `status` (`pending`), `transactionId`, `reference`, `occurredAt`; sent: `envelopeId`, `title`, `status` (`pending`), `recipients[]`, `occurredAt`.' },
+	{ topic: 'Rate limits', guess: 'None documented; the node retries 429 and 503, honouring `Retry-After`.' },
+];
