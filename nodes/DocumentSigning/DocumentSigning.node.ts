@@ -1,0 +1,60 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as envelope from './actions/envelope/Envelope.resource';
+import { router } from './actions/router';
+import { listSearch, loadOptions } from './methods';
+
+export class DocumentSigning implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Signing',
+		name: 'documentSigning',
+		icon: {
+			light: 'file:../../icons/documentSigning.svg',
+			dark: 'file:../../icons/documentSigning.dark.svg',
+		},
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Send PDFs for signature and track envelopes with the Document Signing Service',
+		defaults: {
+			name: 'Document Signing',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'documentSigningApi',
+				required: true,
+			},
+		],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Envelope',
+						value: 'envelope',
+					},
+				],
+				default: 'envelope',
+			},
+			...envelope.description,
+		],
+	};
+
+	methods = { listSearch, loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

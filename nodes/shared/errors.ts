@@ -1,0 +1,173 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/**
+ * Errors of the API and of the network, turned into n8n errors.
+ *
+ * The API answers every failure with `{ code, message, requestId, timestamp, details }`
+ * (spec part 7). The resulting NodeApiError shows `<code>: <message>`, lists each field
+ * error and the request id in its description, and keeps the same facts in
+ * `error.context` (`apiCode`, `requestId`, `fieldErrors`) so callers can read them
+ * without parsing text.
+ */
+
+/** What the router copies into an error item under "Continue On Fail". */
+export interface ApiErrorFields extends IDataObject {
+	code?: string;
+	requestId?: string;
+	httpCode?: string;
+	fieldErrors?: string[];
+}
+
+const REDACTED = '[redacted]';
+
+/** Replaces every occurrence of the secret in strings, deeply. */
+export function redactSecret<T>(value: T, secret: string | undefined): T {
+	if (!secret) return value;
+	if (typeof value === 'string') return value.split(secret).join(REDACTED) as T;
+	if (Array.isArray(value)) return value.map((entry) => redactSecret(entry, secret)) as T;
+	if (value !== null && typeof value === 'object') {
+		const copy: IDataObject = {};
+		for (const [key, entry] of Object.entries(value as IDataObject)) {
+			copy[key] = redactSecret(entry, secret);
+		}
+		return copy as T;
+	}
+	return value;
+}
+
+/** `recipients.0.email: Invalid email` lines from `details.validation` (issues first, then field and form errors). */
+export function fieldErrorLines(body: IDataObject): string[] {
+	const details = body.details as IDataObject | undefined;
+	const validation = (details?.validation ?? details) as IDataObject | undefined;
+	if (!validation || typeof validation !== 'object') return [];
+
+	const lines: string[] = [];
+	const issuePaths: string[] = [];
+	const add = (path: string, message: unknown) => {
+		const line = path ? `${path}: ${String(message)}` : String(message);
+		if (!lines.includes(line)) lines.push(line);
+	};
+
+	if (Array.isArray(validation.issues)) {
+		for (const issue of validation.issues as IDataObject[]) {
+			const path = Array.isArray(issue.path) ? issue.path.join('.') : String(issue.path ?? '');
+			issuePaths.push(path);
+			add(path, issue.message);
+		}
+	}
+	const fieldErrors = validation.fieldErrors as IDataObject | undefined;
+	if (fieldErrors && typeof fieldErrors === 'object') {
+		for (const [path, messages] of Object.entries(fieldErrors)) {
+			// an issue already names this field, with a more precise path
+			if (issuePaths.some((p) => p === path || p.startsWith(`${path}.`))) continue;
+			for (const message of Array.isArray(messages) ? messages : [messages]) add(path, message);
+		}
+	}
+	if (Array.isArray(validation.formErrors)) {
+		for (const message of validation.formErrors) add('', message);
+	}
+	return lines;
+}
+
+/** An error answer of the API (status >= 400) as a NodeApiError. */
+export function apiResponseError(
+	node: INode,
+	status: number,
+	rawBody: string,
+	secret: string | undefined,
+	itemIndex?: number,
+): NodeApiError {
+	const body = redactSecret(parseObject(rawBody), secret);
+	const code = typeof body?.code === 'string' ? body.code : undefined;
+	const apiMessage = typeof body?.message === 'string' ? body.message : undefined;
+	const requestId = typeof body?.requestId === 'string' ? body.requestId : undefined;
+	const fieldErrors = body ? fieldErrorLines(body) : [];
+
+	const message = code
+		? `${code}: ${apiMessage ?? `HTTP ${status}`}`
+		: `The service answered HTTP ${status}`;
+	const descriptionLines = [...fieldErrors];
+	if (!body && rawBody.trim()) {
+		descriptionLines.push(`Response: ${redactSecret(rawBody.trim().slice(0, 300), secret)}`);
+	}
+	if (requestId) descriptionLines.push(`Request ID: ${requestId}`);
+	if (code) descriptionLines.push(`Error code: ${code}`);
+
+	const error = new NodeApiError(node, (body ?? { message }) as JsonObject, {
+		message,
+		description: descriptionLines.join('\n') || undefined,
+		httpCode: String(status),
+		itemIndex,
+	});
+	Object.assign(error.context, {
+		apiCode: code,
+		requestId,
+		fieldErrors,
+	});
+	return error;
+}
+
+/** The request failed on the network, after the allowed retries. */
+export function connectionError(
+	node: INode,
+	systemCode: string | undefined,
+	detail: string,
+	itemIndex?: number,
+): NodeApiError {
+	const error = new NodeApiError(
+		node,
+		{ message: `Could not reach the service${systemCode ? ` (${systemCode})` : ''}`, code: systemCode ?? null },
+		{ description: detail, itemIndex },
+	);
+	Object.assign(error.context, { apiCode: systemCode });
+	return error;
+}
+
+/** A success answer whose body is not JSON. */
+export function malformedResponseError(
+	node: INode,
+	status: number,
+	rawBody: string,
+	secret: string | undefined,
+	itemIndex?: number,
+): NodeApiError {
+	const error = new NodeApiError(
+		node,
+		{ message: 'The service answered with malformed JSON' },
+		{
+			message: 'The service answered with malformed JSON',
+			description: `HTTP ${status}; response starts with: ${redactSecret(rawBody.slice(0, 120), secret)}`,
+			httpCode: String(status),
+			itemIndex,
+		},
+	);
+	Object.assign(error.context, { apiCode: 'MALFORMED_RESPONSE' });
+	return error;
+}
+
+/** The fields an error item carries under "Continue On Fail". */
+export function apiErrorFields(error: unknown): ApiErrorFields {
+	const fields: ApiErrorFields = {};
+	if (!error || typeof error !== 'object') return fields;
+	const context = ((error as { context?: IDataObject }).context ?? {}) as IDataObject;
+	if (typeof context.apiCode === 'string') fields.code = context.apiCode;
+	if (typeof context.requestId === 'string') fields.requestId = context.requestId;
+	const httpCode = (error as { httpCode?: unknown }).httpCode;
+	if (typeof httpCode === 'string' && httpCode) fields.httpCode = httpCode;
+	if (Array.isArray(context.fieldErrors) && context.fieldErrors.length) {
+		fields.fieldErrors = context.fieldErrors as string[];
+	}
+	return fields;
+}
+
+function parseObject(text: string): IDataObject | undefined {
+	try {
+		const value: unknown = JSON.parse(text);
+		return value !== null && typeof value === 'object' && !Array.isArray(value)
+			? (value as IDataObject)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,270 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
+
+/**
+ * The only module that does HTTP. API calls carry the credential's Bearer key (added by
+ * n8n from the credential's `authenticate` block); storage calls (presigned addresses)
+ * never do.
+ */
+
+export const CREDENTIAL_TYPE = 'documentSigningApi';
+
+export type ApiContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| IExecuteSingleFunctions;
+
+export interface ApiRequestOptions {
+	body?: IDataObject | IDataObject[];
+	qs?: IDataObject;
+	/** the request carries an idempotency key or is a read: safe to resend */
+	idempotent?: boolean;
+	itemIndex?: number;
+}
+
+/**
+ * Retry policy. A mutable object so a test run can shorten the waits; node code never
+ * changes it.
+ */
+export const RETRY_POLICY = {
+	/** Further attempts after the first. */
+	maxRetries: 3,
+	/** First backoff; doubles per attempt. */
+	baseDelayMs: 500,
+	/** Ceiling of the exponential backoff. */
+	maxDelayMs: 10_000,
+	/** Ceiling of a server-sent Retry-After. */
+	maxRetryAfterMs: 30_000,
+	/** Per-request timeout. */
+	timeoutMs: 60_000,
+};
+
+/** Statuses that mean "not processed, come back later": safe to resend for any method. */
+const RETRY_STATUSES = new Set([429, 503]);
+
+/** Network failures where no byte reached the server: safe to resend for any method. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Network failures where the request may have arrived: resend only reads and idempotent requests. */
+const MAYBE_SENT_CODES = new Set([
+	'ECONNRESET',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EPIPE',
+	'UND_ERR_SOCKET',
+	'UND_ERR_HEADERS_TIMEOUT',
+	'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** Calls the API at `<baseUrl><endpoint>` with the credential's key and returns the parsed JSON body. */
+export async function apiRequest<T = IDataObject>(
+	this: ApiContext,
+	method: IHttpRequestMethods,
+	endpoint: string,
+	options: ApiRequestOptions = {},
+): Promise<T> {
+	const credentials = await this.getCredentials<{ baseUrl: string; apiKey: string }>(CREDENTIAL_TYPE);
+	const secret = credentials.apiKey;
+	const request: IHttpRequestOptions = {
+		method,
+		baseURL: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
+		url: endpoint,
+		qs: options.qs,
+		body: options.body,
+		json: true,
+	};
+	const resendable = options.idempotent ?? (method === 'GET' || method === 'HEAD');
+
+	const response = await sendWithRetries.call(this, request, {
+		authenticated: true,
+		resendable,
+		secret,
+		itemIndex: options.itemIndex,
+	});
+
+	const text = bodyText(response.body);
+	if (response.statusCode >= 400) {
+		throw apiResponseError(this.getNode(), response.statusCode, text, secret, options.itemIndex);
+	}
+	if (!text.trim()) return {} as T;
+	return JSON.parse(text) as T; // checked in sendWithRetries
+}
+
+/**
+ * Presigned storage addresses: never sends the API key. Returns the full response
+ * (`body`, `headers`, `statusCode`); a status >= 400 throws a NodeApiError.
+ * Presigned writes overwrite the same key, so failures before or during sending are
+ * retried like reads.
+ */
+export async function storageRequest(
+	this: ApiContext,
+	options: IHttpRequestOptions,
+): Promise<IN8nHttpFullResponse> {
+	const headers: IDataObject = {};
+	for (const [name, value] of Object.entries(options.headers ?? {})) {
+		if (name.toLowerCase() !== 'authorization') headers[name] = value;
+	}
+	const response = await sendWithRetries.call(this, { ...options, headers }, {
+		authenticated: false,
+		resendable: true,
+		secret: undefined,
+	});
+	if (response.statusCode >= 400) {
+		const error = apiResponseError(
+			this.getNode(),
+			response.statusCode,
+			bodyText(response.body),
+			undefined,
+		);
+		error.message = `Storage rejected the request to ${addressWithoutQuery(options.url)}: HTTP ${response.statusCode}`;
+		throw error;
+	}
+	return response;
+}
+
+interface SendOptions {
+	authenticated: boolean;
+	resendable: boolean;
+	secret: string | undefined;
+	itemIndex?: number;
+}
+
+/** Sends once, then again while the failure is one that is safe to retry. */
+async function sendWithRetries(
+	this: ApiContext,
+	request: IHttpRequestOptions,
+	{ authenticated, resendable, secret, itemIndex }: SendOptions,
+): Promise<IN8nHttpFullResponse> {
+	const expectJson = request.json === true;
+	for (let attempt = 0; ; attempt++) {
+		const canRetry = attempt < RETRY_POLICY.maxRetries;
+		const attemptOptions: IHttpRequestOptions = {
+			timeout: RETRY_POLICY.timeoutMs,
+			...request,
+			headers: { ...(request.headers ?? {}) },
+			// Status and body are judged here, not by the helper, so retries and error
+			// messages follow the API's rules and the body is parsed once, strictly.
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			...(expectJson ? { encoding: 'text' as const } : {}),
+		};
+
+		let response: IN8nHttpFullResponse;
+		try {
+			response = authenticated
+				? await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, attemptOptions)
+				: await this.helpers.httpRequest(attemptOptions);
+		} catch (error) {
+			const code = systemErrorCode(error);
+			const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+			const maybeSent = code !== undefined && MAYBE_SENT_CODES.has(code);
+			if (canRetry && (notSent || (maybeSent && resendable))) {
+				await sleep(backoffMs(attempt));
+				continue;
+			}
+			const target = `${request.method ?? 'GET'} ${addressWithoutQuery(request.url)}`;
+			const detail =
+				maybeSent && !resendable
+					? `${target} failed after it may have reached the service; it was not sent again so nothing is created twice. Check the service before retrying.`
+					: `${target} failed after ${attempt + 1} attempt(s). ${redactSecret(messageOf(error), secret)}`;
+			throw connectionError(this.getNode(), code, detail, itemIndex);
+		}
+
+		if (RETRY_STATUSES.has(response.statusCode) && canRetry) {
+			await sleep(retryAfterMs(response.headers) ?? backoffMs(attempt));
+			continue;
+		}
+		if (expectJson && response.statusCode < 400 && !isJson(bodyText(response.body))) {
+			if (canRetry && resendable) {
+				await sleep(backoffMs(attempt));
+				continue;
+			}
+			throw malformedResponseError(
+				this.getNode(),
+				response.statusCode,
+				bodyText(response.body),
+				secret,
+				itemIndex,
+			);
+		}
+		return response;
+	}
+}
+
+export function backoffMs(attempt: number): number {
+	return Math.min(RETRY_POLICY.baseDelayMs * 2 ** attempt, RETRY_POLICY.maxDelayMs);
+}
+
+/** `Retry-After` as seconds or an HTTP date, capped; undefined when absent or unreadable. */
+export function retryAfterMs(headers: IDataObject | undefined): number | undefined {
+	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	if (value === undefined || value === null || value === '') return undefined;
+	const text = String(value).trim();
+	let ms: number;
+	if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+	else {
+		const date = Date.parse(text);
+		if (Number.isNaN(date)) return undefined;
+		ms = Math.max(0, date - Date.now());
+	}
+	return Math.min(ms, RETRY_POLICY.maxRetryAfterMs);
+}
+
+/** The Node.js error code (ECONNREFUSED, ...) anywhere in the error's cause chain. */
+function systemErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && (NOT_SENT_CODES.has(code) || MAYBE_SENT_CODES.has(code))) {
+			return code;
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+function messageOf(error: unknown): string {
+	const cause = (error as { cause?: { message?: unknown } })?.cause;
+	if (cause && typeof cause.message === 'string') return cause.message;
+	return error instanceof Error ? error.message : String(error);
+}
+
+function bodyText(body: unknown): string {
+	if (body === undefined || body === null) return '';
+	if (typeof body === 'string') return body;
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
+	return JSON.stringify(body);
+}
+
+function isJson(text: string): boolean {
+	if (!text.trim()) return true; // an empty answer (e.g. 204) is fine
+	try {
+		JSON.parse(text);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Presigned addresses carry signatures in their query: never show it. */
+function addressWithoutQuery(url: string): string {
+	return url.split('?')[0];
+}

@@ -1,0 +1,135 @@
+import { randomBytes } from 'crypto';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ApiContext } from './transport';
+import { storageRequest } from './transport';
+
+/** Largest PDF the service accepts: 10 MB (spec 2.1 and part 8). */
+export const MAX_PDF_BYTES = 10_485_760;
+
+export const PDF_MIME_TYPE = 'application/pdf';
+
+/** Every PDF starts with these bytes. */
+const PDF_SIGNATURE = Buffer.from('%PDF-', 'latin1');
+
+/**
+ * Mime types accepted when the bytes themselves are a PDF. Files fetched over HTTP or
+ * read from disk often arrive as `application/octet-stream` or without a type; the
+ * signature check decides for those, and the upload always declares application/pdf.
+ * Any other declared type (image/png, text/plain, ...) is refused.
+ */
+const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
+
+export interface PdfFile {
+	buffer: Buffer;
+	fileName: string;
+	mimeType: string;
+	size: number;
+}
+
+/**
+ * Reads the PDF in binary property `binaryPropertyName` of item `itemIndex` and checks
+ * it before any request: present, not empty, at most 10 MB, PDF bytes, PDF type.
+ * Uses n8n's binary helpers, so it works in every binary-data mode.
+ */
+export async function readPdfFromItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	binaryPropertyName: string,
+): Promise<PdfFile> {
+	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const fail = (rule: string) =>
+		new NodeOperationError(this.getNode(), `Binary property "${binaryPropertyName}": ${rule}`, {
+			itemIndex,
+		});
+
+	// Cheap check on the metadata first, so a huge file is not loaded for nothing.
+	if (typeof binary.bytes === 'number' && binary.bytes > MAX_PDF_BYTES) {
+		throw fail(`the file has ${binary.bytes} bytes; the limit is ${MAX_PDF_BYTES} bytes (10 MB)`);
+	}
+	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	if (buffer.length === 0) {
+		throw fail('the file is empty; a PDF document is required');
+	}
+	if (buffer.length > MAX_PDF_BYTES) {
+		throw fail(`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (10 MB)`);
+	}
+	if (!buffer.subarray(0, PDF_SIGNATURE.length).equals(PDF_SIGNATURE)) {
+		throw fail('the file is not a PDF (it does not start with "%PDF-"); only PDF files can be signed');
+	}
+	const declared = (binary.mimeType ?? '').split(';')[0].trim().toLowerCase();
+	if (declared !== PDF_MIME_TYPE && !GENERIC_MIME_TYPES.has(declared)) {
+		throw fail(`the file's type is "${binary.mimeType}"; only ${PDF_MIME_TYPE} is accepted`);
+	}
+
+	return {
+		buffer,
+		fileName: binary.fileName || 'document.pdf',
+		mimeType: PDF_MIME_TYPE,
+		size: buffer.length,
+	};
+}
+
+/**
+ * Uploads a PDF to the presigned address of an envelope or template creation:
+ * a multipart form POST with every `upload.fields` entry and the file as the last part,
+ * or a plain PUT of the bytes. Goes through `storageRequest`, which never sends the key.
+ */
+export async function uploadPdf(
+	this: ApiContext,
+	upload: { url: string; fields?: Record<string, string> },
+	pdf: Pick<PdfFile, 'buffer' | 'fileName' | 'mimeType'>,
+	method: 'post' | 'put' = 'post',
+): Promise<IDataObject> {
+	if (method === 'put') {
+		const response = await storageRequest.call(this, {
+			method: 'PUT',
+			url: upload.url,
+			body: pdf.buffer,
+			headers: { 'Content-Type': PDF_MIME_TYPE },
+		});
+		return { uploaded: true, method: 'PUT', statusCode: response.statusCode, size: pdf.buffer.length };
+	}
+
+	const form = multipartBody(upload.fields ?? {}, pdf);
+	const response = await storageRequest.call(this, {
+		method: 'POST',
+		url: upload.url,
+		body: form.body,
+		headers: { 'Content-Type': form.contentType },
+	});
+	return { uploaded: true, method: 'POST', statusCode: response.statusCode, size: pdf.buffer.length };
+}
+
+/** A multipart/form-data body (RFC 7578): the fields in order, then the file. */
+export function multipartBody(
+	fields: Record<string, string>,
+	file: Pick<PdfFile, 'buffer' | 'fileName' | 'mimeType'>,
+): { body: Buffer; contentType: string } {
+	const boundary = `----DocumentSigningBoundary${randomBytes(12).toString('hex')}`;
+	const parts: Buffer[] = [];
+	for (const [name, value] of Object.entries(fields)) {
+		parts.push(
+			Buffer.from(
+				`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${String(value)}\r\n`,
+				'utf8',
+			),
+		);
+	}
+	parts.push(
+		Buffer.from(
+			`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quote(file.fileName)}"\r\n` +
+				`Content-Type: ${file.mimeType || PDF_MIME_TYPE}\r\n\r\n`,
+			'utf8',
+		),
+		file.buffer,
+		Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
+	);
+	return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Escapes a name for a quoted header parameter, as browsers do. */
+function quote(value: string): string {
+	return value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
