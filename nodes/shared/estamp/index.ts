@@ -1,0 +1,2 @@
+export * from './states';
+export { getArticles, articleIssue, hasStampActNumber } from './articles';
