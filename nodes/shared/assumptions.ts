@@ -67,6 +67,18 @@ export const GUESSED_VALUES = {
 	recipientStatuses: ['pending', 'signed', 'approved'],
 } as const;
 
+/** Key scopes of endpoints whose scope the specification does not show. */
+export const GUESSED_SCOPES = {
+	/** list, status, fields, file of envelopes */
+	documentsRead: 'documents:read',
+	/** create envelopes, add recipients */
+	documentsWrite: 'documents:write',
+	/** send, e-stamp check */
+	signingWrite: 'signing:write',
+	/** credit transactions, usage, balance */
+	creditsRead: 'credits:read',
+} as const;
+
 /** Webhook signature: shown only as the header name. */
 export const WEBHOOK_SIGNATURE = {
 	header: 'x-service-signature',
@@ -96,5 +108,8 @@ export const ASSUMPTIONS: Assumption[] = [
 	{ topic: 'Credit transaction `type` and `source` values', guess: 'type: `consume`, `purchase`, `refund`, `adjustment`; source: `api`, `dashboard`, `system`.' },
 	{ topic: 'Webhook signature', guess: 'Hex HMAC-SHA256 of the raw request body with the webhook secret, in `X-Service-Signature`; algorithm and encoding selectable in the trigger.' },
 	{ topic: 'Payloads of `document.estamp.started` and `document.sent`', guess: 'started: `envelopeId`, `title`, `status` (`pending`), `transactionId`, `reference`, `occurredAt`; sent: `envelopeId`, `title`, `status` (`pending`), `recipients[]`, `occurredAt`.' },
+	{ topic: 'Key scopes of envelope and credit endpoints', guess: 'Envelope list, status, fields and file: `documents:read`; create and add recipients: `documents:write`; send and e-stamp check: `signing:write`; credits: `credits:read`.' },
+	{ topic: 'Success status of creates', guess: '`POST /envelopes` and `POST /templates` answer 201; other successes 200 (202, 201 and 204 where the specification shows them).' },
+	{ topic: 'Signing progress percentage', guess: '`completedCount` counts signed and approved recipients; `percentage` is `completedCount` over signers and approvers (cc excluded), 0..100 with two decimals.' },
 	{ topic: 'Rate limits', guess: 'None documented; the node retries 429 and 503, honouring `Retry-After`.' },
 ];

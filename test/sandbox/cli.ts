@@ -1,0 +1,46 @@
+/**
+ * Runs the sandbox until killed:
+ *   npm run --silent sandbox -- --port <n> [--host 127.0.0.1]
+ * The first stdout line is one JSON object {baseUrl, apiKey, orgApiKey, disabledApiKey, webhookSecret}.
+ */
+import { startSandbox } from './server';
+
+function option(name: string): string | undefined {
+	const args = process.argv.slice(2);
+	const i = args.indexOf(`--${name}`);
+	if (i >= 0) return args[i + 1];
+	const inline = args.find((a) => a.startsWith(`--${name}=`));
+	return inline?.slice(name.length + 3);
+}
+
+async function main(): Promise<void> {
+	const portText = option('port') ?? '0';
+	const port = Number(portText);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		process.stderr.write(`--port must be an integer from 0 to 65535, got ${portText}\n`);
+		process.exit(2);
+	}
+	const sandbox = await startSandbox({ port, host: option('host') });
+	process.stdout.write(
+		`${JSON.stringify({
+			baseUrl: sandbox.baseUrl,
+			apiKey: sandbox.apiKey,
+			orgApiKey: sandbox.orgApiKey,
+			disabledApiKey: sandbox.disabledApiKey,
+			webhookSecret: sandbox.webhookSecret,
+		})}\n`,
+	);
+	let stopping = false;
+	const stop = () => {
+		if (stopping) return;
+		stopping = true;
+		void sandbox.close().then(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((e) => {
+	process.stderr.write(`sandbox failed to start: ${(e as Error).message}\n`);
+	process.exit(1);
+});

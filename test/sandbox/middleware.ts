@@ -1,0 +1,128 @@
+/**
+ * Request-level machinery: request ids, the request log (API and storage requests), and
+ * the injected faults of /api/v1 (latency, rate limit, failures, connection resets,
+ * malformed JSON answers, held sockets).
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ERROR_STATUS } from '../../nodes/shared/assumptions';
+import { bearerOf, requestIdOf, stateOf } from './http';
+import type { FaultRule } from './state';
+
+export function requestId(): RequestHandler {
+	return (req, res, next) => {
+		const id = `req_${stateOf(req).newToken().slice(0, 16)}`;
+		res.locals.requestId = id;
+		res.setHeader('X-Request-Id', id);
+		next();
+	};
+}
+
+/** Logs method, path, query, body, key id (never the secret), status and whether a key was sent. */
+export function requestLog(opts: { logBody: boolean }): RequestHandler {
+	return (req, res, next) => {
+		const state = stateOf(req);
+		const secret = bearerOf(req);
+		const entry = {
+			method: req.method,
+			path: req.originalUrl.split('?')[0],
+			query: { ...(req.query as Record<string, unknown>) },
+			body: null as unknown,
+			keyId: secret ? (state.findKey(secret)?.id ?? null) : null,
+			status: null as number | null,
+			hasAuthorization: req.headers.authorization !== undefined,
+			time: state.nowIso(),
+		};
+		const generation = state.generation;
+		let done = false;
+		const finish = (status: number | null) => {
+			if (done) return;
+			done = true;
+			entry.status = status;
+			entry.body = opts.logBody ? (req.body ?? null) : null;
+			// A reset in between starts a new log; the request that triggered it is not kept.
+			if (generation === state.generation) state.requestLog.push(entry);
+		};
+		res.on('finish', () => finish(res.statusCode));
+		res.on('close', () => finish(res.writableFinished ? res.statusCode : null));
+		next();
+	};
+}
+
+function hits(req: Request, rule: FaultRule | null | undefined): boolean {
+	if (!rule) return false;
+	if (rule.path && !req.path.startsWith(rule.path)) return false;
+	if (rule.count !== undefined && rule.count !== null && rule.hits >= rule.count) return false;
+	if (stateOf(req).random() >= rule.rate) return false;
+	rule.hits += 1;
+	return true;
+}
+
+function codeForStatus(status: number): string {
+	const found = Object.entries(ERROR_STATUS).find(([, s]) => s === status);
+	return found ? found[0] : status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST';
+}
+
+/** Per-key request counts in the current wall-clock second. */
+const windows = new WeakMap<object, Map<string, { second: number; count: number }>>();
+
+export function faults(): RequestHandler {
+	return async (req: Request, res: Response, next: NextFunction) => {
+		const state = stateOf(req);
+		const f = state.faults;
+
+		if (f.rateLimitPerSecond !== null) {
+			const byKey = windows.get(state) ?? new Map();
+			windows.set(state, byKey);
+			const who = bearerOf(req) ?? `ip:${req.ip}`;
+			const second = Math.floor(Date.now() / 1000);
+			const w = byKey.get(who);
+			const current = w && w.second === second ? w : { second, count: 0 };
+			current.count += 1;
+			byKey.set(who, current);
+			if (current.count > f.rateLimitPerSecond) {
+				res.setHeader('Retry-After', '1');
+				res.status(429).json({
+					code: 'RATE_LIMITED',
+					message: `Rate limit of ${f.rateLimitPerSecond} requests per second exceeded; retry after 1 second`,
+					requestId: requestIdOf(res),
+					timestamp: new Date().toISOString(),
+				});
+				return;
+			}
+		}
+
+		if (f.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, f.latencyMs));
+
+		if (hits(req, f.timeout)) return; // hold the socket: never answer
+
+		if (hits(req, f.connectionReset)) {
+			const socket = req.socket as import('net').Socket & { resetAndDestroy?: () => void };
+			if (socket.resetAndDestroy) socket.resetAndDestroy();
+			else socket.destroy();
+			return;
+		}
+
+		const failure = f.failures.find((rule) => hits(req, rule));
+		if (failure) {
+			const code = codeForStatus(failure.status);
+			if (failure.status === 429 || failure.status === 503) res.setHeader('Retry-After', '1');
+			res.status(failure.status).json({
+				code,
+				message: `Injected failure (HTTP ${failure.status})`,
+				requestId: requestIdOf(res),
+				timestamp: new Date().toISOString(),
+			});
+			return;
+		}
+
+		if (hits(req, f.malformedJson)) {
+			// The route runs (its effects happen) but the answer is cut short.
+			res.json = (body: unknown) => {
+				const text = JSON.stringify(body) ?? 'null';
+				res.setHeader('Content-Type', 'application/json; charset=utf-8');
+				return res.send(`${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}<<malformed`);
+			};
+		}
+		next();
+	};
+}

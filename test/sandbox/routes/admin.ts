@@ -1,0 +1,141 @@
+/**
+ * Test control of the sandbox under /__sandbox (no API key). See server.ts for the list.
+ */
+import { Router, type Response } from 'express';
+import { z } from 'zod';
+import { runHourlyChecks } from '../envelopes';
+import { validate, validationError } from '../http';
+import { ALL_SCOPES, type SandboxState } from '../state';
+
+const workspaceSchema = z.enum(['personal', 'organization']);
+
+const faultRule = z.object({
+	rate: z.number().min(0).max(1).optional(),
+	path: z.string().optional(),
+	count: z.number().int().min(0).optional(),
+});
+
+const faultsSchema = z.object({
+	seed: z.number().int().optional(),
+	latencyMs: z.number().int().min(0).optional(),
+	rateLimitPerSecond: z.number().int().min(1).nullable().optional(),
+	failures: z.array(faultRule.extend({ status: z.number().int().min(400).max(599) })).optional(),
+	connectionReset: faultRule.nullable().optional(),
+	malformedJson: faultRule.nullable().optional(),
+	timeout: faultRule.nullable().optional(),
+});
+
+const webhookSchema = z.object({
+	url: z.string().url(),
+	events: z.array(z.string()).optional(),
+	retry: z
+		.object({
+			attempts: z.number().int().min(1).max(10).optional(),
+			backoffMs: z.number().int().min(0).optional(),
+			timeoutMs: z.number().int().min(1).optional(),
+		})
+		.optional(),
+});
+
+export default function adminRoutes(state: SandboxState): Router {
+	const router = Router();
+	const bad = (res: Response, error: z.ZodError) => validationError(res, error);
+
+	router.post('/reset', (_req, res) => {
+		state.reset();
+		res.json({ reset: true });
+	});
+
+	router.post('/clock', (req, res) => {
+		const body = validate(z.object({ advanceSeconds: z.number().min(0) }), req.body ?? {});
+		if (!body.ok) return void bad(res, body.error);
+		state.advanceClock(body.data.advanceSeconds);
+		res.json({ now: state.nowIso(), offsetSeconds: state.clockOffsetMs / 1000 });
+	});
+
+	router.get('/clock', (_req, res) => {
+		res.json({ now: state.nowIso(), offsetSeconds: state.clockOffsetMs / 1000 });
+	});
+
+	router.post('/keys', (req, res) => {
+		const body = validate(
+			z.object({ workspace: workspaceSchema, scopes: z.array(z.string()).optional(), disabled: z.boolean().optional() }),
+			req.body ?? {},
+		);
+		if (!body.ok) return void bad(res, body.error);
+		const key = state.createKey(state.workspaceOf(body.data.workspace), body.data);
+		res.status(201).json({ apiKey: key.secret, id: key.id, workspace: key.workspace, scopes: key.scopes, disabled: key.disabled });
+	});
+
+	router.get('/scopes', (_req, res) => {
+		res.json({ scopes: ALL_SCOPES });
+	});
+
+	router.post('/credits', (req, res) => {
+		const body = validate(z.object({ workspace: workspaceSchema, balance: z.number().min(0) }), req.body ?? {});
+		if (!body.ok) return void bad(res, body.error);
+		state.setBalance(state.workspaceOf(body.data.workspace), body.data.balance);
+		res.json({ workspace: body.data.workspace, balance: body.data.balance });
+	});
+
+	router.post('/estamp', (req, res) => {
+		const body = validate(
+			z.object({
+				acceptAfterMs: z.number().int().min(0).optional(),
+				completeAfterMs: z.number().int().min(0).nullable().optional(),
+				checkAfterMs: z.number().int().min(0).optional(),
+			}),
+			req.body ?? {},
+		);
+		if (!body.ok) return void bad(res, body.error);
+		Object.assign(state.estampTiming, body.data);
+		res.json(state.estampTiming);
+	});
+
+	router.post('/faults', (req, res) => {
+		const body = validate(faultsSchema, req.body ?? {});
+		if (!body.ok) return void bad(res, body.error);
+		state.setFaults(body.data as Parameters<SandboxState['setFaults']>[0]);
+		res.json(state.faults);
+	});
+
+	router.get('/faults', (_req, res) => {
+		res.json(state.faults);
+	});
+
+	router.post('/webhooks', (req, res) => {
+		const body = validate(webhookSchema, req.body ?? {});
+		if (!body.ok) return void bad(res, body.error);
+		const sub = { id: state.newId('wh'), url: body.data.url, events: body.data.events ?? [], createdAt: state.nowIso() };
+		state.webhooks.push(sub);
+		if (body.data.retry) Object.assign(state.webhookRetry, body.data.retry);
+		res.status(201).json({ ...sub, retry: state.webhookRetry });
+	});
+
+	router.get('/webhooks', (_req, res) => {
+		res.json({ items: state.webhooks });
+	});
+
+	router.get('/webhooks/deliveries', (_req, res) => {
+		res.json({ items: state.deliveries });
+	});
+
+	router.get('/events', (_req, res) => {
+		res.json({ items: state.events });
+	});
+
+	router.get('/requests', (_req, res) => {
+		res.json({ items: state.requestLog });
+	});
+
+	router.get('/transactions', (_req, res) => {
+		res.json({ items: state.creditTransactions });
+	});
+
+	return router;
+}
+
+/** Registers the hourly e-stamp check on clock advances. */
+export function installHourlyCheck(state: SandboxState): void {
+	state.clockListeners.push(() => runHourlyChecks(state));
+}
