@@ -1,17 +1,17 @@
-// Placeholder until the full envelope operations land; they replace this file.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
+import { envelopeIdProperty, envelopePath, getEnvelopeId } from './common';
 
 const properties: INodeProperties[] = [
+	envelopeIdProperty,
 	{
-		displayName: 'Envelope ID',
-		name: 'envelopeId',
-		type: 'string',
+		displayName:
+			'Returns the signing progress: status, e-stamp state, completed count, percentage and each recipient\'s status',
+		name: 'getStatusNotice',
+		type: 'notice',
 		default: '',
-		required: true,
-		description: 'ID of the envelope to read the signing progress of',
 	},
 ];
 
@@ -20,16 +20,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const envelopeId = String(this.getNodeParameter('envelopeId', itemIndex)).trim();
-	if (!envelopeId) {
-		throw new NodeOperationError(this.getNode(), 'Envelope ID: a value is required', { itemIndex });
-	}
-	const progress = (await apiRequest.call(
-		this,
-		'GET',
-		`/envelopes/${encodeURIComponent(envelopeId)}/status`,
-		{ itemIndex },
-	)) as IDataObject;
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const envelopeId = getEnvelopeId.call(this, i);
+	const progress = await apiRequest.call(this, 'GET', envelopePath(envelopeId, 'status'), {
+		itemIndex: i,
+	}) as IDataObject;
 	return [{ json: progress }];
 }

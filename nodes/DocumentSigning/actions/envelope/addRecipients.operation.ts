@@ -1,0 +1,65 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { AddRecipientsSchema, hasSigner } from '../../../shared/schemas';
+import { apiRequest } from '../../../shared/transport';
+import { inputError, validateInput } from '../../../shared/validation';
+import {
+	envelopeIdProperty,
+	envelopePath,
+	getEnvelopeId,
+	readRecipients,
+	recipientProperties,
+} from './common';
+
+const show = { resource: ['envelope'], operation: ['addRecipients'] };
+
+const properties: INodeProperties[] = [
+	envelopeIdProperty,
+	{
+		displayName: 'Only draft envelopes accept recipients. At most 15 recipients per envelope across all roles.',
+		name: 'addRecipientsNotice',
+		type: 'notice',
+		default: '',
+	},
+	...recipientProperties(show),
+	{
+		displayName: 'Replace Existing Recipients',
+		name: 'replace',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether the list replaces all recipients of the envelope. Otherwise it is appended and existing recipients count toward the 15.',
+	},
+];
+
+export const description = updateDisplayOptions({ show }, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const envelopeId = getEnvelopeId.call(this, i);
+	const replace = this.getNodeParameter('replace', i, false) as boolean;
+	const body: IDataObject = { recipients: (readRecipients.call(this, i) ?? []) as IDataObject[] };
+	if (replace) body.replace = true;
+
+	const checked = validateInput(this.getNode(), AddRecipientsSchema, body, i, 'recipients');
+	if (replace && !hasSigner(checked.recipients)) {
+		// A replaced list is the whole list: without a signer the envelope could never be sent.
+		throw inputError(
+			this.getNode(),
+			'Invalid recipients: recipients: must include at least one signer when replacing all recipients',
+			i,
+			'An envelope needs at least one signer to be sent.',
+		);
+	}
+
+	const response = await apiRequest.call(this, 'POST', envelopePath(envelopeId, 'recipients'), {
+		body: checked as IDataObject,
+		itemIndex: i,
+	}) as IDataObject;
+	return [{ json: { envelopeId, ...response } }];
+}

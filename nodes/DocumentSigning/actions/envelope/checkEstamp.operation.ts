@@ -1,0 +1,31 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../../shared/transport';
+import { envelopeIdProperty, envelopePath, getEnvelopeId } from './common';
+
+const properties: INodeProperties[] = [
+	envelopeIdProperty,
+	{
+		displayName:
+			'Queues an immediate check of a pending e-stamp with the provider. The result is not in this answer: read it later with Get Status or wait for the trigger\'s e-stamp events.',
+		name: 'checkEstampNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['envelope'], operation: ['checkEstamp'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const envelopeId = getEnvelopeId.call(this, i);
+	// Asking twice only queues the same check again: safe to resend.
+	const response = await apiRequest.call(this, 'POST', envelopePath(envelopeId, 'estamp/check'), {
+		idempotent: true,
+		itemIndex: i,
+	}) as IDataObject;
+	return [{ json: response }];
+}

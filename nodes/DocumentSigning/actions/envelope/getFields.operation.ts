@@ -1,0 +1,36 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../../shared/transport';
+import { envelopeIdProperty, envelopePath, getEnvelopeId } from './common';
+
+const properties: INodeProperties[] = [
+	envelopeIdProperty,
+	{
+		displayName:
+			'Outputs one item per envelope: { envelopeId, items, total }, where items are the form fields',
+		name: 'getFieldsNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['envelope'], operation: ['getFields'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const envelopeId = getEnvelopeId.call(this, i);
+	const response = await apiRequest.call(this, 'GET', envelopePath(envelopeId, 'fields'), {
+		itemIndex: i,
+	}) as IDataObject;
+	const items = Array.isArray(response.items) ? (response.items as IDataObject[]) : [];
+	const total = typeof response.total === 'number' ? response.total : items.length;
+	return [{ json: { envelopeId, items, total } }];
+}

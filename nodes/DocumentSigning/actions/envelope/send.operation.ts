@@ -1,0 +1,55 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../../shared/transport';
+import { envelopeIdProperty, envelopePath, getEnvelopeId } from './common';
+
+const properties: INodeProperties[] = [
+	envelopeIdProperty,
+	{
+		displayName:
+			'Output: { envelopeId, status, message, estamp: { enabled, status }, recipients, workflow }. Without e-stamping the status is "pending" and recipients hold each signing link (actionUrl). With e-stamping the status is "estamping", estamp.status is "queued", recipients is empty and workflow is null: recipients are notified only after the stamp is attached, so listen with the Document Signing Trigger or poll Get Status.',
+		name: 'sendNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['envelope'], operation: ['send'] } },
+	properties,
+);
+
+/**
+ * The two answers of send (200 sent, 202 e-stamping queued) in one shape, so the next
+ * node reads the same fields either way.
+ */
+export function normalizeSendResponse(envelopeId: string, response: IDataObject): IDataObject {
+	const estampQueued = response.estamp === true || response.estampStatus !== undefined;
+	return {
+		envelopeId: (response.envelopeId as string) ?? envelopeId,
+		status: response.status ?? null,
+		message: response.message ?? null,
+		estamp: {
+			enabled: estampQueued,
+			status: estampQueued ? ((response.estampStatus as string) ?? null) : null,
+		},
+		recipients: Array.isArray(response.recipients) ? response.recipients : [],
+		workflow: (response.workflow as IDataObject | undefined) ?? null,
+	};
+}
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const envelopeId = getEnvelopeId.call(this, i);
+	// Not resent on a lost connection: the service may already have notified recipients.
+	const response = await apiRequest.call(this, 'POST', envelopePath(envelopeId, 'send'), {
+		body: {},
+		itemIndex: i,
+	}) as IDataObject;
+	return [{ json: normalizeSendResponse(envelopeId, response) }];
+}
