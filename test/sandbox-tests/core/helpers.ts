@@ -1,0 +1,158 @@
+/** Shared helpers of the sandbox core tests: a started sandbox, an HTTP client and PDFs. */
+import axios, { type AxiosInstance } from 'axios';
+import express from 'express';
+import type { AddressInfo } from 'net';
+import type { Server } from 'http';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+
+export type { Sandbox };
+export { startSandbox };
+
+/** An axios client for the API that never throws on HTTP status. */
+export function client(sandbox: Sandbox, apiKey: string | null = sandbox.apiKey): AxiosInstance {
+	return axios.create({
+		baseURL: sandbox.baseUrl,
+		validateStatus: () => true,
+		headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
+	});
+}
+
+/** A client for the /__sandbox admin routes. */
+export function admin(sandbox: Sandbox): AxiosInstance {
+	return axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
+}
+
+export async function makePdf(pages = 1, text = 'Agreement text'): Promise<Buffer> {
+	const doc = await PDFDocument.create();
+	const font = await doc.embedFont(StandardFonts.Helvetica);
+	for (let i = 0; i < pages; i++) {
+		const page = doc.addPage([595, 842]);
+		page.drawText(`${text} - page ${i + 1}`, { x: 50, y: 780, size: 14, font });
+	}
+	return Buffer.from(await doc.save());
+}
+
+/** A buffer of exactly `size` bytes that starts like a PDF. */
+export function pdfOfSize(size: number): Buffer {
+	const data = Buffer.alloc(size, 0x20);
+	data.write('%PDF-1.7\n', 0, 'latin1');
+	return data;
+}
+
+export interface UploadConfig {
+	url: string;
+	fields: Record<string, string>;
+}
+
+/** Multipart POST: every field, then the file (order and contents adjustable for error cases). */
+export async function uploadPost(
+	upload: UploadConfig,
+	data: Buffer,
+	opts: { omit?: string; alter?: Record<string, string>; fileFirst?: boolean; fileType?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any }> {
+	const form = new FormData();
+	const file = new Blob([data], { type: opts.fileType ?? 'application/pdf' });
+	if (opts.fileFirst) form.append('file', file, 'document.pdf');
+	for (const [name, value] of Object.entries(upload.fields)) {
+		if (name === opts.omit) continue;
+		form.append(name, opts.alter?.[name] ?? value);
+	}
+	if (!opts.fileFirst) form.append('file', file, 'document.pdf');
+	const response = await fetch(upload.url, { method: 'POST', body: form, headers: opts.headers });
+	const text = await response.text();
+	return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+export async function uploadPut(
+	url: string,
+	data: Buffer,
+	contentType = 'application/pdf',
+): Promise<{ status: number; body: any }> {
+	const response = await fetch(url, { method: 'PUT', body: data, headers: { 'Content-Type': contentType } });
+	const text = await response.text();
+	return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+export const signer = (name: string, extra: Record<string, unknown> = {}) => ({
+	name,
+	email: `${name.toLowerCase().replace(/\s+/g, '.')}@example.com`,
+	role: 'signer',
+	...extra,
+});
+
+/** A complete estampConfig for Karnataka. */
+export function estampConfig(firstPartyName = 'Acme Private Limited') {
+	return {
+		state: 'KA',
+		article: 'Affidavit',
+		amount: '100',
+		considerationAmount: '0',
+		firstParty: { name: firstPartyName, email: 'legal@acme.example', address: '1 MG Road, Bengaluru' },
+		secondParty: { name: 'Ravi Kumar', email: 'ravi@example.com', address: '2 Brigade Road, Bengaluru' },
+	};
+}
+
+/** Creates an envelope and uploads a PDF; returns the create response. */
+export async function draftWithPdf(
+	api: AxiosInstance,
+	body: Record<string, unknown>,
+	pdf?: Buffer,
+): Promise<any> {
+	const created = await api.post('/envelopes', { fileName: 'contract.pdf', ...body });
+	if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.data)}`);
+	const put = await uploadPut(created.data.upload.url, pdf ?? (await makePdf()));
+	if (put.status !== 200) throw new Error(`upload failed: ${JSON.stringify(put.body)}`);
+	return created.data;
+}
+
+/** Polls until check() is truthy (sandbox timers are short; real time, bounded). */
+export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5000): Promise<T> {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value) return value;
+		if (Date.now() > end) throw new Error('waitFor timed out');
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+/** A small webhook receiver on port 0 that records raw bodies; `failFirst` answers 500 that many times. */
+export async function startReceiver(opts: { failFirst?: number } = {}): Promise<{
+	url: string;
+	received: Array<{ raw: Buffer; headers: Record<string, unknown>; body: any }>;
+	hits: number;
+	close(): Promise<void>;
+}> {
+	const app = express();
+	const state = { received: [] as Array<{ raw: Buffer; headers: Record<string, unknown>; body: any }>, hits: 0 };
+	let failures = opts.failFirst ?? 0;
+	app.post('/hook', express.raw({ type: '*/*' }), (req, res) => {
+		state.hits += 1;
+		if (failures > 0) {
+			failures -= 1;
+			res.status(500).send('not now');
+			return;
+		}
+		state.received.push({ raw: req.body as Buffer, headers: req.headers, body: JSON.parse((req.body as Buffer).toString('utf8')) });
+		res.status(200).json({ ok: true });
+	});
+	const server: Server = await new Promise((resolve) => {
+		const s = app.listen(0, '127.0.0.1', () => resolve(s));
+	});
+	const port = (server.address() as AddressInfo).port;
+	return {
+		url: `http://127.0.0.1:${port}/hook`,
+		get received() {
+			return state.received;
+		},
+		get hits() {
+			return state.hits;
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
