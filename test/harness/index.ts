@@ -1,0 +1,252 @@
+/**
+ * Runs real n8n workflows in-process: n8n-workflow's `Workflow` and n8n-core's
+ * `WorkflowExecute` execute this package's node types against the API sandbox.
+ * Nothing of n8n is replaced: requests go through n8n's HTTP helpers, credentials through
+ * the credential type's own `authenticate` block (its expressions evaluated by n8n's
+ * expression engine), binary data through n8n's BinaryDataService.
+ *
+ *   const h = await startHarness();
+ *   const result = await h.run({
+ *     nodes: [seedNode(), actionNode({ resource: 'envelope', operation: 'getStatus', envelopeId: '={{$json.id}}' })],
+ *     connections: chain('Seed', 'Document Signing'),
+ *     input: [{ json: { id } }],
+ *   });
+ *   result.items('Document Signing'); await h.requests(); await h.close();
+ */
+import 'reflect-metadata';
+import * as path from 'path';
+import type {
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	IRun,
+	IRunExecutionData,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	NodeParameterValueType,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+
+import { startSandbox } from '../sandbox/server';
+import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials';
+import { nodeTypes, registerSeed, SEED_NODE_TYPE, type SeedItem } from './node-types';
+
+export type { HarnessCredentials } from './credentials';
+export type { SeedItem } from './node-types';
+export { SEED_NODE_TYPE } from './node-types';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+export interface SandboxRequest {
+	method: string;
+	path: string;
+	query: IDataObject;
+	body: unknown;
+	keyId?: string;
+	status: number;
+	hasAuthorization: boolean;
+	time: string;
+}
+
+export interface RunOptions {
+	nodes: INode[];
+	connections: IConnections;
+	/** Overrides of the credential data; by default the sandbox's URL and key. */
+	credentials?: Partial<HarnessCredentials>;
+	/** Items the "Seed" node emits (binary as Buffers; stored through prepareBinaryData). */
+	input?: SeedItem[];
+}
+
+export interface RunResult {
+	run: IRun;
+	runData: IRun['data']['resultData']['runData'];
+	/** The workflow's error, if it stopped on one. */
+	error?: IRun['data']['resultData']['error'];
+	/** First-output items of the node's (first) run. */
+	items(nodeName: string): INodeExecutionData[];
+	/** The bytes of binary property `property` of output item `index`. */
+	binary(nodeName: string, index: number, property?: string): Promise<Buffer>;
+}
+
+// n8n-core carries its own copy of the DI container: use that one, or its services are unknown.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Container } = require(
+	require.resolve('@n8n/di', { paths: [path.dirname(require.resolve('n8n-core'))] }),
+) as typeof import('@n8n/di');
+
+let binaryDataReady: Promise<void> | undefined;
+
+/** n8n's binary data service in 'default' mode: binary data lives in memory (base64 in the item). */
+async function initBinaryData(): Promise<void> {
+	process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'default';
+	binaryDataReady ??= Container.get(BinaryDataService).init();
+	await binaryDataReady;
+}
+
+/** A node of the seed type, which emits `RunOptions.input`. */
+export function seedNode(name = 'Seed'): INode {
+	return { id: 'seed', name, type: SEED_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+}
+
+/** The action node with the given parameters; `continueOnFail` sets n8n's "On Error: Continue". */
+export function actionNode(
+	parameters: Record<string, NodeParameterValueType>,
+	options: { name?: string; continueOnFail?: boolean } = {},
+): INode {
+	return {
+		id: 'action',
+		name: options.name ?? 'Document Signing',
+		type: 'documentSigning',
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+}
+
+/** Connections that run the named nodes one after another. */
+export function chain(...names: string[]): IConnections {
+	const connections: IConnections = {};
+	for (let i = 0; i < names.length - 1; i++) {
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+export async function startHarness() {
+	await initBinaryData();
+	const sandbox: Sandbox = await startSandbox({ port: 0 });
+	let executions = 0;
+
+	async function run(options: RunOptions): Promise<RunResult> {
+		const executionId = String(++executions);
+		const credentials: HarnessCredentials = {
+			baseUrl: sandbox.baseUrl,
+			apiKey: sandbox.apiKey,
+			webhookSecret: sandbox.webhookSecret,
+			...options.credentials,
+		};
+		const seedKey = registerSeed(options.input ?? [{ json: {} }]);
+		const nodes = options.nodes.map((node) =>
+			node.type === SEED_NODE_TYPE ? { ...node, parameters: { seedKey } } : node,
+		);
+		const workflowData: IWorkflowBase = {
+			id: 'harness',
+			name: 'Harness workflow',
+			active: false,
+			activeVersionId: null,
+			isArchived: false,
+			nodes,
+			connections: options.connections,
+			settings: {},
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		};
+		const workflow = new Workflow({ ...workflowData, nodeTypes, settings: {} });
+
+		const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
+		let finish: (run: IRun) => void = () => {};
+		const finished = new Promise<IRun>((resolve) => (finish = resolve));
+		hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
+
+		const additionalData = {
+			credentialsHelper: new HarnessCredentialsHelper(credentials),
+			hooks,
+			executionId,
+			currentNodeExecutionIndex: 0,
+			variables: {},
+			restApiUrl: 'http://127.0.0.1/rest',
+			instanceBaseUrl: 'http://127.0.0.1/',
+			formBaseUrl: 'http://127.0.0.1/form',
+			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+			formTestBaseUrl: 'http://127.0.0.1/form-test',
+			webhookBaseUrl: 'http://127.0.0.1/webhook',
+			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+			mcpBaseUrl: 'http://127.0.0.1/mcp',
+			mcpTestBaseUrl: 'http://127.0.0.1/mcp-test',
+			logAiEvent: () => {},
+			getRunExecutionData: async () => undefined,
+			getRuntimeCredential: async () => undefined,
+			executeWorkflow: async () => {
+				throw new Error('Sub-workflows are not available in the harness');
+			},
+			startRunnerTask: async () => {
+				throw new Error('Task runners are not available in the harness');
+			},
+		} as unknown as IWorkflowExecuteAdditionalData;
+
+		const start = nodes.find((node) => node.type === SEED_NODE_TYPE) ?? workflow.getStartNode();
+		if (!start) throw new Error('The workflow has no start node');
+		const runExecutionData = {
+			startData: {},
+			resultData: { runData: {} },
+			executionData: {
+				contextData: {},
+				metadata: {},
+				waitingExecution: {},
+				waitingExecutionSource: null,
+				nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }],
+			},
+		} as unknown as IRunExecutionData;
+
+		await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
+			workflow,
+		);
+		const fullRun = await finished;
+		const { runData, error } = fullRun.data.resultData;
+
+		const items = (nodeName: string) => runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
+		return {
+			run: fullRun,
+			runData,
+			error,
+			items,
+			async binary(nodeName, index, property = 'data') {
+				const binaryData = items(nodeName)[index]?.binary?.[property];
+				if (!binaryData) throw new Error(`${nodeName}[${index}] has no binary "${property}"`);
+				return await Container.get(BinaryDataService).getAsBuffer(binaryData);
+			},
+		};
+	}
+
+	/** The sandbox's request log (API and storage requests, oldest first; never the key). */
+	async function requests(): Promise<SandboxRequest[]> {
+		const response = await fetch(`${sandbox.origin}/__sandbox/requests`);
+		return ((await response.json()) as { items: SandboxRequest[] }).items;
+	}
+
+	/** Resets the sandbox: data, request log and faults (the keys stay). */
+	async function reset(): Promise<void> {
+		await fetch(`${sandbox.origin}/__sandbox/reset`, { method: 'POST' });
+	}
+
+	/** Calls the API directly (to seed data), with the sandbox's key unless another is given. */
+	async function api<T = IDataObject>(method: string, path: string, body?: unknown, apiKey = sandbox.apiKey): Promise<T> {
+		const response = await fetch(`${sandbox.baseUrl}${path}`, {
+			method,
+			headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+		return (text ? JSON.parse(text) : {}) as T;
+	}
+
+	/** Injects faults (the sandbox's faults body: failures, connectionReset, malformedJson, timeout, ...); `{}` clears them. */
+	async function fault(spec: IDataObject): Promise<void> {
+		const response = await fetch(`${sandbox.origin}/__sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(spec),
+		});
+		if (!response.ok) throw new Error(`fault rejected: ${response.status} ${await response.text()}`);
+	}
+
+	return { sandbox, run, api, requests, reset, fault, close: async () => await sandbox.close() };
+}
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;

@@ -1,0 +1,328 @@
+/**
+ * Serves a trigger node's webhook over real HTTP, the way n8n's production webhooks do,
+ * with n8n's own code doing the work: n8n-core's `WebhookContext` runs the node's
+ * `webhook()`, and n8n-core's `WorkflowExecute` runs the execution it starts.
+ *
+ * What n8n's server does around that is rebuilt here in a few lines each:
+ * - the body is read into `req.rawBody` (the exact bytes) and parsed by content type as
+ *   n8n's body parser does (JSON, text, form); JSON that does not parse answers 422;
+ * - the node's result is answered as n8n answers it: `noWebhookResponse` leaves the
+ *   answer to the node, no `workflowData` means "acknowledge, start nothing" (200 with
+ *   `webhookResponse` or `{ message: 'Webhook call received' }`), `workflowData` starts an
+ *   execution and, in `onReceived` mode, answers `{ message: 'Workflow was started' }`;
+ * - the workflow's static data is stored after each request when it changed, and each
+ *   request sees the stored copy (n8n saves it after the response and reloads the workflow
+ *   per request).
+ *
+ *   const runner = await startWebhookRunner({ parameters: { events: ['document.sent'] },
+ *                                              credentials: { webhookSecret } });
+ *   await axios.post(runner.url, body);  runner.deliveries;  await runner.waitForExecutions(1);
+ */
+import 'reflect-metadata';
+import type { AddressInfo } from 'net';
+import type { Server } from 'http';
+import { parse as parseQueryString } from 'querystring';
+import express, { type Request, type Response } from 'express';
+import type {
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IWebhookData,
+	IWebhookResponseData,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { deepCopy, jsonParse, Workflow } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
+
+import { DocumentSigningTrigger } from '../../nodes/DocumentSigningTrigger/DocumentSigningTrigger.node';
+import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials';
+import { nodeTypes as harnessNodeTypes } from './node-types';
+
+export const TRIGGER_NODE_NAME = 'Document Signing Trigger';
+const TRIGGER_TYPE = 'documentSigningTrigger';
+const WEBHOOK_ID = 'd0c5-7r16-63r0';
+
+export interface WebhookRunnerOptions {
+	/** Parameters of the trigger node. */
+	parameters?: INodeParameters;
+	/** Credential data (`documentSigningApi`); `webhookSecret` '' means no secret. */
+	credentials?: Partial<HarnessCredentials>;
+	/** Nodes after the trigger, and their connections (the trigger is `TRIGGER_NODE_NAME`). */
+	nodes?: INode[];
+	connections?: IConnections;
+	/** Static data the workflow starts with (as if stored by an earlier run). */
+	staticData?: IDataObject;
+}
+
+/** One HTTP request to the webhook and what came of it. */
+export interface DeliveryRecord {
+	status: number;
+	responseBody: unknown;
+	/** Id of the execution it started, if any. */
+	executionId?: string;
+	/** The node threw (n8n answers 500 and records a failed execution). */
+	error?: Error;
+}
+
+export interface ExecutionRecord {
+	id: string;
+	/** Items the trigger emitted. */
+	items: INodeExecutionData[];
+	run: IRun;
+}
+
+const TRIGGER: INodeType = new DocumentSigningTrigger();
+
+const nodeTypes: INodeTypes = {
+	getByName: (name) => (name.replace(/^.*\./, '') === TRIGGER_TYPE ? TRIGGER : harnessNodeTypes.getByName(name)),
+	getByNameAndVersion: (name, version) =>
+		name.replace(/^.*\./, '') === TRIGGER_TYPE ? TRIGGER : harnessNodeTypes.getByNameAndVersion(name, version),
+	getKnownTypes: () => ({}),
+};
+
+/** Reads the body into `req.rawBody` and parses it by content type, as n8n's body parser does. */
+async function readBody(req: Request): Promise<{ ok: true } | { ok: false; message: string }> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	const rawBody = Buffer.concat(chunks);
+	req.rawBody = rawBody;
+
+	const [type, ...params] = (req.headers['content-type'] ?? '').split(';').map((s) => s.trim());
+	const charset = params.find((p) => p.toLowerCase().startsWith('charset='))?.slice(8).toLowerCase();
+	const encoding = (charset === 'utf8' || !charset ? 'utf-8' : charset) as BufferEncoding;
+	if (rawBody.length === 0) return { ok: true };
+	try {
+		if (type === 'application/json') req.body = jsonParse(rawBody.toString(encoding));
+		else if (type === 'text/plain') req.body = rawBody.toString(encoding);
+		else if (type === 'application/x-www-form-urlencoded') req.body = parseQueryString(rawBody.toString(encoding));
+	} catch (error) {
+		return { ok: false, message: (error as Error).message };
+	}
+	return { ok: true };
+}
+
+export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
+	const credentials: HarnessCredentials = {
+		baseUrl: 'http://127.0.0.1:9/api/v1',
+		apiKey: 'service_unused',
+		webhookSecret: '',
+		...options.credentials,
+	};
+	const triggerNode: INode = {
+		id: 'trigger',
+		name: TRIGGER_NODE_NAME,
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: WEBHOOK_ID,
+		parameters: options.parameters ?? {},
+		credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },
+	};
+	// What n8n keeps in its database; each request builds its workflow from it.
+	const stored: IWorkflowBase = {
+		id: 'webhook-harness',
+		name: 'Webhook harness workflow',
+		active: true,
+		activeVersionId: null,
+		isArchived: false,
+		nodes: [triggerNode, ...(options.nodes ?? [])],
+		connections: options.connections ?? {},
+		settings: {},
+		staticData: deepCopy(options.staticData ?? {}),
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	};
+
+	const deliveries: DeliveryRecord[] = [];
+	const executions: ExecutionRecord[] = [];
+	const running: Array<Promise<void>> = [];
+	const executionWaiters: Array<() => void> = [];
+	let executionCount = 0;
+	let origin = '';
+
+	function additionalDataFor(executionId: string | undefined, hooks?: ExecutionLifecycleHooks) {
+		return {
+			credentialsHelper: new HarnessCredentialsHelper(credentials),
+			hooks,
+			executionId,
+			currentNodeExecutionIndex: 0,
+			variables: {},
+			restApiUrl: `${origin}/rest`,
+			instanceBaseUrl: `${origin}/`,
+			formBaseUrl: `${origin}/form`,
+			formWaitingBaseUrl: `${origin}/form-waiting`,
+			formTestBaseUrl: `${origin}/form-test`,
+			webhookBaseUrl: `${origin}/webhook`,
+			webhookWaitingBaseUrl: `${origin}/webhook-waiting`,
+			webhookTestBaseUrl: `${origin}/webhook-test`,
+			mcpBaseUrl: `${origin}/mcp`,
+			mcpTestBaseUrl: `${origin}/mcp-test`,
+			logAiEvent: () => {},
+			getRunExecutionData: async () => undefined,
+			getRuntimeCredential: async () => undefined,
+			executeWorkflow: async () => {
+				throw new Error('Sub-workflows are not available in the harness');
+			},
+			startRunnerTask: async () => {
+				throw new Error('Task runners are not available in the harness');
+			},
+		} as unknown as IWorkflowExecuteAdditionalData;
+	}
+
+	function newWorkflow(): Workflow {
+		return new Workflow({
+			id: stored.id,
+			name: stored.name,
+			nodes: deepCopy(stored.nodes),
+			connections: stored.connections,
+			active: true,
+			nodeTypes,
+			staticData: deepCopy(stored.staticData ?? {}),
+			settings: {},
+		});
+	}
+
+	/** Runs the execution the trigger started, as n8n does for a webhook start node. */
+	async function execute(workflow: Workflow, main: INodeExecutionData[][]): Promise<string> {
+		const executionId = String(++executionCount);
+		const hooks = new ExecutionLifecycleHooks('webhook', executionId, stored);
+		let finish: (run: IRun) => void = () => {};
+		const finished = new Promise<IRun>((resolve) => (finish = resolve));
+		hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
+		const start = workflow.getNode(TRIGGER_NODE_NAME)!;
+		const runExecutionData = {
+			startData: {},
+			resultData: { runData: {} },
+			executionData: {
+				contextData: {},
+				metadata: {},
+				waitingExecution: {},
+				waitingExecutionSource: null,
+				nodeExecutionStack: [{ node: start, data: { main }, source: null }],
+			},
+		} as unknown as IRunExecutionData;
+		const done = (async () => {
+			await new WorkflowExecute(additionalDataFor(executionId, hooks), 'webhook', runExecutionData).processRunExecutionData(workflow);
+			const run = await finished;
+			const items = run.data.resultData.runData[TRIGGER_NODE_NAME]?.[0]?.data?.main?.[0] ?? [];
+			executions.push({ id: executionId, items, run });
+			executionWaiters.splice(0).forEach((wake) => wake());
+		})();
+		running.push(done);
+		return executionId;
+	}
+
+	async function handle(req: Request, res: Response): Promise<void> {
+		const record: DeliveryRecord = { status: 0, responseBody: undefined };
+		deliveries.push(record);
+		const answer = (status: number, body: unknown) => {
+			record.status = status;
+			record.responseBody = body;
+			res.status(status).json(body);
+		};
+
+		const parsed = await readBody(req);
+		if (!parsed.ok) {
+			// n8n's body parser refuses it before any node runs.
+			answer(422, { code: 422, message: 'Failed to parse request body', hint: parsed.message });
+			return;
+		}
+
+		const workflow = newWorkflow();
+		const node = workflow.getNode(TRIGGER_NODE_NAME)!;
+		const additionalData = additionalDataFor(undefined);
+		additionalData.httpRequest = req;
+		additionalData.httpResponse = res;
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: node.name,
+			path: `${WEBHOOK_ID}/webhook`,
+			webhookDescription: TRIGGER.description.webhooks![0],
+			workflowId: stored.id!,
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: WEBHOOK_ID,
+		};
+
+		// Record what the node itself answers (401, 400).
+		const json = res.json.bind(res);
+		res.json = (body: unknown) => {
+			record.status = res.statusCode;
+			record.responseBody = body;
+			return json(body);
+		};
+
+		let result: IWebhookResponseData;
+		try {
+			const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+			result = (await TRIGGER.webhook!.call(context)) as IWebhookResponseData;
+		} catch (error) {
+			record.error = error as Error;
+			if (!res.headersSent) answer(500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
+			return;
+		}
+
+		if (result.workflowData !== undefined) {
+			record.executionId = await execute(workflow, result.workflowData);
+			if (!res.headersSent) answer(200, { message: 'Workflow was started' });
+		} else if (!result.noWebhookResponse && !res.headersSent) {
+			answer(200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
+		}
+
+		// n8n stores changed static data once the request is answered.
+		if ((workflow.staticData as IDataObject).__dataChanged === true) {
+			stored.staticData = deepCopy(workflow.staticData);
+		}
+	}
+
+	const app = express();
+	app.post(`/webhook/${WEBHOOK_ID}/webhook`, (req, res) => {
+		handle(req, res).catch((error: Error) => {
+			if (!res.headersSent) res.status(500).json({ message: error.message });
+		});
+	});
+	const server: Server = await new Promise((resolve) => {
+		const s = app.listen(0, '127.0.0.1', () => resolve(s));
+	});
+	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+	return {
+		url: `${origin}/webhook/${WEBHOOK_ID}/webhook`,
+		deliveries,
+		executions,
+		/** The static data as n8n would have stored it. */
+		storedStaticData: () => deepCopy(stored.staticData ?? {}) as IDataObject,
+		/** Resolves when at least `count` executions have finished. */
+		async waitForExecutions(count: number, timeoutMs = 10_000): Promise<ExecutionRecord[]> {
+			const deadline = Date.now() + timeoutMs;
+			while (executions.length < count) {
+				const left = deadline - Date.now();
+				if (left <= 0) throw new Error(`expected ${count} executions, saw ${executions.length}`);
+				await new Promise<void>((resolve) => {
+					const timer = setTimeout(resolve, left);
+					executionWaiters.push(() => {
+						clearTimeout(timer);
+						resolve();
+					});
+				});
+			}
+			return executions;
+		},
+		/** Waits for running executions to finish. */
+		async settle(): Promise<void> {
+			await Promise.all(running);
+		},
+		async close(): Promise<void> {
+			await Promise.all(running);
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+export type WebhookRunner = Awaited<ReturnType<typeof startWebhookRunner>>;
