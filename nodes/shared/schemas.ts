@@ -335,6 +335,564 @@ export type PagingQuery = z.infer<typeof PagingQuerySchema>;
 export type EnvelopeListQuery = z.infer<typeof EnvelopeListQuerySchema>;
 
 // ---------------------------------------------------------------------------------------
+// Templates (2.8, 2.9, 4.2)
+
+/** A value a field can hold; checkbox defaults such as `false` and `0` are real values. */
+const FieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type FieldValue = z.infer<typeof FieldValueSchema>;
+
+export const FieldAssigneeSchema = z
+	.object({
+		type: z.enum(['sender_prefill', 'recipient']),
+		templateRecipientId: z.string().trim().min(1, 'must not be empty').optional(),
+	})
+	.superRefine((assignee, ctx) => {
+		if (assignee.type === 'recipient' && assignee.templateRecipientId === undefined) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['templateRecipientId'],
+				message: "is required when assignee.type is 'recipient' (the id of a template recipient)",
+			});
+		}
+	});
+
+const minOne = (what: string) => z.number().min(1, `${what} must be at least 1`);
+
+export const FormFieldSchema = z.object({
+	/** Generated when omitted (assumptions.ts). */
+	id: z.string().trim().min(1, 'must not be empty').optional(),
+	fieldKey: required('is required'),
+	// Only `text` and `signature` are shown; other types are passed through.
+	type: required('is required (such as "text" or "signature")'),
+	pageNumber: z.number().int('must be a whole number').min(1, 'pages start at 1'),
+	x: z.number(),
+	y: z.number(),
+	width: minOne('width'),
+	height: minOne('height'),
+	label: z.string().optional(),
+	required: z.boolean().optional(),
+	readOnly: z.boolean().optional(),
+	assignee: FieldAssigneeSchema,
+	defaultValue: FieldValueSchema.optional(),
+	placeholder: z.string().optional(),
+	options: z.array(z.string()).optional(),
+	validation: z
+		.object({
+			min: z.number().optional(),
+			max: z.number().optional(),
+			pattern: z.string().optional(),
+			minLength: z.number().int().min(0).optional(),
+			maxLength: z.number().int().min(0).optional(),
+		})
+		.optional(),
+	multiline: z.boolean().optional(),
+	showLabel: z.boolean().optional(),
+	fontFamily: z.string().optional(),
+	fontWeight: z.string().optional(),
+	fontStyle: z.string().optional(),
+	fontSize: z.number().positive('must be greater than 0').optional(),
+	textColor: z.string().optional(),
+	textAlign: z.string().optional(),
+	checkboxSize: z.number().positive('must be greater than 0').optional(),
+	checkboxLabelFontSize: z.number().positive('must be greater than 0').optional(),
+	radioGroup: z
+		.object({
+			options: z
+				.array(
+					z.object({
+						value: z.string(),
+						label: z.string().optional(),
+						pageNumber: z.number().int().min(1, 'pages start at 1').optional(),
+						x: z.number().optional(),
+						y: z.number().optional(),
+						width: minOne('width').optional(),
+						height: minOne('height').optional(),
+					}),
+				)
+				.optional(),
+			layout: z.string().optional(),
+			direction: z.string().optional(),
+			spacing: z.number().optional(),
+			radioSize: z.number().optional(),
+			labelFontSize: z.number().optional(),
+		})
+		.optional(),
+});
+
+/** A template recipient: a role placeholder; contact details optional, id generated when omitted. */
+export const TemplateRecipientSchema = z.object({
+	...recipientFields,
+	id: z.string().trim().min(1, 'must not be empty').optional(),
+});
+
+export const TemplateRecipientListSchema = z
+	.array(TemplateRecipientSchema)
+	.max(MAX_RECIPIENTS, `must hold at most ${MAX_RECIPIENTS} recipients across all roles`)
+	.superRefine((recipients, ctx) => {
+		const seen = new Set<string>();
+		recipients.forEach((r, i) => {
+			if (r.id === undefined) return;
+			if (seen.has(r.id)) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: [i, 'id'],
+					message: `duplicate recipient id "${r.id}"; recipient ids must be unique within the template`,
+				});
+			}
+			seen.add(r.id);
+		});
+	});
+
+export interface FieldIssue {
+	path: Array<string | number>;
+	message: string;
+}
+
+type FieldLike = {
+	id?: string;
+	fieldKey: string;
+	type: string;
+	assignee: { type: string; templateRecipientId?: string };
+};
+
+/**
+ * The field rules of 2.9: unique ids and keys, signature fields assigned to a recipient,
+ * and recipient assignments naming a recipient of the template. `recipientIds` is the
+ * template's recipient list the fields are checked against; undefined skips that check
+ * (a template update that leaves recipients to the stored ones).
+ * Paths are relative to the form-field list.
+ */
+export function formFieldIssues(fields: readonly FieldLike[], recipientIds?: readonly string[]): FieldIssue[] {
+	const issues: FieldIssue[] = [];
+	const ids = new Set<string>();
+	const keys = new Set<string>();
+	fields.forEach((field, i) => {
+		if (field.id !== undefined) {
+			if (ids.has(field.id)) {
+				issues.push({ path: [i, 'id'], message: `duplicate field id "${field.id}"; field ids must be unique within the template` });
+			}
+			ids.add(field.id);
+		}
+		if (keys.has(field.fieldKey)) {
+			issues.push({
+				path: [i, 'fieldKey'],
+				message: `duplicate field key "${field.fieldKey}"; field keys must be unique within the template`,
+			});
+		}
+		keys.add(field.fieldKey);
+		if (field.type === 'signature' && field.assignee.type !== 'recipient') {
+			issues.push({
+				path: [i, 'assignee', 'type'],
+				message: "signature fields must belong to a recipient (assignee.type 'recipient')",
+			});
+		}
+		const target = field.assignee.templateRecipientId;
+		if (field.assignee.type === 'recipient' && target !== undefined && recipientIds && !recipientIds.includes(target)) {
+			issues.push({
+				path: [i, 'assignee', 'templateRecipientId'],
+				message: `"${target}" is not a recipient id of this template; recipient-assigned fields need the explicit id of a template recipient`,
+			});
+		}
+	});
+	return issues;
+}
+
+function addFieldIssues(
+	ctx: z.RefinementCtx,
+	fields: readonly FieldLike[] | undefined,
+	recipients: ReadonlyArray<{ id?: string }> | undefined,
+	checkAssignments: boolean,
+): void {
+	if (!fields) return;
+	const recipientIds = checkAssignments
+		? (recipients ?? []).flatMap((r) => (r.id === undefined ? [] : [r.id]))
+		: undefined;
+	for (const issue of formFieldIssues(fields, recipientIds)) {
+		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['formFields', ...issue.path], message: issue.message });
+	}
+}
+
+export const TemplateStatusSchema = z.enum(['active', 'archived']);
+
+export const TemplateCreateSchema = z
+	.object({
+		name: required('is required'),
+		description: z.string().optional(),
+		fileName: required('is required (the PDF file name)'),
+		recipients: TemplateRecipientListSchema.optional(),
+		formFields: z.array(FormFieldSchema).optional(),
+		workflow: WorkflowSettingsSchema.optional(),
+	})
+	.superRefine((body, ctx) => addFieldIssues(ctx, body.formFields, body.recipients, true));
+
+const TEMPLATE_UPDATE_KEYS = ['name', 'description', 'recipients', 'formFields', 'workflow', 'status'] as const;
+
+/**
+ * PATCH /templates/{id}: arrays replace the stored ones. Assignments are checked here
+ * against recipients sent in the same body; when only fields are sent, the service
+ * checks them against the stored recipients (formFieldIssues).
+ */
+export const TemplateUpdateSchema = z
+	.object({
+		name: required('must not be empty').optional(),
+		description: z.string().optional(),
+		recipients: TemplateRecipientListSchema.optional(),
+		formFields: z.array(FormFieldSchema).optional(),
+		workflow: WorkflowSettingsSchema.optional(),
+		status: TemplateStatusSchema.optional(),
+	})
+	.superRefine((body, ctx) => {
+		if (TEMPLATE_UPDATE_KEYS.every((key) => body[key] === undefined)) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `must include at least one property to change (${TEMPLATE_UPDATE_KEYS.join(', ')})`,
+			});
+		}
+		addFieldIssues(ctx, body.formFields, body.recipients, body.recipients !== undefined);
+	});
+
+export const TemplateCopySchema = z.object({ newName: required('is required (the name of the copy)') });
+
+export const TemplateListQuerySchema = PagingQuerySchema.extend({
+	status: TemplateStatusSchema.default('active'),
+	search: z.string().optional(),
+});
+
+// ---------------------------------------------------------------------------------------
+// Document creation from a template (2.10, 4.2 rules 2 and 3)
+
+export const RecipientMappingSchema = z
+	.object({
+		templateRecipientId: required('is required (the id of a template recipient)'),
+		name: required('is required'),
+		email: email().optional(),
+		phone: phone().optional(),
+	})
+	.superRefine(checkContact);
+
+export const PrefillValueSchema = z.object({
+	fieldId: required('is required'),
+	fieldKey: required('is required'),
+	/** Omitted or null: the field's stored default applies. */
+	value: FieldValueSchema.optional(),
+});
+
+export const DocumentCreateSchema = z
+	.object({
+		title: required('is required'),
+		recipientMapping: z
+			.array(RecipientMappingSchema)
+			.min(1, 'must hold one entry per template recipient')
+			.max(MAX_RECIPIENTS, `must hold at most ${MAX_RECIPIENTS} recipients across all roles`),
+		prefillValues: z.array(PrefillValueSchema).optional(),
+		workflow: WorkflowSettingsSchema.optional(),
+	})
+	.superRefine((body, ctx) => {
+		const mapped = new Set<string>();
+		body.recipientMapping.forEach((entry, i) => {
+			if (mapped.has(entry.templateRecipientId)) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['recipientMapping', i, 'templateRecipientId'],
+					message: `repeats "${entry.templateRecipientId}"; each template recipient is mapped exactly once`,
+				});
+			}
+			mapped.add(entry.templateRecipientId);
+		});
+		const filled = new Set<string>();
+		(body.prefillValues ?? []).forEach((entry, i) => {
+			if (filled.has(entry.fieldId)) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['prefillValues', i, 'fieldId'],
+					message: `repeats "${entry.fieldId}"; each field is prefilled at most once`,
+				});
+			}
+			filled.add(entry.fieldId);
+		});
+	});
+
+/** True when a field value counts as given (`false` and `0` do; null and "" do not). */
+export function hasFieldValue(value: unknown): boolean {
+	return value !== undefined && value !== null && value !== '';
+}
+
+export interface TemplateForDocument {
+	recipients: ReadonlyArray<{ id: string; role?: string; name?: string }>;
+	formFields: ReadonlyArray<{
+		id: string;
+		fieldKey: string;
+		required?: boolean;
+		defaultValue?: unknown;
+		assignee: { type: string; templateRecipientId?: string };
+	}>;
+}
+
+/**
+ * The rules of document creation that need the template (4.2 rule 3): every mapping and
+ * prefill entry names something of the template, each template recipient is mapped once,
+ * the template has a signer, and required sender fields have a value or stored default.
+ * Run after DocumentCreateSchema; paths are relative to the request body.
+ */
+export function documentCreateIssues(
+	template: TemplateForDocument,
+	body: Pick<DocumentCreate, 'recipientMapping' | 'prefillValues'>,
+): FieldIssue[] {
+	const issues: FieldIssue[] = [];
+	const recipientIds = template.recipients.map((r) => r.id);
+	body.recipientMapping.forEach((entry, i) => {
+		if (!recipientIds.includes(entry.templateRecipientId)) {
+			issues.push({
+				path: ['recipientMapping', i, 'templateRecipientId'],
+				message: `"${entry.templateRecipientId}" is not a recipient of this template`,
+			});
+		}
+	});
+	const mapped = new Set(body.recipientMapping.map((m) => m.templateRecipientId));
+	const missing = template.recipients.filter((r) => !mapped.has(r.id));
+	if (missing.length > 0) {
+		issues.push({
+			path: ['recipientMapping'],
+			message: `must hold exactly one entry per template recipient; missing ${missing
+				.map((r) => `"${r.id}" (${effectiveRole(r)}${r.name ? `, ${r.name}` : ''})`)
+				.join(', ')}`,
+		});
+	}
+	if (template.recipients.length === 0 || !hasSigner(template.recipients)) {
+		issues.push({ path: ['recipientMapping'], message: 'the template needs at least one signer recipient' });
+	}
+	if (template.recipients.length > MAX_RECIPIENTS) {
+		issues.push({ path: ['recipientMapping'], message: `at most ${MAX_RECIPIENTS} recipients across all roles` });
+	}
+
+	const senderFields = template.formFields.filter((f) => f.assignee.type === 'sender_prefill');
+	const given = new Map<string, unknown>();
+	(body.prefillValues ?? []).forEach((entry, i) => {
+		const field = senderFields.find((f) => f.id === entry.fieldId && f.fieldKey === entry.fieldKey);
+		if (!field) {
+			issues.push({
+				path: ['prefillValues', i],
+				message: `fieldId "${entry.fieldId}" with fieldKey "${entry.fieldKey}" does not match both the id and the key of a sender-prefill field of this template`,
+			});
+			return;
+		}
+		given.set(field.id, entry.value);
+	});
+	for (const field of senderFields) {
+		if (field.required && !hasFieldValue(given.get(field.id)) && !hasFieldValue(field.defaultValue)) {
+			issues.push({
+				path: ['prefillValues'],
+				message: `required field "${field.fieldKey}" (id "${field.id}") needs a value: it has no stored default`,
+			});
+		}
+	}
+	return issues;
+}
+
+// ---------------------------------------------------------------------------------------
+// Reusable workflows (2.11, 4.4)
+
+export const WorkflowDocumentSchema = z.object({
+	templateId: required('is required'),
+	label: required('is required'),
+	required: z.boolean().optional(),
+});
+
+export const WorkflowParticipantSchema = z.object({
+	key: required('is required'),
+	label: required('is required'),
+	order: z.number().int().min(1, 'must be a whole number from 1'),
+	role: RecipientRoleSchema.optional(),
+	signatureMethod: SignatureMethodSchema.optional(),
+	verificationMethod: VerificationMethodSchema.optional(),
+	required: z.boolean().optional(),
+});
+
+export const WorkflowExecutionSchema = z
+	.object({
+		mode: WorkflowModeSchema.optional(),
+		verificationMethod: VerificationMethodSchema.optional(),
+		expiresInDays: z.number().int().min(1, 'must be a whole number of days from 1').optional(),
+		reminderEveryHours: z.number().int().min(1, 'must be a whole number of hours from 1').optional(),
+		message: z.string().optional(),
+		// An envelope's redirect must be HTTPS (2.4), so the workflow's is too.
+		redirectUrl: HttpsUrlSchema.optional(),
+		emailNotifications: EmailNotificationsSchema.optional(),
+		whatsappNotifications: WhatsappNotificationsSchema.optional(),
+		estampEnabled: z.boolean().optional(),
+		estampConfig: EstampConfigSchema.optional(),
+		requireFinalSenderConfirmation: z.boolean().optional(),
+	})
+	.superRefine(checkEstampPresence);
+
+export const WorkflowConfigSchema = z
+	.object({
+		documents: z.array(WorkflowDocumentSchema).min(1, 'must hold at least one document (template)'),
+		participants: z
+			.array(WorkflowParticipantSchema)
+			.min(1, 'must hold at least one participant')
+			.max(MAX_RECIPIENTS, `must hold at most ${MAX_RECIPIENTS} participants across all roles`),
+		execution: WorkflowExecutionSchema.optional(),
+		// Item shapes not shown: passed through as given.
+		approvalStages: z.array(z.unknown()).optional(),
+		allowedOverrides: z.array(z.unknown()).optional(),
+	})
+	.superRefine((config, ctx) => {
+		const keys = new Set<string>();
+		config.participants.forEach((p, i) => {
+			if (keys.has(p.key)) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['participants', i, 'key'],
+					message: `duplicate participant key "${p.key}"; keys must be unique`,
+				});
+			}
+			keys.add(p.key);
+		});
+		if (config.participants.length > 0 && !hasSigner(config.participants)) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['participants'],
+				message: 'must include at least one signer (an omitted role means signer)',
+			});
+		}
+	});
+
+export const WorkflowCreateSchema = z.object({
+	name: required('is required'),
+	description: z.string().optional(),
+	config: WorkflowConfigSchema,
+});
+
+/** PATCH /workflows/{id} (assumptions.ts): any of name, description, config (config replaces). */
+export const WorkflowUpdateSchema = z
+	.object({
+		name: required('must not be empty').optional(),
+		description: z.string().optional(),
+		config: WorkflowConfigSchema.optional(),
+	})
+	.superRefine((body, ctx) => {
+		if (body.name === undefined && body.description === undefined && body.config === undefined) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: 'must include at least one property to change (name, description, config)',
+			});
+		}
+	});
+
+export const WorkflowRunRecipientSchema = z
+	.object({
+		participantKey: required('is required (the key of a workflow participant)'),
+		name: required('is required'),
+		email: email().optional(),
+		phone: phone().optional(),
+	})
+	.superRefine(checkContact);
+
+export const WorkflowRunSchema = z
+	.object({
+		title: required('is required'),
+		recipients: z
+			.array(WorkflowRunRecipientSchema)
+			.min(1, 'must hold at least one recipient')
+			.max(MAX_RECIPIENTS, `must hold at most ${MAX_RECIPIENTS} recipients across all roles`),
+		idempotencyKey: z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters').optional(),
+	})
+	.superRefine((body, ctx) => {
+		const keys = new Set<string>();
+		body.recipients.forEach((r, i) => {
+			if (keys.has(r.participantKey)) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['recipients', i, 'participantKey'],
+					message: `repeats "${r.participantKey}"; each participant gets one recipient`,
+				});
+			}
+			keys.add(r.participantKey);
+		});
+	});
+
+/**
+ * The run rules that need the published configuration: each recipient names a
+ * participant, and every required participant (required unless `required: false`)
+ * gets a recipient.
+ */
+export function workflowRunIssues(
+	participants: ReadonlyArray<{ key: string; label?: string; required?: boolean }>,
+	recipients: ReadonlyArray<{ participantKey: string }>,
+): FieldIssue[] {
+	const issues: FieldIssue[] = [];
+	const known = participants.map((p) => p.key);
+	recipients.forEach((r, i) => {
+		if (!known.includes(r.participantKey)) {
+			issues.push({
+				path: ['recipients', i, 'participantKey'],
+				message: `"${r.participantKey}" is not a participant key of this workflow (keys: ${known.join(', ')})`,
+			});
+		}
+	});
+	const given = new Set(recipients.map((r) => r.participantKey));
+	const missing = participants.filter((p) => p.required !== false && !given.has(p.key));
+	if (missing.length > 0) {
+		issues.push({
+			path: ['recipients'],
+			message: `needs a recipient for every required participant; missing ${missing.map((p) => `"${p.key}"`).join(', ')}`,
+		});
+	}
+	return issues;
+}
+
+export const WorkflowListQuerySchema = PagingQuerySchema;
+
+// ---------------------------------------------------------------------------------------
+// Credits (2.12, 4.3)
+
+export const CreditTransactionTypeSchema = z.enum(GUESSED_VALUES.creditTransactionTypes);
+
+export const CreditTransactionsQuerySchema = PagingQuerySchema.extend({
+	type: CreditTransactionTypeSchema.optional(),
+});
+
+export const CreditUsageQuerySchema = z
+	.object({
+		startDate: DateOnlySchema.optional(),
+		endDate: DateOnlySchema.optional(),
+	})
+	.superRefine((query, ctx) => {
+		if (query.startDate && query.endDate && query.startDate > query.endDate) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['endDate'],
+				message: 'must not be before startDate',
+			});
+		}
+	});
+
+export type FormField = z.infer<typeof FormFieldSchema>;
+export type FieldAssignee = z.infer<typeof FieldAssigneeSchema>;
+export type TemplateRecipient = z.infer<typeof TemplateRecipientSchema>;
+export type TemplateStatus = z.infer<typeof TemplateStatusSchema>;
+export type TemplateCreate = z.infer<typeof TemplateCreateSchema>;
+export type TemplateUpdate = z.infer<typeof TemplateUpdateSchema>;
+export type TemplateCopy = z.infer<typeof TemplateCopySchema>;
+export type TemplateListQuery = z.infer<typeof TemplateListQuerySchema>;
+export type RecipientMapping = z.infer<typeof RecipientMappingSchema>;
+export type PrefillValue = z.infer<typeof PrefillValueSchema>;
+export type DocumentCreate = z.infer<typeof DocumentCreateSchema>;
+export type WorkflowDocument = z.infer<typeof WorkflowDocumentSchema>;
+export type WorkflowParticipant = z.infer<typeof WorkflowParticipantSchema>;
+export type WorkflowExecution = z.infer<typeof WorkflowExecutionSchema>;
+export type WorkflowConfig = z.infer<typeof WorkflowConfigSchema>;
+export type WorkflowCreate = z.infer<typeof WorkflowCreateSchema>;
+export type WorkflowUpdate = z.infer<typeof WorkflowUpdateSchema>;
+export type WorkflowRunRecipient = z.infer<typeof WorkflowRunRecipientSchema>;
+export type WorkflowRun = z.infer<typeof WorkflowRunSchema>;
+export type WorkflowListQuery = z.infer<typeof WorkflowListQuerySchema>;
+export type CreditTransactionType = z.infer<typeof CreditTransactionTypeSchema>;
+export type CreditTransactionsQuery = z.infer<typeof CreditTransactionsQuerySchema>;
+export type CreditUsageQuery = z.infer<typeof CreditUsageQuerySchema>;
+
+// ---------------------------------------------------------------------------------------
 // Error formatting
 
 /** One line per issue, `path.to.field: message` (the path joined with dots). */
