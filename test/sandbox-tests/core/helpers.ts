@@ -156,3 +156,31 @@ export async function startReceiver(opts: { failFirst?: number } = {}): Promise<
 			}),
 	};
 }
+
+/**
+ * Text drawn by pdf-lib with a standard font: inflates the content streams and decodes
+ * the hex strings of `Tj` operators. Enough to read back what the sandbox stamped.
+ */
+export function pdfTextOf(pdf: Buffer): string {
+	const { inflateSync } = require('zlib') as typeof import('zlib');
+	const raw = pdf.toString('latin1');
+	const out: string[] = [];
+	const streamRe = /(?<!end)stream\r?\n/g;
+	let match: RegExpExecArray | null;
+	while ((match = streamRe.exec(raw))) {
+		const start = match.index + match[0].length;
+		const end = raw.indexOf('endstream', start);
+		if (end < 0) break;
+		const bytes = pdf.subarray(start, end);
+		let content: string;
+		try {
+			content = inflateSync(bytes).toString('latin1');
+		} catch {
+			content = bytes.toString('latin1');
+		}
+		for (const hex of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) out.push(Buffer.from(hex[1], 'hex').toString('latin1'));
+		for (const lit of content.matchAll(/\(((?:\\.|[^\\)])*)\)\s*Tj/g)) out.push(lit[1]);
+		streamRe.lastIndex = end;
+	}
+	return out.join('\n');
+}
