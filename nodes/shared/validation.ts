@@ -24,10 +24,13 @@ export function validateInput<S extends ZodTypeAny>(
 	const lines = formatZodIssues(result.error);
 	const first = lines[0] ?? 'invalid value';
 	const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : '';
-	throw new NodeOperationError(node, `Invalid ${what}: ${first}${more}`, {
+	const error = new NodeOperationError(node, `Invalid ${what}: ${first}${more}`, {
 		itemIndex,
 		description: lines.join('\n'),
 	});
+	// Kept for "Continue On Fail" error items, which show the context's field errors.
+	error.context.fieldErrors = lines;
+	throw error;
 }
 
 /** An input error found before any schema applies (e.g. text that is not JSON). */

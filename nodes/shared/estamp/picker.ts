@@ -281,7 +281,15 @@ export function readEstampConfig(
 	const picked = get('estampArticle', ARTICLE_EXACT_VALUE) as string;
 	const article = picked === ARTICLE_EXACT_VALUE ? get('estampArticleValue') : picked;
 	const hardcopy = get('estampHardcopy', false) as boolean;
-	const party = (name: string) => compact((get(name, {}) as IDataObject).party as IDataObject);
+	// Required values stay in, even when empty, so the schema names them with its own rule.
+	const group = (name: string, key: string, optional: string[] = []) => {
+		const values = (get(name, {}) as IDataObject)[key] as IDataObject | undefined;
+		if (!values || !compact(values)) return undefined;
+		const out: IDataObject = {};
+		for (const [field, value] of Object.entries(values)) out[field] = asText(value);
+		for (const field of optional) if (out[field] === '') delete out[field];
+		return out;
+	};
 
 	const config: IDataObject = {
 		state: asText(get('estampState')),
@@ -290,14 +298,14 @@ export function readEstampConfig(
 		considerationAmount: asText(get('estampConsiderationAmount')),
 		payee: get('estampPayee', 'first-party'),
 		hardcopy: hardcopy ? 'y' : 'n',
-		firstParty: party('estampFirstParty'),
-		secondParty: party('estampSecondParty'),
 	};
+	const firstParty = group('estampFirstParty', 'party', ['mobile']);
+	if (firstParty) config.firstParty = firstParty;
+	const secondParty = group('estampSecondParty', 'party', ['mobile']);
+	if (secondParty) config.secondParty = secondParty;
 	if (hardcopy) {
-		config.shipping = compact((get('estampShipping', {}) as IDataObject).address as IDataObject);
-	}
-	for (const key of Object.keys(config)) {
-		if (config[key] === undefined || config[key] === '') delete config[key];
+		const shipping = group('estampShipping', 'address');
+		if (shipping) config.shipping = shipping;
 	}
 	return { enabled: true, config };
 }

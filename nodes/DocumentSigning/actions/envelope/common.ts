@@ -246,6 +246,8 @@ export function readRecipients(this: IExecuteFunctions, i: number): unknown[] | 
 	return rows.map((row) => {
 		const { signaturePlacement, order, ...rest } = row;
 		const recipient = compact(rest) ?? {};
+		// name is required: kept even when empty so the schema names it
+		recipient.name = typeof rest.name === 'string' ? rest.name.trim() : (rest.name ?? '');
 		if (typeof order === 'number' && order !== 0) recipient.order = order;
 		const placement = placementFromFields(signaturePlacement as IDataObject | undefined);
 		if (placement) recipient.signaturePlacement = placement;

@@ -219,10 +219,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		pdf = await readPdfFromItem.call(this, i, binaryPropertyName);
 	}
 	const typedName = (this.getNodeParameter('fileName', i, '') as string).trim();
-	const body = compact({
-		fileName: typedName || pdf?.fileName || '',
-		title: this.getNodeParameter('title', i, '') as string,
-	}) as IDataObject;
+	const body: IDataObject = { fileName: typedName || pdf?.fileName || '' };
+	const title = (this.getNodeParameter('title', i, '') as string).trim();
+	if (title) body.title = title;
 	const recipients = readRecipients.call(this, i);
 	if (recipients) body.recipients = recipients as IDataObject[];
 	const workflow = readWorkflow.call(this, i);

@@ -1,0 +1,245 @@
+/**
+ * Bad input never reaches the service: each case runs a real workflow, expects an error
+ * that names the field and the rule, and finds no request at all in the sandbox's log.
+ */
+import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
+
+import { type Harness, type SeedItem, startHarness } from '../harness';
+import {
+	APPROVER,
+	errorText,
+	estampParams,
+	makePdf,
+	pdfItem,
+	recipientFields,
+	runOp,
+	SIGNER,
+} from './helpers';
+
+type Params = Record<string, NodeParameterValueType>;
+
+interface Case {
+	name: string;
+	params: Params;
+	/** Input items; a valid PDF item by default. */
+	input?: () => SeedItem[];
+	/** Texts the error must contain: the field, then the rule. */
+	expect: string[];
+}
+
+let pdf: Buffer;
+
+const createWith = (overrides: Params): Params => ({
+	operation: 'create',
+	pdfSource: 'binary',
+	binaryPropertyName: 'data',
+	title: 'Lease',
+	recipientsInput: 'fields',
+	recipients: recipientFields([SIGNER]),
+	...overrides,
+});
+
+const withRecipients = (recipients: IDataObject[]) => createWith({ recipients: recipientFields(recipients) });
+const withJsonRecipients = (recipients: unknown) =>
+	createWith({ recipientsInput: 'json', recipientsJson: JSON.stringify(recipients) });
+const withSettings = (workflowSettings: IDataObject) => createWith({ workflowSettings });
+const withEstamp = (overrides: Params) => createWith(estampParams(overrides));
+const party = (values: IDataObject) => ({ party: values });
+const shipping = (values: IDataObject) => ({
+	address: { name: 'Asha Rao', address: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9876543210', ...values },
+});
+
+const cases: Case[] = [
+	// recipients
+	{ name: 'recipient without a name (mapped empty)', params: withRecipients([{ name: '={{ $json.name ?? "" }}', email: 'asha@example.com' }]), expect: ['recipients.0.name', 'is required'] },
+	{ name: 'recipient without a contact', params: withRecipients([{ name: 'Asha Rao' }]), expect: ['recipients.0.email', 'needs a contact'] },
+	{ name: 'recipient with a bad email', params: withRecipients([{ ...SIGNER, email: 'asha@' }]), expect: ['recipients.0.email', 'Invalid email'] },
+	{ name: 'recipient phone not E.164', params: withRecipients([{ name: 'Asha Rao', phone: '98765 43210' }]), expect: ['recipients.0.phone', 'E.164'] },
+	{ name: 'unknown role', params: withJsonRecipients([{ ...SIGNER, role: 'witness' }]), expect: ['recipients.0.role', "Invalid enum value. Expected 'signer' | 'approver' | 'cc'"] },
+	{ name: 'unknown signature method', params: withJsonRecipients([{ ...SIGNER, signatureMethod: 'ink' }]), expect: ['recipients.0.signatureMethod', 'Invalid enum value'] },
+	{ name: 'unknown verification method', params: withJsonRecipients([{ ...SIGNER, verificationMethod: 'sms' }]), expect: ['recipients.0.verificationMethod', 'Invalid enum value'] },
+	{
+		name: '16 recipients',
+		params: withRecipients(Array.from({ length: 16 }, (_, n) => ({ name: `Person ${n}`, email: `p${n}@example.com`, role: 'signer' }))),
+		expect: ['recipients', 'at most 15 recipients'],
+	},
+	{ name: 'no signer among recipients', params: withRecipients([APPROVER]), expect: ['recipients', 'at least one signer'] },
+	{ name: 'order 0 through JSON', params: withJsonRecipients([{ ...SIGNER, order: 0 }]), expect: ['recipients.0.order', 'from 1'] },
+	{
+		name: 'placement page that is not a number',
+		params: withRecipients([{ ...SIGNER, signaturePlacement: { searchText: 'Signature', pages: '1, x' } }]),
+		expect: ['recipients.0.signaturePlacement.pages.1', 'Expected number'],
+	},
+	{ name: 'recipients JSON that does not parse', params: createWith({ recipientsInput: 'json', recipientsJson: '[{"name": ' }), expect: ['Recipients (JSON)', 'not valid JSON'] },
+	// workflow settings
+	{ name: 'http redirect URL', params: withSettings({ redirectUrl: 'http://example.com/done' }), expect: ['workflow.redirectUrl', 'HTTPS'] },
+	{ name: 'unknown mode', params: withSettings({ mode: 'random' }), expect: ['workflow.mode', "Expected 'sequential' | 'parallel'"] },
+	{ name: 'unknown email notification value', params: withSettings({ emailNotifications: 'sometimes' }), expect: ['workflow.emailNotifications', 'Invalid enum value'] },
+	{ name: 'unknown WhatsApp notification value', params: withSettings({ whatsappNotifications: 'daily' }), expect: ['workflow.whatsappNotifications', 'Invalid enum value'] },
+	{ name: 'reminder every 0 hours', params: withSettings({ reminderEveryHours: 0 }), expect: ['workflow.reminderEveryHours', 'from 1'] },
+	{ name: 'expiry that is not a date', params: withSettings({ expiresAt: 'next tuesday' }), expect: ['workflow.expiresAt', 'ISO 8601'] },
+	// e-stamp
+	{ name: 'e-stamp state not supported', params: withEstamp({ estampState: 'XX' }), expect: ['workflow.estampConfig.state', 'Invalid enum value'] },
+	{
+		name: 'article not in the KA catalog',
+		params: withEstamp({ estampArticle: '__exactValue__', estampArticleValue: 'Rental Agreement' }),
+		expect: ['workflow.estampConfig.article', 'KA (Karnataka) catalog'],
+	},
+	{
+		name: 'KA article in the wrong case',
+		params: withEstamp({ estampArticle: '__exactValue__', estampArticleValue: 'affidavit' }),
+		expect: ['workflow.estampConfig.article', 'exact KA catalog value "Affidavit"'],
+	},
+	{
+		name: 'article with a Stamp Act number (state without catalog)',
+		params: withEstamp({ estampState: 'DL', estampArticle: '__exactValue__', estampArticleValue: 'Article 5(b) - Agreement' }),
+		expect: ['workflow.estampConfig.article', 'Stamp Act article number'],
+	},
+	{ name: 'duty of 9', params: withEstamp({ estampAmount: '9' }), expect: ['workflow.estampConfig.amount', 'from 10 to 10000000'] },
+	{ name: 'duty over the ceiling and the KA maximum', params: withEstamp({ estampAmount: '10000001' }), expect: ['workflow.estampConfig.amount', 'from 10 to 10000000 for state KA'] },
+	{ name: 'duty with decimals', params: withEstamp({ estampAmount: '12.5' }), expect: ['workflow.estampConfig.amount', 'whole number'] },
+	{ name: 'duty mapped empty', params: withEstamp({ estampAmount: '={{ $json.duty ?? "" }}' }), expect: ['workflow.estampConfig.amount', 'must be a whole number of rupees'] },
+	{
+		name: 'party without legal name (mapped empty)',
+		params: withEstamp({ estampSecondParty: party({ name: '={{ "" }}', email: 'b@example.com', address: 'Park Street' }) }),
+		expect: ['workflow.estampConfig.secondParty.name', 'is required (the legal name)'],
+	},
+	{ name: 'negative consideration amount', params: withEstamp({ estampConsiderationAmount: '-5' }), expect: ['workflow.estampConfig.considerationAmount', 'non-negative whole number'] },
+	{
+		name: 'same legal name for both parties',
+		params: withEstamp({ estampSecondParty: party({ name: 'asha rao ', email: 'b@example.com', address: 'Elsewhere' }) }),
+		expect: ['workflow.estampConfig.secondParty.name', 'must differ'],
+	},
+	{
+		name: 'party with a bad email',
+		params: withEstamp({ estampFirstParty: party({ name: 'Asha Rao', email: 'asha-at-example', address: 'MG Road' }) }),
+		expect: ['workflow.estampConfig.firstParty.email', 'Invalid email'],
+	},
+	{
+		name: 'party mobile with 9 digits',
+		params: withEstamp({ estampFirstParty: party({ name: 'Asha Rao', email: 'asha@example.com', mobile: '987654321', address: 'MG Road' }) }),
+		expect: ['workflow.estampConfig.firstParty.mobile', '10-digit'],
+	},
+	{ name: 'first party missing', params: withEstamp({ estampFirstParty: {} }), expect: ['workflow.estampConfig.firstParty', 'Required'] },
+	{ name: 'hard copy without shipping address', params: withEstamp({ estampHardcopy: true }), expect: ['workflow.estampConfig.shipping', "required when hardcopy is 'y'"] },
+	{
+		name: 'shipping state given as a code',
+		params: withEstamp({ estampHardcopy: true, estampShipping: shipping({ state: 'KA' }) }),
+		expect: ['workflow.estampConfig.shipping.state', 'full state name'],
+	},
+	{
+		name: 'shipping pincode with 5 digits',
+		params: withEstamp({ estampHardcopy: true, estampShipping: shipping({ pincode: '56001' }) }),
+		expect: ['workflow.estampConfig.shipping.pincode', '6-digit'],
+	},
+	// files
+	{
+		name: 'file that is not a PDF',
+		params: createWith({}),
+		input: () => [{ json: {}, binary: { data: { data: Buffer.from('hello, not a pdf'), fileName: 'notes.txt', mimeType: 'text/plain' } } }],
+		expect: ['Binary property "data"', 'not a PDF'],
+	},
+	{
+		name: 'file of 10 485 761 bytes',
+		params: createWith({}),
+		input: () => {
+			const big = Buffer.alloc(10_485_761, 0x20);
+			big.write('%PDF-1.7\n', 0, 'latin1');
+			return [pdfItem(big)];
+		},
+		expect: ['Binary property "data"', '10485761 bytes; the limit is 10485760 bytes'],
+	},
+	{ name: 'empty file', params: createWith({}), input: () => [pdfItem(Buffer.alloc(0))], expect: ['Binary property "data"', 'empty'] },
+	{ name: 'missing binary property', params: createWith({ binaryPropertyName: 'contract' }), expect: ['contract'] },
+	{ name: 'no file name when not uploading', params: createWith({ pdfSource: 'none', fileName: '={{ $json.fileName ?? "" }}' }), expect: ['fileName', 'is required'] },
+	// other operations
+	{
+		name: 'add 16 recipients',
+		params: {
+			operation: 'addRecipients',
+			envelopeId: 'env_any',
+			recipientsInput: 'fields',
+			recipients: recipientFields(Array.from({ length: 16 }, (_, n) => ({ name: `P${n}`, email: `p${n}@example.com` }))),
+		},
+		expect: ['recipients', 'at most 15 recipients'],
+	},
+	{
+		name: 'replace recipients with a list without signer',
+		params: { operation: 'addRecipients', envelopeId: 'env_any', replace: true, recipients: recipientFields([APPROVER]) },
+		expect: ['recipients', 'at least one signer'],
+	},
+	{ name: 'add no recipients', params: { operation: 'addRecipients', envelopeId: 'env_any' }, expect: ['recipients', 'at least one recipient'] },
+	{ name: 'list with an unknown status filter', params: { operation: 'getMany', filters: { status: 'archived' } }, expect: ['status', 'Invalid enum value'] },
+	{ name: 'empty envelope id', params: { operation: 'send', envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId ?? "" }}' } }, expect: ['Envelope', 'envelope ID is required'] },
+];
+
+describe('bad input: a clear error and no request', () => {
+	let h: Harness;
+
+	beforeAll(async () => {
+		h = await startHarness();
+		pdf = await makePdf();
+	});
+	afterAll(async () => await h.close());
+	beforeEach(async () => await h.reset());
+
+	it('covers at least 25 bad inputs', () => {
+		expect(cases.length).toBeGreaterThanOrEqual(25);
+	});
+
+	it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+		const run = await runOp(h, c.params, c.input ? c.input() : [pdfItem(pdf)]);
+
+		expect(run.result.error).toBeDefined();
+		const text = errorText(run);
+		for (const part of c.expect) expect(text).toContain(part);
+		expect(run.requests).toEqual([]);
+	});
+
+	it('a required parameter left empty in the editor is stopped by n8n\'s own parameter check', async () => {
+		const before = (await h.requests()).length;
+		await expect(
+			runOp(h, withRecipients([{ email: 'asha@example.com' }]), [pdfItem(pdf)]),
+		).rejects.toThrow('Parameter "Name" is required');
+		expect((await h.requests()).length).toBe(before);
+	});
+
+	it('reports every broken field of an item, not only the first', async () => {
+		const run = await runOp(
+			h,
+			withRecipients([{ name: '={{ "" }}', email: 'bad' }, { ...SIGNER, phone: '12345' }]),
+			[pdfItem(pdf)],
+		);
+		const text = errorText(run);
+		expect(text).toContain('recipients.0.name: is required');
+		expect(text).toContain('recipients.0.email: Invalid email');
+		expect(text).toContain('recipients.1.phone');
+		expect(run.requests).toEqual([]);
+	});
+
+	it('under Continue On Fail, a bad item is an error item with its field errors and the good item is still created', async () => {
+		const run = await runOp(
+			h,
+			createWith({ recipients: '={{ $json.bad ? [] : undefined }}', recipientsInput: 'json', recipientsJson: '={{ JSON.stringify($json.recipients) }}' }),
+			[
+				{ ...pdfItem(pdf, { recipients: [{ name: 'No Contact' }] }) },
+				{ ...pdfItem(pdf, { recipients: [SIGNER] }) },
+			],
+			{ continueOnFail: true },
+		);
+		expect(run.result.error).toBeUndefined();
+		expect(run.items).toHaveLength(2);
+		expect(run.items[0].json.error).toContain('recipients.0.email');
+		expect(run.items[0].json.fieldErrors).toEqual([
+			'recipients.0.email: each recipient needs a contact: an email, a phone (E.164) or both',
+		]);
+		expect(run.items[0].pairedItem).toEqual({ item: 0 });
+		expect(run.items[1].json).toMatchObject({ status: 'draft', recipientsAdded: 1 });
+		expect(run.items[1].pairedItem).toEqual({ item: 1 });
+		// only the good item reached the service: one create, one upload
+		expect(run.requests.map((r) => `${r.method} ${r.path.split('/').slice(0, 3).join('/')}`)).toEqual([
+			'POST /api/v1',
+			'POST /storage/upload',
+		]);
+	});
+});

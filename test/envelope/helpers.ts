@@ -1,0 +1,135 @@
+import type { IDataObject, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+import {
+	actionNode,
+	chain,
+	type Harness,
+	type RunResult,
+	type SeedItem,
+	seedNode,
+} from '../harness';
+
+export const NODE = 'Document Signing';
+
+/** A real PDF with `pages` pages, each page saying its number. */
+export async function makePdf(pages = 1, label = 'Agreement'): Promise<Buffer> {
+	const doc = await PDFDocument.create();
+	const font = await doc.embedFont(StandardFonts.Helvetica);
+	for (let p = 1; p <= pages; p++) {
+		const page = doc.addPage([595, 842]);
+		page.drawText(`${label} - page ${p}`, { x: 50, y: 780, size: 18, font });
+		page.drawText('Signature of tenant', { x: 50, y: 200, size: 12, font });
+	}
+	return Buffer.from(await doc.save());
+}
+
+export function pdfItem(pdf: Buffer, json: IDataObject = {}, fileName = 'agreement.pdf'): SeedItem {
+	return { json, binary: { data: { data: pdf, fileName, mimeType: 'application/pdf' } } };
+}
+
+/** Recipients in the node's "Fields" form. */
+export function recipientFields(recipients: IDataObject[]): IDataObject {
+	return { recipient: recipients };
+}
+
+export const SIGNER = { name: 'Asha Rao', email: 'asha@example.com', role: 'signer' };
+export const APPROVER = { name: 'Vikram Shah', email: 'vikram@example.com', role: 'approver' };
+
+/** Parameters of a valid e-stamp (KA, a catalog article). */
+export function estampParams(overrides: Record<string, NodeParameterValueType> = {}) {
+	return {
+		estampEnabled: true,
+		estampState: 'KA',
+		estampArticle: 'Affidavit',
+		estampAmount: '100',
+		estampConsiderationAmount: '0',
+		estampFirstParty: {
+			party: { name: 'Asha Rao', email: 'asha@example.com', mobile: '9876543210', address: '12 MG Road, Bengaluru' },
+		},
+		estampSecondParty: {
+			party: { name: 'Vikram Shah', email: 'vikram@example.com', address: '4 Park Street, Bengaluru' },
+		},
+		...overrides,
+	} as Record<string, NodeParameterValueType>;
+}
+
+export interface OpRun {
+	result: RunResult;
+	items: INodeExecutionData[];
+	/** API and storage requests made by this run (the admin routes are not logged). */
+	requests: Awaited<ReturnType<Harness['requests']>>;
+}
+
+/** Runs Seed -> Document Signing with the given envelope parameters. */
+export async function runOp(
+	h: Harness,
+	parameters: Record<string, NodeParameterValueType>,
+	input: SeedItem[] = [{ json: {} }],
+	options: { continueOnFail?: boolean; credentials?: IDataObject } = {},
+): Promise<OpRun> {
+	const before = (await h.requests()).length;
+	const result = await h.run({
+		nodes: [
+			seedNode(),
+			actionNode({ resource: 'envelope', ...parameters }, { continueOnFail: options.continueOnFail }),
+		],
+		connections: chain('Seed', NODE),
+		input,
+		credentials: options.credentials as never,
+	});
+	const requests = (await h.requests()).slice(before);
+	return { result, items: result.items(NODE), requests };
+}
+
+/** The workflow error's message and description, one text. */
+export function errorText(run: OpRun): string {
+	const error = run.result.error as (Error & { description?: string }) | undefined;
+	if (!error) return '';
+	return `${error.message}\n${error.description ?? ''}`;
+}
+
+/** Creates a draft through the API directly (setup, not the code under test). */
+export async function seedEnvelope(
+	h: Harness,
+	body: IDataObject = {},
+	opts: { upload?: Buffer; apiKey?: string } = {},
+): Promise<IDataObject> {
+	const created = await h.api<IDataObject>(
+		'POST',
+		'/envelopes',
+		{ fileName: 'contract.pdf', title: 'Seeded', recipients: [SIGNER], ...body },
+		opts.apiKey,
+	);
+	if (opts.upload) {
+		const upload = created.upload as { url: string };
+		const response = await fetch(upload.url, {
+			method: 'PUT',
+			headers: { 'content-type': 'application/pdf' },
+			body: opts.upload,
+		});
+		if (!response.ok) throw new Error(`seed upload failed: ${response.status}`);
+	}
+	return created;
+}
+
+/** Polls `check` until it returns a truthy value (the sandbox's e-stamp runs on timers). */
+export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value) return value;
+		if (Date.now() > end) throw new Error('timed out waiting');
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+export async function admin(h: Harness, path: string, body: unknown): Promise<IDataObject> {
+	const response = await fetch(`${h.sandbox.origin}/__sandbox/${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+	return (await response.json()) as IDataObject;
+}
