@@ -124,13 +124,14 @@ export async function storageRequest(
 		secret: undefined,
 	});
 	if (response.statusCode >= 400) {
-		const error = apiResponseError(
-			this.getNode(),
-			response.statusCode,
-			bodyText(response.body),
-			undefined,
-		);
-		error.message = `Storage rejected the request to ${addressWithoutQuery(options.url)}: HTTP ${response.statusCode}`;
+		const error = apiResponseError(this.getNode(), response.statusCode, bodyText(response.body), undefined);
+		const code = error.context.apiCode as string | undefined;
+		error.message = code
+			? `Storage rejected the request: ${error.message} (HTTP ${response.statusCode})`
+			: `Storage rejected the request: HTTP ${response.statusCode}`;
+		error.description = [`${options.method ?? 'GET'} ${addressWithoutQuery(options.url)}`, error.description]
+			.filter(Boolean)
+			.join('\n');
 		throw error;
 	}
 	return response;

@@ -20,6 +20,7 @@ import type {
 	IDataObject,
 	INode,
 	INodeExecutionData,
+	INodeType,
 	IRun,
 	IRunExecutionData,
 	IWorkflowBase,
@@ -31,7 +32,7 @@ import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n
 
 import { startSandbox } from '../sandbox/server';
 import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials';
-import { nodeTypes, registerSeed, SEED_NODE_TYPE, type SeedItem } from './node-types';
+import { addNodeType, nodeTypes, registerSeed, SEED_NODE_TYPE, type SeedItem } from './node-types';
 
 export type { HarnessCredentials } from './credentials';
 export type { SeedItem } from './node-types';
@@ -116,8 +117,10 @@ export function chain(...names: string[]): IConnections {
 	return connections;
 }
 
-export async function startHarness() {
+/** Starts a sandbox on a free loopback port; `nodeTypes` adds test-only node types by name. */
+export async function startHarness(options: { nodeTypes?: Record<string, INodeType> } = {}) {
 	await initBinaryData();
+	for (const [name, type] of Object.entries(options.nodeTypes ?? {})) addNodeType(name, type);
 	const sandbox: Sandbox = await startSandbox({ port: 0 });
 	let executions = 0;
 

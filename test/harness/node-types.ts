@@ -69,6 +69,11 @@ const types: Record<string, INodeType | IVersionedNodeType> = {
 	[SEED_NODE_TYPE]: new Seed(),
 };
 
+/** Adds a node type (e.g. a test-only node) under `name`. */
+export function addNodeType(name: string, type: INodeType): void {
+	types[name] = type;
+}
+
 export const nodeTypes: INodeTypes = {
 	getByName: (name) => lookup(name),
 	getByNameAndVersion: (name) => lookup(name) as INodeType,

@@ -1,0 +1,84 @@
+/**
+ * A test-only node that calls the shared API module directly from a real n8n execution
+ * context, so transport, pagination and upload are exercised exactly as operations use
+ * them. Parameter `call` picks the function; `args` (JSON, per item) holds its arguments.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { apiRequestAllItems } from '../../nodes/shared/pagination';
+import { apiRequest } from '../../nodes/shared/transport';
+import { readPdfFromItem, uploadPdf } from '../../nodes/shared/upload';
+import { actionNode } from '../harness';
+
+export const PROBE_TYPE = 'transportProbe';
+
+export class TransportProbe implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Transport Probe',
+		name: PROBE_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'Calls the shared API module',
+		defaults: { name: 'Probe' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'documentSigningApi', required: true }],
+		properties: [
+			{ displayName: 'Call', name: 'call', type: 'string', default: 'request' },
+			{ displayName: 'Args', name: 'args', type: 'json', default: '{}' },
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const output: INodeExecutionData[] = [];
+		for (let i = 0; i < this.getInputData().length; i++) {
+			const call = this.getNodeParameter('call', i) as string;
+			const raw = this.getNodeParameter('args', i);
+			const args = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject;
+			let json: IDataObject;
+			if (call === 'request') {
+				json = (await apiRequest.call(this, args.method as IHttpRequestMethods, args.endpoint as string, {
+					body: args.body as IDataObject | undefined,
+					qs: args.qs as IDataObject | undefined,
+					idempotent: args.idempotent as boolean | undefined,
+					itemIndex: i,
+				})) as IDataObject;
+			} else if (call === 'allItems') {
+				const items = await apiRequestAllItems.call(this, args.endpoint as string, (args.qs as IDataObject) ?? {}, {
+					returnAll: args.returnAll as boolean,
+					limit: args.limit as number | undefined,
+				});
+				json = { count: items.length, ids: items.map((item) => (item as IDataObject).id) };
+			} else if (call === 'readPdf' || call === 'upload') {
+				const pdf = await readPdfFromItem.call(this, i, (args.property as string) ?? 'data');
+				json = { fileName: pdf.fileName, mimeType: pdf.mimeType, size: pdf.size };
+				if (call === 'upload') {
+					const upload = args.upload as { url: string; fields?: Record<string, string> };
+					json.result = await uploadPdf.call(this, upload, pdf, (args.method as 'post' | 'put') ?? 'post');
+				}
+			} else {
+				throw new Error(`unknown call ${call}`);
+			}
+			output.push({ json, pairedItem: { item: i } });
+		}
+		return [output];
+	}
+}
+
+/** A probe node in a harness workflow. */
+export function probeNode(call: string, args: IDataObject | string) {
+	return {
+		...actionNode({}, { name: 'Probe' }),
+		id: 'probe',
+		type: PROBE_TYPE,
+		parameters: { call, args: typeof args === 'string' ? args : JSON.stringify(args) },
+	};
+}
