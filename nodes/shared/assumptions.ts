@@ -107,6 +107,7 @@ export const ASSUMPTIONS: Assumption[] = [
 	{ topic: 'Credit costs', guess: 'One credit per `aadhaar_otp` recipient, taken at send; other methods are free.' },
 	{ topic: 'Credit transaction `type` and `source` values', guess: 'type: `consume`, `purchase`, `refund`, `adjustment`; source: `api`, `dashboard`, `system`.' },
 	{ topic: 'Webhook signature', guess: 'Hex HMAC-SHA256 of the raw request body with the webhook secret, in `X-Service-Signature`; algorithm and encoding selectable in the trigger.' },
+	{ topic: 'Webhook redelivery and secret rotation', guess: 'A retried delivery carries the same event `id` (the trigger ignores ids it saw among the last 1000). The signature header may hold several comma-separated signatures, each optionally prefixed `sha256=`; one match is enough.' },
 	{ topic: 'Payloads of `document.estamp.started` and `document.sent`', guess: 'started: `envelopeId`, `title`, `status` (`pending`), `transactionId`, `reference`, `occurredAt`; sent: `envelopeId`, `title`, `status` (`pending`), `recipients[]`, `occurredAt`.' },
 	{ topic: 'Key scopes of envelope and credit endpoints', guess: 'Envelope list, status, fields and file: `documents:read`; create and add recipients: `documents:write`; send and e-stamp check: `signing:write`; credits: `credits:read`.' },
 	{ topic: 'Success status of creates', guess: '`POST /envelopes` and `POST /templates` answer 201; other successes 200 (202, 201 and 204 where the specification shows them).' },
