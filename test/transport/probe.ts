@@ -12,6 +12,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
+import { inspect } from 'util';
 
 import { apiRequestAllItems } from '../../nodes/shared/pagination';
 import { apiRequest } from '../../nodes/shared/transport';
@@ -40,37 +41,81 @@ export class TransportProbe implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const output: INodeExecutionData[] = [];
 		for (let i = 0; i < this.getInputData().length; i++) {
-			const call = this.getNodeParameter('call', i) as string;
 			const raw = this.getNodeParameter('args', i);
 			const args = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject;
-			let json: IDataObject;
-			if (call === 'request') {
-				json = (await apiRequest.call(this, args.method as IHttpRequestMethods, args.endpoint as string, {
-					body: args.body as IDataObject | undefined,
-					qs: args.qs as IDataObject | undefined,
-					idempotent: args.idempotent as boolean | undefined,
-					itemIndex: i,
-				})) as IDataObject;
-			} else if (call === 'allItems') {
-				const items = await apiRequestAllItems.call(this, args.endpoint as string, (args.qs as IDataObject) ?? {}, {
-					returnAll: args.returnAll as boolean,
-					limit: args.limit as number | undefined,
+			try {
+				output.push({
+					json: await runCall.call(this, i, args),
+					pairedItem: { item: i },
 				});
-				json = { count: items.length, ids: items.map((item) => (item as IDataObject).id) };
-			} else if (call === 'readPdf' || call === 'upload') {
-				const pdf = await readPdfFromItem.call(this, i, (args.property as string) ?? 'data');
-				json = { fileName: pdf.fileName, mimeType: pdf.mimeType, size: pdf.size };
-				if (call === 'upload') {
-					const upload = args.upload as { url: string; fields?: Record<string, string> };
-					json.result = await uploadPdf.call(this, upload, pdf, (args.method as 'post' | 'put') ?? 'post');
-				}
-			} else {
-				throw new Error(`unknown call ${call}`);
+			} catch (error) {
+				if (!args.captureError) throw error;
+				// The live error object, before n8n serialises it: everything it holds, inspected.
+				const live = {
+					name: (error as Error).constructor.name,
+					message: (error as Error).message,
+					json: JSON.stringify(error),
+					inspected: inspect(error, { depth: 12, showHidden: true }),
+				};
+				output.push({ json: live, pairedItem: { item: i } });
 			}
-			output.push({ json, pairedItem: { item: i } });
 		}
 		return [output];
 	}
+}
+
+async function runCall(
+	this: IExecuteFunctions,
+	i: number,
+	args: IDataObject,
+): Promise<IDataObject> {
+	const call = this.getNodeParameter('call', i) as string;
+	let json: IDataObject;
+	if (call === 'request') {
+		json = (await apiRequest.call(
+			this,
+			args.method as IHttpRequestMethods,
+			args.endpoint as string,
+			{
+				body: args.body as IDataObject | undefined,
+				qs: args.qs as IDataObject | undefined,
+				idempotent: args.idempotent as boolean | undefined,
+				itemIndex: i,
+			},
+		)) as IDataObject;
+	} else if (call === 'allItems') {
+		const items = await apiRequestAllItems.call(
+			this,
+			args.endpoint as string,
+			(args.qs as IDataObject) ?? {},
+			{
+				returnAll: args.returnAll as boolean,
+				limit: args.limit as number | undefined,
+			},
+		);
+		json = {
+			count: items.length,
+			ids: items.map((item) => (item as IDataObject).id),
+		};
+	} else if (call === 'readPdf' || call === 'upload') {
+		const pdf = await readPdfFromItem.call(this, i, (args.property as string) ?? 'data');
+		json = { fileName: pdf.fileName, mimeType: pdf.mimeType, size: pdf.size };
+		if (call === 'upload') {
+			const upload = args.upload as {
+				url: string;
+				fields?: Record<string, string>;
+			};
+			json.result = await uploadPdf.call(
+				this,
+				upload,
+				pdf,
+				(args.method as 'post' | 'put') ?? 'post',
+			);
+		}
+	} else {
+		throw new Error(`unknown call ${call}`);
+	}
+	return json;
 }
 
 /** A probe node in a harness workflow. */
@@ -79,6 +124,9 @@ export function probeNode(call: string, args: IDataObject | string) {
 		...actionNode({}, { name: 'Probe' }),
 		id: 'probe',
 		type: PROBE_TYPE,
-		parameters: { call, args: typeof args === 'string' ? args : JSON.stringify(args) },
+		parameters: {
+			call,
+			args: typeof args === 'string' ? args : JSON.stringify(args),
+		},
 	};
 }
