@@ -311,6 +311,7 @@ export class SandboxState {
 
 	/** Credit balances by workspaceKey(): the personal balance or the organization wallet. */
 	credits = new Map<string, number>();
+	/** Credit transactions, oldest first; sends append `consume` rows; the credits routes list them. */
 	creditTransactions: CreditTransaction[] = [];
 
 	envelopes = new Map<string, EnvelopeRecord>();
