@@ -1,8 +1,72 @@
-/** /api/v1/credits routes of the sandbox. */
+/**
+ * /api/v1/credits: transactions, usage and balance (specification 4.3, 2.12; balance path,
+ * fields and transaction types per assumptions.ts). Each key sees the credits of its
+ * workspace: the personal balance, or the organization wallet for organization keys.
+ */
 import { Router } from 'express';
-import type { SandboxState } from '../state';
+import { GUESSED_PATHS, GUESSED_SCOPES } from '../../../nodes/shared/assumptions';
+import { CreditTransactionsQuerySchema, CreditUsageQuerySchema } from '../../../nodes/shared/schemas';
+import { keyOf, pageOf, requireAuth, validate, validationError } from '../http';
+import { sameWorkspace, type CreditTransaction, type SandboxState } from '../state';
 
-export default function creditsRoutes(_state: SandboxState): Router {
+/** Usage period when a date is omitted: the 30 days ending today (UTC, sandbox clock). */
+const DEFAULT_USAGE_DAYS = 30;
+
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function transactionView(tx: CreditTransaction) {
+	const { workspace: _workspace, ...view } = tx;
+	return view;
+}
+
+export default function creditsRoutes(state: SandboxState): Router {
 	const router = Router();
+	const read = requireAuth([GUESSED_SCOPES.creditsRead]);
+
+	const ownTransactions = (res: Parameters<typeof keyOf>[0]) =>
+		state.creditTransactions.filter((tx) => sameWorkspace(tx.workspace, keyOf(res).workspace));
+
+	router.get('/credits/transactions', read, (req, res) => {
+		const query = validate(CreditTransactionsQuerySchema, req.query);
+		if (!query.ok) return void validationError(res, query.error);
+		const { page, limit, type } = query.data;
+		const items = ownTransactions(res)
+			.filter((tx) => !type || tx.type === type)
+			.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
+			.map(transactionView);
+		res.json(pageOf(items, page, limit));
+	});
+
+	router.get('/credits/usage', read, (req, res) => {
+		const query = validate(CreditUsageQuerySchema, req.query);
+		if (!query.ok) return void validationError(res, query.error);
+		const endDate = query.data.endDate ?? dateOf(state.nowMs());
+		const startDate =
+			query.data.startDate ?? dateOf(Date.parse(`${endDate}T00:00:00Z`) - (DEFAULT_USAGE_DAYS - 1) * 86_400_000);
+		const used = ownTransactions(res).filter((tx) => {
+			const day = tx.createdAt.slice(0, 10);
+			return tx.type === 'consume' && day >= startDate && day <= endDate;
+		});
+		const sum = (list: CreditTransaction[]) => list.reduce((total, tx) => total + tx.amount, 0);
+		const aadhaar = used.filter((tx) => tx.signatureMethod === 'aadhaar_otp');
+		res.json({
+			totalUsed: sum(used),
+			period: { startDate, endDate },
+			breakdown: {
+				document_signing: sum(used) - sum(aadhaar),
+				aadhaar_esign: sum(aadhaar),
+			},
+		});
+	});
+
+	router.get(GUESSED_PATHS.creditBalance, read, (_req, res) => {
+		const workspace = keyOf(res).workspace;
+		res.json({
+			context: workspace.type === 'organization' ? 'organization_wallet' : 'personal',
+			balance: state.balance(workspace),
+			currency: 'credits',
+		});
+	});
+
 	return router;
 }
