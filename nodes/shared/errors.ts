@@ -117,7 +117,10 @@ export function connectionError(
 ): NodeApiError {
 	const error = new NodeApiError(
 		node,
-		{ message: `Could not reach the service${systemCode ? ` (${systemCode})` : ''}`, code: systemCode ?? null },
+		{
+			message: `Could not reach the service${systemCode ? ` (${systemCode})` : ''}`,
+			code: systemCode ?? null,
+		},
 		{ description: detail, itemIndex },
 	);
 	Object.assign(error.context, { apiCode: systemCode });

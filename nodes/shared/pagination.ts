@@ -7,7 +7,13 @@ import { apiRequest } from './transport';
 /** One page of a list endpoint (spec 2.13). */
 export interface Page<T> {
 	items: T[];
-	pageInfo?: { page?: number; limit?: number; total?: number; totalPages?: number; hasNext?: boolean };
+	pageInfo?: {
+		page?: number;
+		limit?: number;
+		total?: number;
+		totalPages?: number;
+		hasNext?: boolean;
+	};
 }
 
 /**
@@ -43,7 +49,9 @@ export async function apiRequestAllItems<T = IDataObject>(
  * The standard "Return All" and "Limit" parameters for a list operation.
  * `displayOptions` (usually `{ show: { resource, operation } }`) is applied to both.
  */
-export function returnAllOrLimit(displayOptions: INodeProperties['displayOptions']): INodeProperties[] {
+export function returnAllOrLimit(
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',

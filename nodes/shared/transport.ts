@@ -57,7 +57,13 @@ export const RETRY_POLICY = {
 const RETRY_STATUSES = new Set([429, 503]);
 
 /** Network failures where no byte reached the server: safe to resend for any method. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 /** Network failures where the request may have arrived: resend only reads and idempotent requests. */
 const MAYBE_SENT_CODES = new Set([
@@ -77,7 +83,9 @@ export async function apiRequest<T = IDataObject>(
 	endpoint: string,
 	options: ApiRequestOptions = {},
 ): Promise<T> {
-	const credentials = await this.getCredentials<{ baseUrl: string; apiKey: string }>(CREDENTIAL_TYPE);
+	const credentials = await this.getCredentials<{ baseUrl: string; apiKey: string }>(
+		CREDENTIAL_TYPE,
+	);
 	const secret = credentials.apiKey;
 	const request: IHttpRequestOptions = {
 		method,
@@ -118,18 +126,30 @@ export async function storageRequest(
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
 		if (name.toLowerCase() !== 'authorization') headers[name] = value;
 	}
-	const response = await sendWithRetries.call(this, { ...options, headers }, {
-		authenticated: false,
-		resendable: true,
-		secret: undefined,
-	});
+	const response = await sendWithRetries.call(
+		this,
+		{ ...options, headers },
+		{
+			authenticated: false,
+			resendable: true,
+			secret: undefined,
+		},
+	);
 	if (response.statusCode >= 400) {
-		const error = apiResponseError(this.getNode(), response.statusCode, bodyText(response.body), undefined);
+		const error = apiResponseError(
+			this.getNode(),
+			response.statusCode,
+			bodyText(response.body),
+			undefined,
+		);
 		const code = error.context.apiCode as string | undefined;
 		error.message = code
 			? `Storage rejected the request: ${error.message} (HTTP ${response.statusCode})`
 			: `Storage rejected the request: HTTP ${response.statusCode}`;
-		error.description = [`${options.method ?? 'GET'} ${addressWithoutQuery(options.url)}`, error.description]
+		error.description = [
+			`${options.method ?? 'GET'} ${addressWithoutQuery(options.url)}`,
+			error.description,
+		]
 			.filter(Boolean)
 			.join('\n');
 		throw error;
@@ -167,7 +187,11 @@ async function sendWithRetries(
 		let response: IN8nHttpFullResponse;
 		try {
 			response = authenticated
-				? await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, attemptOptions)
+				? await this.helpers.httpRequestWithAuthentication.call(
+						this,
+						CREDENTIAL_TYPE,
+						attemptOptions,
+					)
 				: await this.helpers.httpRequest(attemptOptions);
 		} catch (error) {
 			const code = systemErrorCode(error);

@@ -56,7 +56,9 @@ export async function readPdfFromItem(
 		throw fail(`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (10 MB)`);
 	}
 	if (!buffer.subarray(0, PDF_SIGNATURE.length).equals(PDF_SIGNATURE)) {
-		throw fail('the file is not a PDF (it does not start with "%PDF-"); only PDF files can be signed');
+		throw fail(
+			'the file is not a PDF (it does not start with "%PDF-"); only PDF files can be signed',
+		);
 	}
 	const declared = (binary.mimeType ?? '').split(';')[0].trim().toLowerCase();
 	if (declared !== PDF_MIME_TYPE && !GENERIC_MIME_TYPES.has(declared)) {
@@ -89,7 +91,12 @@ export async function uploadPdf(
 			body: pdf.buffer,
 			headers: { 'Content-Type': PDF_MIME_TYPE },
 		});
-		return { uploaded: true, method: 'PUT', statusCode: response.statusCode, size: pdf.buffer.length };
+		return {
+			uploaded: true,
+			method: 'PUT',
+			statusCode: response.statusCode,
+			size: pdf.buffer.length,
+		};
 	}
 
 	const form = multipartBody(upload.fields ?? {}, pdf);
@@ -99,7 +106,12 @@ export async function uploadPdf(
 		body: form.body,
 		headers: { 'Content-Type': form.contentType },
 	});
-	return { uploaded: true, method: 'POST', statusCode: response.statusCode, size: pdf.buffer.length };
+	return {
+		uploaded: true,
+		method: 'POST',
+		statusCode: response.statusCode,
+		size: pdf.buffer.length,
+	};
 }
 
 /** A multipart/form-data body (RFC 7578): the fields in order, then the file. */

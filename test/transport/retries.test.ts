@@ -7,12 +7,18 @@ describe('transport retries', () => {
 	const { h, probe } = useProbeHarness();
 
 	const logFor = async (method: string, path: string) =>
-		(await h().requests()).filter((entry) => entry.method === method && entry.path === `/api/v1${path}`);
+		(await h().requests()).filter(
+			(entry) => entry.method === method && entry.path === `/api/v1${path}`,
+		);
 
 	it('retries a 429 after the Retry-After seconds and then succeeds', async () => {
 		await h().fault({ failures: [{ status: 429, count: 1 }] });
 		const started = Date.now();
-		const result = await probe('request', { method: 'GET', endpoint: '/envelopes', qs: { limit: 1 } });
+		const result = await probe('request', {
+			method: 'GET',
+			endpoint: '/envelopes',
+			qs: { limit: 1 },
+		});
 		const elapsed = Date.now() - started;
 
 		expect(result.error).toBeUndefined();
@@ -37,10 +43,17 @@ describe('transport retries', () => {
 
 	it('retries a 503 even for a create (the service did not process it)', async () => {
 		await h().fault({ failures: [{ status: 503, count: 1 }] });
-		const result = await probe('request', { method: 'POST', endpoint: '/envelopes', body: createBody });
+		const result = await probe('request', {
+			method: 'POST',
+			endpoint: '/envelopes',
+			body: createBody,
+		});
 
 		expect(result.error).toBeUndefined();
-		expect(result.items('Probe')[0].json).toMatchObject({ status: 'draft', fileName: 'contract.pdf' });
+		expect(result.items('Probe')[0].json).toMatchObject({
+			status: 'draft',
+			fileName: 'contract.pdf',
+		});
 		const statuses = (await logFor('POST', '/envelopes')).map((entry) => entry.status);
 		expect(statuses).toHaveLength(2);
 		expect(statuses[0]).toBe(503);
@@ -50,7 +63,11 @@ describe('transport retries', () => {
 
 	it('does not send a create again after a connection reset (it may have arrived)', async () => {
 		await h().fault({ connectionReset: { path: '/envelopes', count: 1 } });
-		const result = await probe('request', { method: 'POST', endpoint: '/envelopes', body: createBody });
+		const result = await probe('request', {
+			method: 'POST',
+			endpoint: '/envelopes',
+			body: createBody,
+		});
 
 		const error = errorOf(result);
 		expect(error.message).toMatch(/closed unexpectedly|ECONNRESET|reach the service/i);
@@ -63,10 +80,18 @@ describe('transport retries', () => {
 
 	it('sends a create again after a reset when it carries an idempotency key (idempotent: true)', async () => {
 		await h().fault({ connectionReset: { path: '/envelopes', count: 1 } });
-		const result = await probe('request', { method: 'POST', endpoint: '/envelopes', body: createBody, idempotent: true });
+		const result = await probe('request', {
+			method: 'POST',
+			endpoint: '/envelopes',
+			body: createBody,
+			idempotent: true,
+		});
 
 		expect(result.error).toBeUndefined();
-		expect((await logFor('POST', '/envelopes')).map((entry) => entry.status)).toEqual([null, expect.any(Number)]);
+		expect((await logFor('POST', '/envelopes')).map((entry) => entry.status)).toEqual([
+			null,
+			expect.any(Number),
+		]);
 	});
 
 	it('retries a read after a connection reset', async () => {
@@ -85,7 +110,11 @@ describe('transport retries', () => {
 		expect(await logFor('GET', '/envelopes')).toHaveLength(2);
 
 		await h().fault({ timeout: { count: 1 } });
-		const create = await probe('request', { method: 'POST', endpoint: '/envelopes', body: createBody });
+		const create = await probe('request', {
+			method: 'POST',
+			endpoint: '/envelopes',
+			body: createBody,
+		});
 		const error = errorOf(create);
 		expect(error.description).toMatch(/not sent again/);
 		// The held request is logged when its socket closes; give it a moment.
@@ -101,7 +130,11 @@ describe('transport retries', () => {
 		expect(await logFor('GET', '/envelopes')).toHaveLength(2);
 
 		await h().fault({ malformedJson: { count: 1 } });
-		const create = await probe('request', { method: 'POST', endpoint: '/envelopes', body: createBody });
+		const create = await probe('request', {
+			method: 'POST',
+			endpoint: '/envelopes',
+			body: createBody,
+		});
 		const error = errorOf(create);
 		expect(error.message).toBe('The service answered with malformed JSON');
 		expect(error.context.apiCode).toBe('MALFORMED_RESPONSE');
@@ -119,9 +152,14 @@ describe('transport retries', () => {
 		RETRY_POLICY.baseDelayMs = 100;
 		RETRY_POLICY.maxDelayMs = 1000;
 		const started = Date.now();
-		const result = await probe('request', { method: 'POST', endpoint: '/envelopes', body: createBody }, undefined, {
-			baseUrl: `http://127.0.0.1:${port}/api/v1/`,
-		});
+		const result = await probe(
+			'request',
+			{ method: 'POST', endpoint: '/envelopes', body: createBody },
+			undefined,
+			{
+				baseUrl: `http://127.0.0.1:${port}/api/v1/`,
+			},
+		);
 		const error = errorOf(result);
 		expect(error.context.apiCode).toBe('ECONNREFUSED');
 		expect(error.description).toMatch(/after 4 attempt/);

@@ -1,7 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { RETRY_POLICY } from '../../nodes/shared/transport';
-import { chain, type Harness, type RunResult, type SeedItem, seedNode, startHarness } from '../harness';
+import {
+	chain,
+	type Harness,
+	type HarnessCredentials,
+	type RunResult,
+	type SeedItem,
+	seedNode,
+	startHarness,
+} from '../harness';
 import { PROBE_TYPE, probeNode, TransportProbe } from './probe';
 
 const DEFAULT_POLICY = { ...RETRY_POLICY };
@@ -12,7 +20,12 @@ const DEFAULT_POLICY = { ...RETRY_POLICY };
  */
 export function useProbeHarness(): {
 	h: () => Harness;
-	probe: (call: string, args: IDataObject | string, input?: SeedItem[], credentials?: IDataObject) => Promise<RunResult>;
+	probe: (
+		call: string,
+		args: IDataObject | string,
+		input?: SeedItem[],
+		credentials?: Partial<HarnessCredentials>,
+	) => Promise<RunResult>;
 } {
 	let harness: Harness;
 	beforeAll(async () => {

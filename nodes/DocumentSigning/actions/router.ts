@@ -8,7 +8,11 @@ import type { OperationModule } from './node.type';
 /** Resource modules by resource value; each exports its operation modules by operation value. */
 const resources: Record<string, Record<string, unknown>> = { envelope };
 
-function findOperation(this: IExecuteFunctions, resource: string, operation: string): OperationModule {
+function findOperation(
+	this: IExecuteFunctions,
+	resource: string,
+	operation: string,
+): OperationModule {
 	const candidate = resources[resource]?.[operation] as Partial<OperationModule> | undefined;
 	if (typeof candidate?.execute !== 'function') {
 		throw new NodeOperationError(
@@ -35,13 +39,16 @@ async function runItem(
 	} catch (error) {
 		if (this.continueOnFail()) {
 			const message = error instanceof Error ? error.message : String(error);
-			return [{ json: { error: message, ...apiErrorFields(error) }, pairedItem: { item: itemIndex } }];
+			return [
+				{ json: { error: message, ...apiErrorFields(error) }, pairedItem: { item: itemIndex } },
+			];
 		}
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-			error.context.itemIndex ??= itemIndex;
-			throw error;
-		}
-		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		const failure =
+			error instanceof NodeApiError || error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		failure.context.itemIndex ??= itemIndex;
+		throw failure;
 	}
 }
 
