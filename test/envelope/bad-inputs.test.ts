@@ -2,7 +2,7 @@
  * Bad input never reaches the service: each case runs a real workflow, expects an error
  * that names the field and the rule, and finds no request at all in the sandbox's log.
  */
-import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { type Harness, type SeedItem, startHarness } from '../harness';
 import {
@@ -14,9 +14,9 @@ import {
 	recipientFields,
 	runOp,
 	SIGNER,
+	type Params,
 } from './helpers';
 
-type Params = Record<string, NodeParameterValueType>;
 
 interface Case {
 	name: string;

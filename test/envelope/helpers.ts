@@ -12,6 +12,9 @@ import {
 
 export const NODE = 'Document Signing';
 
+/** Node parameters as a test writes them (checked by n8n when the workflow runs). */
+export type Params = Record<string, unknown>;
+
 /** A real PDF with `pages` pages, each page saying its number. */
 export async function makePdf(pages = 1, label = 'Agreement'): Promise<Buffer> {
 	const doc = await PDFDocument.create();
@@ -37,7 +40,7 @@ export const SIGNER = { name: 'Asha Rao', email: 'asha@example.com', role: 'sign
 export const APPROVER = { name: 'Vikram Shah', email: 'vikram@example.com', role: 'approver' };
 
 /** Parameters of a valid e-stamp (KA, a catalog article). */
-export function estampParams(overrides: Record<string, NodeParameterValueType> = {}) {
+export function estampParams(overrides: Params = {}) {
 	return {
 		estampEnabled: true,
 		estampState: 'KA',
@@ -51,7 +54,7 @@ export function estampParams(overrides: Record<string, NodeParameterValueType> =
 			party: { name: 'Vikram Shah', email: 'vikram@example.com', address: '4 Park Street, Bengaluru' },
 		},
 		...overrides,
-	} as Record<string, NodeParameterValueType>;
+	};
 }
 
 export interface OpRun {
@@ -64,7 +67,7 @@ export interface OpRun {
 /** Runs Seed -> Document Signing with the given envelope parameters. */
 export async function runOp(
 	h: Harness,
-	parameters: Record<string, NodeParameterValueType>,
+	parameters: Params,
 	input: SeedItem[] = [{ json: {} }],
 	options: { continueOnFail?: boolean; credentials?: IDataObject } = {},
 ): Promise<OpRun> {
@@ -72,7 +75,9 @@ export async function runOp(
 	const result = await h.run({
 		nodes: [
 			seedNode(),
-			actionNode({ resource: 'envelope', ...parameters }, { continueOnFail: options.continueOnFail }),
+			actionNode({ resource: 'envelope', ...parameters } as Record<string, NodeParameterValueType>, {
+				continueOnFail: options.continueOnFail,
+			}),
 		],
 		connections: chain('Seed', NODE),
 		input,

@@ -10,7 +10,17 @@ import { PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFPage } from 'pdf-
 
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 import { actionUrl } from '../sandbox/envelopes';
-import { admin, APPROVER, estampParams, makePdf, pdfItem, recipientFields, SIGNER, waitFor } from './helpers';
+import {
+	admin,
+	APPROVER,
+	estampParams,
+	makePdf,
+	type Params,
+	pdfItem,
+	recipientFields,
+	SIGNER,
+	waitFor,
+} from './helpers';
 
 /** The text drawn on a page (pdf-lib writes it as hex strings in the content stream). */
 function pageText(page: PDFPage): string {
@@ -31,8 +41,8 @@ function pageText(page: PDFPage): string {
 	return text;
 }
 
-const node = (name: string, parameters: Record<string, NodeParameterValueType>): INode =>
-	actionNode({ resource: 'envelope', ...parameters }, { name });
+const node = (name: string, parameters: Params): INode =>
+	actionNode({ resource: 'envelope', ...parameters } as Record<string, NodeParameterValueType>, { name });
 
 const fromPrevious = (expression: string) => ({ __rl: true, mode: 'id', value: expression });
 

@@ -1,4 +1,4 @@
-import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
 import {
@@ -12,10 +12,10 @@ import {
 	runOp,
 	seedEnvelope,
 	SIGNER,
+	type Params,
 	waitFor,
 } from './helpers';
 
-type Params = Record<string, NodeParameterValueType>;
 
 const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 const fromItem = { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' };
@@ -69,7 +69,7 @@ describe('envelope operations', () => {
 
 			const limited = await runOp(h, { operation: 'getMany', limit: 2 });
 			expect(limited.items).toHaveLength(2);
-			expect(limited.items.every((i) => (i.pairedItem as IDataObject).item === 0)).toBe(true);
+			expect(limited.items.every((i) => (i.pairedItem as unknown as IDataObject).item === 0)).toBe(true);
 
 			const all = await runOp(h, { operation: 'getMany', returnAll: true });
 			expect(all.items.map((i) => i.json.title).sort()).toEqual(['Invoice C', 'Lease A', 'Lease B', 'Lease D']);

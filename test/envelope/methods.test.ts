@@ -1,0 +1,124 @@
+/**
+ * The node's editor methods run in n8n-core's real LoadOptionsContext (what the editor's
+ * backend uses), with the credential applied by the credential type's own block.
+ */
+import type { INode, INodeParameters, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { LoadOptionsContext } from 'n8n-core';
+
+import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.node';
+import { ARTICLE_EXACT_VALUE } from '../../nodes/shared/estamp/picker';
+import { ESTAMP_STATE_CODES, getArticles } from '../../nodes/shared/estamp';
+import { type Harness, startHarness } from '../harness';
+import { HarnessCredentialsHelper } from '../harness/credentials';
+import { nodeTypes } from '../harness/node-types';
+import { seedEnvelope } from './helpers';
+
+describe('envelope editor methods', () => {
+	let h: Harness;
+	const methods = new DocumentSigning().methods;
+
+	beforeAll(async () => {
+		h = await startHarness();
+	});
+	afterAll(async () => await h.close());
+	beforeEach(async () => await h.reset());
+
+	function context(parameters: INodeParameters, apiKey = h.sandbox.apiKey): LoadOptionsContext {
+		const node: INode = {
+			id: 'n1',
+			name: 'Document Signing',
+			type: 'documentSigning',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+			credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },
+		};
+		const workflow = new Workflow({ id: 'w', nodes: [node], connections: {}, active: false, nodeTypes });
+		const additionalData = {
+			credentialsHelper: new HarnessCredentialsHelper({
+				baseUrl: h.sandbox.baseUrl,
+				apiKey,
+				webhookSecret: h.sandbox.webhookSecret,
+			}),
+			currentNodeParameters: parameters,
+			restApiUrl: 'http://127.0.0.1/rest',
+			instanceBaseUrl: 'http://127.0.0.1/',
+			webhookBaseUrl: 'http://127.0.0.1/webhook',
+			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+			variables: {},
+		} as unknown as IWorkflowExecuteAdditionalData;
+		return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+	}
+
+	describe('searchEnvelopes (envelope picker)', () => {
+		it('finds envelopes by title with the service\'s search, and lists all without a filter', async () => {
+			const lease = await seedEnvelope(h, { title: 'Lease for flat 4B' });
+			await seedEnvelope(h, { title: 'Invoice 7' });
+			const params = { resource: 'envelope', operation: 'getStatus' };
+
+			const found = await methods.listSearch.searchEnvelopes.call(context(params), 'lease');
+			expect(found.results).toEqual([{ name: 'Lease for flat 4B · draft', value: lease.id }]);
+			const log = await h.requests();
+			expect(log[log.length - 1]).toMatchObject({ method: 'GET', path: '/api/v1/envelopes', query: { search: 'lease' } });
+
+			const all = await methods.listSearch.searchEnvelopes.call(context(params));
+			expect(all.results.map((r) => r.name).sort()).toEqual(['Invoice 7 · draft', 'Lease for flat 4B · draft']);
+			expect(all.paginationToken).toBeUndefined();
+		});
+
+		it('pages with the pagination token', async () => {
+			for (let n = 0; n < 55; n++) await h.api('POST', '/envelopes', { fileName: 'f.pdf', title: `Doc ${n}` });
+			const params = { resource: 'envelope', operation: 'getStatus' };
+			const first = await methods.listSearch.searchEnvelopes.call(context(params));
+			expect(first.results).toHaveLength(50);
+			expect(first.paginationToken).toBe('2');
+			const second = await methods.listSearch.searchEnvelopes.call(context(params), undefined, first.paginationToken);
+			expect(second.results).toHaveLength(5);
+			expect(second.paginationToken).toBeUndefined();
+		});
+
+		it('shows only the key\'s workspace', async () => {
+			await seedEnvelope(h, { title: 'Org contract' }, { apiKey: h.sandbox.orgApiKey });
+			await seedEnvelope(h, { title: 'Personal contract' });
+			const params = { resource: 'envelope', operation: 'getStatus' };
+			const org = await methods.listSearch.searchEnvelopes.call(context(params, h.sandbox.orgApiKey), 'contract');
+			expect(org.results.map((r) => r.name)).toEqual(['Org contract · draft']);
+		});
+
+		it('a bad key is an UNAUTHORIZED error without the key', async () => {
+			const params = { resource: 'envelope', operation: 'getStatus' };
+			await expect(methods.listSearch.searchEnvelopes.call(context(params, 'service_bad'))).rejects.toThrow('UNAUTHORIZED');
+		});
+	});
+
+	describe('getEstampArticles (article picker)', () => {
+		it('offers the 120 KA catalog values and the typed path', async () => {
+			const options = await methods.loadOptions.getEstampArticles.call(context({ estampState: 'KA' }));
+			const catalog = getArticles('KA')!;
+			expect(catalog).toHaveLength(120);
+			expect(options.slice(0, -1).map((o) => o.value)).toEqual(catalog);
+			expect(options[options.length - 1].value).toBe(ARTICLE_EXACT_VALUE);
+			expect(options.map((o) => o.value)).toContain('Affidavit');
+			// no request: the catalog is bundled
+			expect(await h.requests()).toEqual([]);
+		});
+
+		it.each(ESTAMP_STATE_CODES.filter((code) => code !== 'KA'))('%s: only the typed path', async (state) => {
+			const options = await methods.loadOptions.getEstampArticles.call(context({ estampState: state }));
+			expect(options).toEqual([expect.objectContaining({ value: ARTICLE_EXACT_VALUE, name: 'Type the Exact Value' })]);
+		});
+	});
+
+	it('the node offers every envelope operation with the fixed values', () => {
+		const description = new DocumentSigning().description;
+		const operation = description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('envelope'),
+		);
+		expect((operation?.options as Array<{ value: string }>).map((o) => o.value).sort()).toEqual(
+			['addRecipients', 'checkEstamp', 'create', 'downloadFile', 'getFields', 'getMany', 'getStatus', 'send'],
+		);
+	});
+});
