@@ -157,6 +157,9 @@ describe('article for states without a catalog', () => {
 		expect(hasStampActNumber('Acknowledgement of Letter, Article, Package, Parcel .....')).toBe(false);
 		expect(hasStampActNumber('Letter of License - 1 year to 10 year')).toBe(false);
 		expect(hasStampActNumber('Affidavit - Art 30')).toBe(true);
+		// "art" inside a word is not a reference.
+		expect(hasStampActNumber('Lease - Part 3')).toBe(false);
+		expect(hasStampActNumber('Smart 30 Agreement')).toBe(false);
 	});
 });
 

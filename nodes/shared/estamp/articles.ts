@@ -25,7 +25,7 @@ export function getArticles(state: string): string[] | undefined {
 }
 
 // A Stamp Act article reference such as "Article 5(b)", "Art. 30", "Art 30(2)(a)(i)".
-const LABELLED_REF = String.raw`(?:article|art)\.?\s*(?:no\.?\s*)?\d+[a-z]?(?:\s*\(\s*[0-9a-z]+\s*\))*`;
+const LABELLED_REF = String.raw`\b(?:article|art)\.?\s*(?:no\.?\s*)?\d+[a-z]?(?:\s*\(\s*[0-9a-z]+\s*\))*`;
 // A bare reference such as "5(b)", "30(2)(a)(i)", "37".
 const BARE_REF = String.raw`\d+[a-z]?(?:\s*\(\s*[0-9a-z]+\s*\))*`;
 
