@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
+import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
+import { nodeTypes } from '../harness/node-types';
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 
 describe('harness: the action node in a real n8n workflow', () => {
@@ -110,5 +113,53 @@ describe('harness: the action node in a real n8n workflow', () => {
 
 		const log = await h.requests();
 		expect(log.at(-1)).toMatchObject({ status: 401, hasAuthorization: true, keyId: null });
+	});
+});
+
+describe('credential test request', () => {
+	let h: Harness;
+	beforeAll(async () => {
+		h = await startHarness();
+	});
+	afterAll(async () => await h.close());
+
+	/** The credential's `test.request`, its expressions resolved by n8n's expression engine. */
+	function resolvedTestRequest(credentials: IDataObject) {
+		const request = new DocumentSigningApi().test.request;
+		const workflow = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes });
+		const baseURL = workflow.expression.getParameterValue(
+			request.baseURL!,
+			null,
+			0,
+			0,
+			'Credential test',
+			[],
+			'internal',
+			{ $credentials: credentials },
+		) as string;
+		return { ...request, baseURL };
+	}
+
+	async function send(apiKey: string) {
+		const request = resolvedTestRequest({ baseUrl: `${h.sandbox.baseUrl}/`, apiKey });
+		const url = `${request.baseURL}${request.url}?${new URLSearchParams(request.qs as Record<string, string>)}`;
+		const response = await fetch(url, {
+			method: request.method,
+			headers: { authorization: `Bearer ${apiKey}` },
+		});
+		return { url, status: response.status, body: (await response.json()) as IDataObject };
+	}
+
+	it('is a cheap read of one envelope, with a trailing slash of the base URL removed', async () => {
+		const ok = await send(h.sandbox.apiKey);
+		expect(ok.url).toBe(`${h.sandbox.baseUrl}/envelopes?limit=1`);
+		expect(ok.status).toBe(200);
+		expect(Array.isArray(ok.body.items)).toBe(true);
+	});
+
+	it('fails with UNAUTHORIZED for a wrong key', async () => {
+		const bad = await send(`${h.sandbox.apiKey}x`);
+		expect(bad.status).toBe(401);
+		expect(bad.body.code).toBe('UNAUTHORIZED');
 	});
 });
