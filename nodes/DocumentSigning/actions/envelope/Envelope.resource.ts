@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 				name: 'Check E-Stamp',
 				value: 'checkEstamp',
 				description: 'Ask the service to re-check a pending e-stamp now',
-				action: 'Check the e-stamp of an envelope',
+				action: 'Check the stamp status of an envelope',
 			},
 			{
 				name: 'Create',

@@ -102,7 +102,6 @@ export function recipientProperties(show: IDataObject): INodeProperties[] {
 					displayName: 'Recipient',
 					name: 'recipient',
 					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
 						{
 							displayName: 'Email',
 							name: 'email',
@@ -111,6 +110,7 @@ export function recipientProperties(show: IDataObject): INodeProperties[] {
 							placeholder: 'name@email.com',
 							description: 'Email and/or phone is required',
 						},
+						{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
 						{
 							displayName: 'Phone',
 							name: 'phone',
@@ -121,27 +121,11 @@ export function recipientProperties(show: IDataObject): INodeProperties[] {
 						},
 						{ displayName: 'Role', name: 'role', type: 'options', options: ROLE_OPTIONS, default: 'signer' },
 						{
-							displayName: 'Signing Order',
-							name: 'order',
-							type: 'number',
-							typeOptions: { minValue: 0 },
-							default: 0,
-							description:
-								'Position in sequential signing, from 1. 0 leaves it to the service (the position in this list).',
-						},
-						{
 							displayName: 'Signature Method',
 							name: 'signatureMethod',
 							type: 'options',
 							options: SIGNATURE_METHOD_OPTIONS,
 							default: 'electronic',
-						},
-						{
-							displayName: 'Verification Method',
-							name: 'verificationMethod',
-							type: 'options',
-							options: [{ name: 'Envelope Setting', value: '' }, ...VERIFICATION_OPTIONS],
-							default: '',
 						},
 						{
 							displayName: 'Signature Placement',
@@ -151,13 +135,8 @@ export function recipientProperties(show: IDataObject): INodeProperties[] {
 							default: {},
 							description: 'Place the signature next to a text found in the PDF',
 							options: [
-								{
-									displayName: 'Search Text',
-									name: 'searchText',
-									type: 'string',
-									default: '',
-									placeholder: 'e.g. Signature of tenant',
-								},
+								{ displayName: 'Gap', name: 'gap', type: 'number', default: 10, description: 'Distance from the text in PDF points' },
+								{ displayName: 'Height', name: 'height', type: 'number', default: 50 },
 								{
 									displayName: 'Pages',
 									name: 'pages',
@@ -176,10 +155,32 @@ export function recipientProperties(show: IDataObject): INodeProperties[] {
 									],
 									default: 'below',
 								},
-								{ displayName: 'Gap', name: 'gap', type: 'number', default: 10, description: 'Distance from the text in PDF points' },
+								{
+									displayName: 'Search Text',
+									name: 'searchText',
+									type: 'string',
+									default: '',
+									placeholder: 'e.g. Signature of tenant',
+									description: 'Required for a placement',
+								},
 								{ displayName: 'Width', name: 'width', type: 'number', default: 200 },
-								{ displayName: 'Height', name: 'height', type: 'number', default: 50 },
 							],
+						},
+						{
+							displayName: 'Signing Order',
+							name: 'order',
+							type: 'number',
+							typeOptions: { minValue: 0 },
+							default: 0,
+							description:
+								'Position in sequential signing, from 1. 0 leaves it to the service (the position in this list).',
+						},
+						{
+							displayName: 'Verification Method',
+							name: 'verificationMethod',
+							type: 'options',
+							options: [{ name: 'Envelope Setting', value: '' }, ...VERIFICATION_OPTIONS],
+							default: '',
 						},
 					],
 				},

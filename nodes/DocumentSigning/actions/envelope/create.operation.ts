@@ -261,11 +261,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}
 
 	// The presigned upload form has been used; it is not repeated in the output.
-	const { upload: _used, ...rest } = envelope;
+	const output: IDataObject = { ...envelope };
+	delete output.upload;
 	return [
 		{
 			json: {
-				...rest,
+				...output,
 				uploaded: { fileName: checked.fileName, size: pdf.size, method: method.toUpperCase() },
 			},
 		},
