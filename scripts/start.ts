@@ -1,0 +1,146 @@
+/**
+ * npm start: a local n8n with this package, ready to try.
+ *
+ * Installs what is missing (Node 24 and the pinned n8n under .e2e/), builds and packs the
+ * package, installs it into n8n as a community package, starts the sandbox of the Document
+ * Signing Service and n8n on 127.0.0.1, imports a credential pointing at the sandbox and
+ * the example workflows (examples/), creates the owner login and prints where to log in.
+ * Runs until Ctrl-C, which stops n8n and the sandbox.
+ *
+ * Options: --port <n> (n8n, default 5678 or a free port), --sandbox-port <n>,
+ *          --fresh (forget the n8n data of earlier runs).
+ * The n8n data (workflows, executions, edits) is kept in .e2e/start between runs.
+ */
+import axios from 'axios';
+import { existsSync, promises as fs, readdirSync, readFileSync } from 'fs';
+import { createServer } from 'net';
+import path from 'path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+import { type CredentialFixture, HOST, OWNER, ROOT, type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from './lib/stack';
+
+const EXAMPLES_DIR = path.join(ROOT, 'examples');
+const CREDENTIAL_ID = 'DsSandboxCred001';
+
+const log = (line: string) => console.log(`[start] ${line}`);
+
+function option(name: string): string | undefined {
+	const args = process.argv.slice(2);
+	const i = args.indexOf(`--${name}`);
+	if (i >= 0) return args[i + 1];
+	return args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
+function portOption(name: string): number | undefined {
+	const text = option(name);
+	if (text === undefined) return undefined;
+	const port = Number(text);
+	if (!Number.isInteger(port) || port < 1 || port > 65535) {
+		console.error(`--${name} must be a whole number from 1 to 65535, got "${text}"`);
+		process.exit(2);
+	}
+	return port;
+}
+
+async function isFree(port: number): Promise<boolean> {
+	return await new Promise((resolve) => {
+		const server = createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, HOST, () => server.close(() => resolve(true)));
+	});
+}
+
+async function samplePdf(): Promise<Buffer> {
+	const doc = await PDFDocument.create();
+	const font = await doc.embedFont(StandardFonts.Helvetica);
+	const page = doc.addPage([595, 842]);
+	page.drawText('Sample contract', { x: 50, y: 780, size: 22, font });
+	page.drawText('This sample was created by npm start to try the Document Signing nodes.', { x: 50, y: 740, size: 11, font });
+	page.drawText('Signature of tenant', { x: 50, y: 200, size: 12, font });
+	return Buffer.from(await doc.save());
+}
+
+function loadExamples(): WorkflowFixture[] {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => JSON.parse(readFileSync(path.join(EXAMPLES_DIR, f), 'utf8')) as WorkflowFixture);
+}
+
+const credentials = (sandbox: SandboxInfo): CredentialFixture[] => [
+	{
+		id: CREDENTIAL_ID,
+		name: 'Document Signing sandbox',
+		type: 'documentSigningApi',
+		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret },
+	},
+];
+
+async function main(): Promise<void> {
+	const requested = portOption('port');
+	const n8nPort = requested ?? ((await isFree(5678)) ? 5678 : undefined);
+	const stack = new Stack({
+		name: 'start',
+		fresh: process.argv.includes('--fresh'),
+		log,
+		n8nPort,
+		sandboxPort: portOption('sandbox-port'),
+		n8nLogLevel: 'info',
+	});
+	const stopAndExit = stopOnExit(stack, log);
+	const examples = loadExamples();
+
+	try {
+		await stack.start({
+			credentials,
+			workflows: examples,
+			workflowsOnlyWhenNew: true,
+			substitutions: { __FILES_DIR__: stack.filesDir },
+		});
+		const sample = path.join(stack.filesDir, 'sample-contract.pdf');
+		if (!existsSync(sample)) await fs.writeFile(sample, await samplePdf());
+
+		// The sandbox is new on each run: subscribe the example trigger's production URL.
+		for (const workflow of examples.filter((w) => w.active === true)) {
+			for (const node of workflow.nodes.filter((n) => String(n.type).endsWith('.documentSigningTrigger'))) {
+				const url = stack.webhookUrl(node.webhookId as string, 'webhook');
+				const response = await axios.post(`${stack.sandbox.origin}/__sandbox/webhooks`, { url, events: [] }, { validateStatus: () => true });
+				if (response.status !== 201) throw new Error(`registering ${url} with the sandbox answered ${response.status}`);
+				log(`the sandbox delivers its events to "${workflow.name}" (${url})`);
+			}
+		}
+	} catch (error) {
+		log(`could not start: ${(error as Error).message}`);
+		return void (await stopAndExit(1));
+	}
+
+	console.log(
+		[
+			'',
+			'  n8n with the Document Signing nodes is running.',
+			'',
+			`  Editor:    ${stack.n8nUrl}/`,
+			`  Login:     ${OWNER.email}`,
+			`  Password:  ${OWNER.password}`,
+			'',
+			`  Sandbox:   ${stack.sandbox.baseUrl} (credential "Document Signing sandbox" points here)`,
+			`  Files:     ${path.relative(ROOT, stack.filesDir)}/ (sample-contract.pdf; signed PDFs are saved here)`,
+			`  Logs:      ${path.relative(ROOT, stack.dir)}/n8n.log, ${path.relative(ROOT, stack.dir)}/sandbox.log`,
+			'',
+			'  Examples:  ' + examples.map((w) => `"${w.name}"`).join('\n             '),
+			'',
+			'  Press Ctrl-C to stop n8n and the sandbox.',
+			'',
+		].join('\n'),
+	);
+
+	// Runs until stopped; if n8n or the sandbox dies, everything stops.
+	const exited = await stack.waitForExit();
+	log(`${exited} stopped unexpectedly`);
+	await stopAndExit(1);
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
