@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /** Small measuring tools: percentiles, an RSS sampler, a forced GC, PDFs of a given size. */
 import { randomBytes } from 'crypto';
 import * as v8 from 'v8';

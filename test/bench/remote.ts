@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Starts test/bench/sandbox-process.ts as a child process and talks to it: the API with
  * the sandbox's key (for seeding), the admin routes (reset, faults, request log) and the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * `npm run bench`: runs the benchmarks through real n8n workflows against the sandbox
  * (in its own process, over loopback HTTP), prints every figure and whether each target

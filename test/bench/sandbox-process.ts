@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * The API sandbox in its own process for the benchmarks, so the measured process holds
  * only n8n and the node (the sandbox's stored PDFs do not count against its memory),

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * The benchmarks. Each runs a real n8n workflow (Seed -> Document Signing) in this
  * process through the harness, against the sandbox in its own process over loopback

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Every benchmark target, in one place. The figures behind them were measured on a
  * 2-core machine (docs/bench.md lists them); each limit leaves headroom for slower

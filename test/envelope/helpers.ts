@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import type { IDataObject, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Whole journeys as n8n workflows of several Document Signing nodes, against the sandbox:
  * create with upload -> send -> recipients sign through their links -> status -> signed PDF,

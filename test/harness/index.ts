@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Runs real n8n workflows in-process: n8n-workflow's `Workflow` and n8n-core's
  * `WorkflowExecute` execute this package's node types against the API sandbox.

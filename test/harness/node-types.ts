@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * The node types a harness workflow can use: this package's nodes, imported from source,
  * and "Seed", a start node that emits given items. Seed stores binary data through n8n's

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Serves a trigger node's webhook over real HTTP, the way n8n's production webhooks do,
  * with n8n's own code doing the work: n8n-core's `WebhookContext` runs the node's

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Runs the sandbox until killed:
  *   npm run --silent sandbox -- --port <n> [--host 127.0.0.1]

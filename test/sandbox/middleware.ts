@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Request-level machinery: request ids, the request log (API and storage requests), and
  * the injected faults of /api/v1 (latency, rate limit, failures, connection resets,

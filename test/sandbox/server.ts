@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * The sandbox server: an in-memory simulation of the Document Signing Service API.
  *

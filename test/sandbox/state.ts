@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * In-memory store of the sandbox: keys, workspaces, credits, envelopes, stored files,
  * request log, webhook subscriptions, fault settings and a clock that can be advanced.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Webhook events: every event is recorded, then POSTed to each matching subscription as
  * JSON {id, event, createdAt, data} with `X-Service-Signature` = hex HMAC-SHA256 of the exact

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/require-node-api-error -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * A test-only node that calls the shared API module directly from a real n8n execution
  * context, so transport, pagination and upload are exercised exactly as operations use

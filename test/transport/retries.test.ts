@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import { RETRY_POLICY } from '../../nodes/shared/transport';
 import { errorOf, useProbeHarness } from './setup';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * End to end in-process: the sandbox sends real signed deliveries of an e-stamp send to the
  * trigger served by the webhook runner, which runs the node through n8n-core.

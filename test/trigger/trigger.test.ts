@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * The trigger node served over real HTTP: n8n-core's WebhookContext runs `webhook()`,
  * n8n-core's WorkflowExecute runs the execution it starts (test/harness/webhook.ts).

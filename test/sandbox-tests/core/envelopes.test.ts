@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import axios from 'axios';
 import { admin, client, draftWithPdf, makePdf, signer, startSandbox, uploadPut, type Sandbox } from './helpers';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import axios from 'axios';
 import { PDFDocument } from 'pdf-lib';
 import { admin, client, draftWithPdf, estampConfig, makePdf, pdfTextOf, signer, startReceiver, startSandbox, waitFor, type Sandbox } from './helpers';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /** Shared helpers of the sandbox core tests: a started sandbox, an HTTP client and PDFs. */
 import axios, { type AxiosInstance } from 'axios';
 import express from 'express';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import { admin, client, makePdf, pdfOfSize, startSandbox, uploadPost, uploadPut, type Sandbox } from './helpers';
 
 let sandbox: Sandbox;

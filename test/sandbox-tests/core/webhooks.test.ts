@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import { createHmac } from 'crypto';
 import { admin, client, draftWithPdf, signer, startReceiver, startSandbox, waitFor, type Sandbox } from './helpers';
 

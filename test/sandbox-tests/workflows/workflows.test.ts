@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import { admin, client, estampConfig, startSandbox, templateWithPdf, type Sandbox } from '../templates/helpers';
 import type { AxiosInstance } from 'axios';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unused-vars -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * /api/v1/credits: transactions, usage and balance (specification 4.3, 2.12; balance path,
  * fields and transaction types per assumptions.ts). Each key sees the credits of its

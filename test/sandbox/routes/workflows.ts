@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unused-vars -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * /api/v1/workflows: reusable workflows (specification part 3, 2.11, 4.4; shapes of list,
  * get, update, publish and run per assumptions.ts).
