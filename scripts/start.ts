@@ -11,7 +11,6 @@
  *          --fresh (forget the n8n data of earlier runs).
  * The n8n data (workflows, executions, edits) is kept in .e2e/start between runs.
  */
-import axios from 'axios';
 import { existsSync, promises as fs, readdirSync, readFileSync } from 'fs';
 import { createServer } from 'net';
 import path from 'path';
@@ -100,12 +99,10 @@ async function main(): Promise<void> {
 		const sample = path.join(stack.filesDir, 'sample-contract.pdf');
 		if (!existsSync(sample)) await fs.writeFile(sample, await samplePdf());
 
-		// The sandbox is new on each run: subscribe the example trigger's production URL.
+		// The sandbox is new on each run: subscribe the example triggers' production URLs.
 		for (const workflow of examples.filter((w) => w.active === true)) {
-			for (const node of workflow.nodes.filter((n) => String(n.type).endsWith('.documentSigningTrigger'))) {
-				const url = stack.webhookUrl(node.webhookId as string, 'webhook');
-				const response = await axios.post(`${stack.sandbox.origin}/__sandbox/webhooks`, { url, events: [] }, { validateStatus: () => true });
-				if (response.status !== 201) throw new Error(`registering ${url} with the sandbox answered ${response.status}`);
+			for (const url of stack.triggerUrls(workflow)) {
+				await stack.subscribe(url);
 				log(`the sandbox delivers its events to "${workflow.name}" (${url})`);
 			}
 		}
@@ -136,6 +133,7 @@ async function main(): Promise<void> {
 
 	// Runs until stopped; if n8n or the sandbox dies, everything stops.
 	const exited = await stack.waitForExit();
+	if (stack.stopping) return; // Ctrl-C: the exit handler is stopping everything
 	log(`${exited} stopped unexpectedly`);
 	await stopAndExit(1);
 }

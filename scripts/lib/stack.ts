@@ -2,7 +2,7 @@
  * Starts the whole local stack that `npm start` and `npm run e2e` share:
  *   the sandbox of the Document Signing Service, and a real n8n (the pinned version under
  *   .e2e/) with this package installed as a community package, a credential pointing at the
- *   sandbox, workflows imported and published, an owner login and a public-API key.
+ *   sandbox, workflows imported and activated, an owner login and a public-API key.
  * Everything listens on 127.0.0.1 only.
  */
 import axios, { type AxiosInstance } from 'axios';
@@ -68,11 +68,13 @@ export interface StackOptions {
 	sandboxPort?: number;
 	/** n8n's log level (its log goes to <stack folder>/n8n.log). */
 	n8nLogLevel?: string;
+	/** More n8n settings (environment variables). */
+	n8nEnv?: Record<string, string>;
 }
 
 export interface WorkflowSetup {
 	credentials: (sandbox: SandboxInfo) => CredentialFixture[];
-	/** Workflows to import; each with `active: true` is published before n8n starts. */
+	/** Workflows to import; each with `active: true` is activated once n8n runs. */
 	workflows: WorkflowFixture[];
 	/**
 	 * Import the workflows only when the n8n data is new (keeps a user's edits across
@@ -226,6 +228,7 @@ export class Stack {
 	api!: AxiosInstance;
 	private brokerPort!: number;
 	private isNewData = false;
+	private toActivate: WorkflowFixture[] = [];
 
 	constructor(private readonly options: StackOptions) {
 		this.dir = path.join(E2E_DIR, options.name);
@@ -265,10 +268,15 @@ export class Stack {
 		this.log(`starting n8n on ${this.n8nUrl}`);
 		await this.startN8n();
 		await this.loginOwner();
+		await this.activateWorkflows();
 		this.log(`stack ready in ${Math.round((Date.now() - t0) / 1000)} s`);
 	}
 
+	/** True once a stop has begun (children exiting then is expected). */
+	stopping = false;
+
 	async stop(): Promise<void> {
+		this.stopping = true;
 		await this.processes.stopAll();
 	}
 
@@ -366,9 +374,13 @@ export class Stack {
 
 	/** n8n's environment: loopback only, no calls home, data under this stack's folder. */
 	n8nEnv(): NodeJS.ProcessEnv {
+		// The caller's environment (proxy and CA settings reach npm, which n8n runs), without
+		// n8n or database settings that would change this n8n, and without npm's own
+		// variables of the `npm start` / `npm run e2e` that runs this.
 		const env: NodeJS.ProcessEnv = {};
-		// Keep the caller's basics, but no N8N_* / DB_* settings that would change this n8n.
-		for (const key of ['HOME', 'LANG', 'TZ', 'TMPDIR', 'TERM']) if (process.env[key]) env[key] = process.env[key];
+		for (const [key, value] of Object.entries(process.env)) {
+			if (!/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|npm_)/i.test(key)) env[key] = value;
+		}
 		return {
 			...env,
 			PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
@@ -391,6 +403,7 @@ export class Stack {
 			N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir,
 			N8N_LOG_LEVEL: this.options.n8nLogLevel ?? 'warn',
 			N8N_LOG_OUTPUT: 'console',
+			...this.options.n8nEnv,
 		};
 	}
 
@@ -399,7 +412,7 @@ export class Stack {
 		return await run(NODE24, [N8N_BIN, ...args], { env: this.n8nEnv() });
 	}
 
-	/** Imports the credential(s) and (when asked) the workflows; publishes the active ones. */
+	/** Imports the credential(s) and (when asked) the workflows, before n8n starts. */
 	private async importIntoN8n(setup: WorkflowSetup, withWorkflows: boolean): Promise<void> {
 		const importDir = path.join(this.dir, 'import');
 		await fs.rm(importDir, { recursive: true, force: true });
@@ -427,9 +440,17 @@ export class Stack {
 		} finally {
 			await fs.rm(importDir, { recursive: true, force: true });
 		}
-		for (const workflow of setup.workflows.filter((w) => w.active === true)) {
-			await this.n8nCli(['publish:workflow', `--id=${workflow.id}`]);
-			this.log(`  published "${workflow.name}"`);
+		this.toActivate = setup.workflows.filter((w) => w.active === true);
+	}
+
+	/** Activates (publishes) the imported workflows marked active, through n8n's public API. */
+	private async activateWorkflows(): Promise<void> {
+		for (const workflow of this.toActivate) {
+			const response = await this.api.post(`/workflows/${workflow.id}/activate`, {});
+			if (response.status !== 200) {
+				throw new Error(`activating "${workflow.name}" answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`);
+			}
+			this.log(`  activated "${workflow.name}"`);
 		}
 	}
 
@@ -494,6 +515,22 @@ export class Stack {
 	/** n8n's production address of a trigger node with a webhookId and a path. */
 	webhookUrl(webhookId: string, nodePath: string): string {
 		return `${this.n8nUrl}/webhook/${webhookId}/${nodePath}`;
+	}
+
+	/** Production URLs of the Document Signing Trigger nodes of a workflow. */
+	triggerUrls(workflow: WorkflowFixture): string[] {
+		return workflow.nodes
+			.filter((node) => String(node.type).endsWith('.documentSigningTrigger'))
+			.map((node) => this.webhookUrl(node.webhookId as string, 'webhook'));
+	}
+
+	/**
+	 * Subscribes a URL to the sandbox's events (all kinds unless `events` is given), as a
+	 * user does in the service's dashboard; deliveries are HMAC-signed with the webhook secret.
+	 */
+	async subscribe(url: string, events: string[] = []): Promise<void> {
+		const response = await axios.post(`${this.sandbox.origin}/__sandbox/webhooks`, { url, events }, { validateStatus: () => true });
+		if (response.status !== 201) throw new Error(`subscribing ${url} in the sandbox answered ${response.status}`);
 	}
 }
 

@@ -3,7 +3,7 @@
  *
  * Starts the shared local stack (scripts/lib/stack.ts): the pinned n8n with this package
  * installed and registered as a community package, the sandbox, a credential pointing at
- * it and the workflows of test/e2e/workflows (published). Then checks, through n8n's own
+ * it, the workflows of test/e2e/workflows and examples/ (active ones activated). Then checks, through n8n's own
  * records (public API executions with their data):
  *   - a real e-stamped send in the sandbox delivers signed events to n8n's production
  *     webhook, which start one execution per event, in order, with the envelope's id;
@@ -25,6 +25,9 @@ import { type CredentialFixture, type SandboxInfo, Stack, stopOnExit, waitFor, t
 const PACKAGE = 'n8n-nodes-document-signing';
 const CREDENTIAL_ID = 'DsSandboxCred001';
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
+const EXAMPLES_DIR = path.join(__dirname, '..', '..', 'examples');
+const EXAMPLE_SEND = 'DsExampleSend001';
+const EXAMPLE_EVENTS = 'DsExampleEvents1';
 const ESTAMP_EVENTS = ['document.estamp.started', 'document.estamp.completed', 'document.sent'];
 
 const started = Date.now();
@@ -58,10 +61,10 @@ function expectEqual(actual: unknown, expected: unknown, what: string): void {
 
 // ---------- fixtures ---------------------------------------------------------------
 
-function loadWorkflows(): Record<string, WorkflowFixture> {
+function loadWorkflows(dir: string): Record<string, WorkflowFixture> {
 	const byId: Record<string, WorkflowFixture> = {};
-	for (const file of readdirSync(WORKFLOWS_DIR).filter((f) => f.endsWith('.json'))) {
-		const workflow = JSON.parse(readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8')) as WorkflowFixture;
+	for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+		const workflow = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowFixture;
 		byId[workflow.id] = workflow;
 	}
 	return byId;
@@ -129,15 +132,29 @@ function output(execution: Execution, node: string): ExecutionItem {
 // ---------- main -------------------------------------------------------------------
 
 async function main(): Promise<void> {
-	const workflows = loadWorkflows();
+	const workflows = loadWorkflows(WORKFLOWS_DIR);
+	const examples = loadWorkflows(EXAMPLES_DIR);
 	const all = workflows.DsE2eTriggerAll1;
 	const filtered = workflows.DsE2eTriggerFlt1;
 	expect(all && filtered && workflows.DsE2eSendPdf0001 && workflows.DsE2eFinish00001, 'a workflow fixture is missing');
+	expect(examples[EXAMPLE_SEND] && examples[EXAMPLE_EVENTS], 'an example workflow is missing');
 
-	const stack = new Stack({ name: 'e2e', fresh: true, log });
+	const stack = new Stack({
+		name: 'e2e',
+		fresh: true,
+		log,
+		// Lets the runner read a running example's progress (the signing links) from n8n.
+		n8nEnv: { EXECUTIONS_DATA_SAVE_ON_PROGRESS: 'true' },
+	});
 	const stopAndExit = stopOnExit(stack, log);
 	try {
-		await stack.start({ credentials, workflows: Object.values(workflows) });
+		await stack.start({
+			credentials,
+			workflows: [...Object.values(workflows), ...Object.values(examples)],
+			substitutions: { __FILES_DIR__: stack.filesDir },
+		});
+		// The example trigger hears every event, as `npm start` sets it up.
+		for (const url of stack.triggerUrls(examples[EXAMPLE_EVENTS])) await stack.subscribe(url);
 	} catch (error) {
 		log(`FAIL  the stack did not start: ${(error as Error).message}`);
 		results.push({ name: 'stack starts', ok: false });
@@ -164,7 +181,8 @@ async function main(): Promise<void> {
 		expectEqual(types, [`${PACKAGE}.documentSigning`, `${PACKAGE}.documentSigningTrigger`], 'installed node types');
 		const nodeTypes = await stack.rest.post('/node-types', { nodeInfos: types.map((name) => ({ name, version: 1 })) });
 		expectEqual(nodeTypes.status, 200, 'POST /rest/node-types status');
-		expectEqual((nodeTypes.data.data as Array<{ name: string }>).map((n) => n.name).sort(), types, 'node types n8n serves to the editor');
+		// n8n answers with the names inside the package.
+		expectEqual((nodeTypes.data.data as Array<{ name: string }>).map((n) => n.name).sort(), ['documentSigning', 'documentSigningTrigger'], 'node types n8n serves to the editor');
 	});
 
 	await check('the trigger workflows are active in n8n', async () => {
@@ -179,10 +197,7 @@ async function main(): Promise<void> {
 
 	let estampEnvelopeId = '';
 	await check('a real e-stamped send delivers signed events that start executions in order with the envelope id', async () => {
-		for (const url of [allUrl, filteredUrl]) {
-			const registered = await sandbox.post('/webhooks', { url, events: [] });
-			expectEqual(registered.status, 201, 'POST /__sandbox/webhooks status');
-		}
+		for (const url of [allUrl, filteredUrl]) await stack.subscribe(url);
 		const timing = await sandbox.post('/estamp', { acceptAfterMs: 300, completeAfterMs: 300 });
 		expectEqual(timing.status, 200, 'POST /__sandbox/estamp status');
 
@@ -327,6 +342,87 @@ async function main(): Promise<void> {
 		const signedPdf = await PDFDocument.load(signedBytes);
 		expectEqual(signedPdf.getPageCount(), 2, 'pages of the signed PDF');
 		expect(String(signedPdf.getSubject() ?? '').includes('Asha Rao'), `the signed PDF does not name its signer (subject ${signedPdf.getSubject()})`);
+	});
+
+	await check('example "react to e-stamp events": its Try-it branch sends an e-stamped PDF; its trigger routes each event', async () => {
+		const example = examples[EXAMPLE_EVENTS];
+		await fs.writeFile(path.join(stack.filesDir, 'sample-contract.pdf'), await makePdf('Sample contract'));
+		const run = await stack.rest.post(`/workflows/${example.id}/run`, { triggerToStartFrom: { name: 'Try It: Send an E-Stamped PDF' } });
+		expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
+		const manualId = String(run.data.data.executionId);
+		const manual = await waitFor(
+			'the manual run to finish',
+			async () => {
+				const response = await stack.api.get(`/executions/${manualId}`, { params: { includeData: true } });
+				return response.status === 200 && !['running', 'new', 'waiting'].includes(response.data.status) ? (response.data as Execution) : undefined;
+			},
+			60_000,
+			500,
+		);
+		expectEqual(manual.status, 'success', `manual run status (${manual.data?.resultData.error?.message ?? ''})`);
+		const sent = output(manual, 'Send Envelope').json;
+		expectEqual(sent.status, 'estamping', 'status after the e-stamped send');
+		const envelopeId = sent.envelopeId as string;
+
+		const mine = await waitFor(
+			"the example trigger's executions for this envelope",
+			async () => {
+				const list = (await executions(stack, example.id)).filter(
+					(e) => e.id !== manualId && e.data?.resultData.runData['Document Signing Trigger'] && output(e, 'Document Signing Trigger').json.data?.envelopeId === envelopeId,
+				);
+				return list.length >= 3 && list.every((e) => e.status !== 'running') ? list : undefined;
+			},
+			30_000,
+			500,
+		);
+		const routed = mine.map((e) => {
+			expectEqual(e.status, 'success', `execution ${e.id} status`);
+			const branch = ['Stamp Bought', 'Stamp Attached', 'Stamp Failed', 'Sent'].filter((name) => e.data!.resultData.runData[name]);
+			expectEqual(branch.length, 1, `branches run in execution ${e.id}`);
+			return { branch: branch[0], message: output(e, branch[0]).json.message as string };
+		});
+		expectEqual(routed.map((r) => r.branch), ['Stamp Bought', 'Stamp Attached', 'Sent'], 'branches taken, in order');
+		expect(routed[1].message.includes('E-stamp certificate '), `unexpected message: ${routed[1].message}`);
+	});
+
+	await check('example "send a PDF for signature": the run waits, the signer signs, the signed PDF is saved', async () => {
+		const example = examples[EXAMPLE_SEND];
+		const run = await stack.rest.post(`/workflows/${example.id}/run`, { triggerToStartFrom: { name: "When clicking 'Execute workflow'" } });
+		expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
+		const executionId = String(run.data.data.executionId);
+		const read = async () => (await stack.api.get(`/executions/${executionId}`, { params: { includeData: true } })).data as Execution;
+
+		// While the workflow waits in its status loop, n8n's saved progress holds the send output.
+		const sent = await waitFor(
+			'the example to send its envelope',
+			async () => {
+				const execution = await read();
+				if (!['running', 'new', 'waiting'].includes(execution.status)) throw new Error(`the run ended early: ${execution.status}`);
+				return execution.data?.resultData.runData['Send Envelope'] ? output(execution, 'Send Envelope').json : undefined;
+			},
+			60_000,
+			500,
+		);
+		const envelopeId = sent.envelopeId as string;
+		for (const recipient of sent.recipients as Array<{ actionUrl: string; name: string }>) {
+			const signed = await axios.post(recipient.actionUrl, {}, { validateStatus: () => true });
+			expectEqual(signed.status, 200, `${recipient.name} signing`);
+		}
+		const done = await waitFor(
+			'the example to notice the signature and download',
+			async () => {
+				const execution = await read();
+				return ['running', 'new', 'waiting'].includes(execution.status) ? undefined : execution;
+			},
+			60_000,
+			1000,
+		);
+		expectEqual(done.status, 'success', `example run status (${done.data?.resultData.error?.message ?? ''})`);
+		expectEqual(output(done, 'Download Signed PDF').json.envelopeId, envelopeId, 'downloaded envelope');
+		const saved = path.join(stack.filesDir, `signed-${envelopeId}.pdf`);
+		expect(existsSync(saved), `the example saved no file at ${saved}`);
+		const pdf = await PDFDocument.load(await fs.readFile(saved));
+		expect(String(pdf.getSubject() ?? '').includes('Asha Rao'), `the saved PDF does not name its signer (subject ${pdf.getSubject()})`);
 	});
 
 	await finish(stopAndExit);
