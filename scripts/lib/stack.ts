@@ -313,12 +313,8 @@ export class Stack {
 		await run('tar', ['-xzf', pack.tarball, '-C', packageDir, '--strip-components=1']);
 
 		const manifestPath = path.join(packageDir, 'package.json');
-		const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
-			await fs.readFile(manifestPath, 'utf8'),
-		) as Record<string, unknown>;
-		void devDependencies;
-		void peerDependencies;
-		void optionalDependencies;
+		const manifest = JSON.parse(await fs.readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[key];
 		if (manifest.dependencies && Object.keys(manifest.dependencies).length > 0) {
 			throw new Error(`${pack.name} declares runtime dependencies; community packages must not`);
 		}
@@ -430,9 +426,8 @@ export class Stack {
 			}
 			this.log(`importing ${setup.workflows.length} workflow(s)`);
 			for (const workflow of setup.workflows) {
-				const { active, ...rest } = workflow;
-				void active;
-				let text = JSON.stringify(rest, null, 2);
+				// n8n's import leaves workflows inactive; the active ones are activated once n8n runs.
+				let text = JSON.stringify({ ...workflow, active: false }, null, 2);
 				for (const [from, to] of Object.entries(setup.substitutions ?? {})) text = text.split(from).join(to);
 				await fs.writeFile(path.join(importDir, 'workflows', `${workflow.id}.json`), text);
 			}
@@ -541,7 +536,7 @@ export class Stack {
 export function stopOnExit(stack: Stack, log: Log): (code: number) => Promise<never> {
 	let stopping = false;
 	const stopAndExit = async (code: number): Promise<never> => {
-		if (!stopping) {
+		if (!stopping && !stack.stopping) {
 			stopping = true;
 			log('stopping n8n and the sandbox');
 			await stack.stop();

@@ -158,7 +158,7 @@ async function main(): Promise<void> {
 	} catch (error) {
 		log(`FAIL  the stack did not start: ${(error as Error).message}`);
 		results.push({ name: 'stack starts', ok: false });
-		return await finish(stopAndExit);
+		return await finish(stack, stopAndExit);
 	}
 	results.push({ name: 'stack starts', ok: true });
 	const sandbox = axios.create({ baseURL: `${stack.sandbox.origin}/__sandbox`, validateStatus: () => true, timeout: 30_000 });
@@ -425,10 +425,13 @@ async function main(): Promise<void> {
 		expect(String(pdf.getSubject() ?? '').includes('Asha Rao'), `the saved PDF does not name its signer (subject ${pdf.getSubject()})`);
 	});
 
-	await finish(stopAndExit);
+	await finish(stack, stopAndExit);
 }
 
-async function finish(stopAndExit: (code: number) => Promise<never>): Promise<never> {
+/** Stops n8n and the sandbox, then prints the summary as the last line and exits. */
+async function finish(stack: Stack, stopAndExit: (code: number) => Promise<never>): Promise<never> {
+	log('stopping n8n and the sandbox');
+	await stack.stop();
 	const passed = results.filter((r) => r.ok).length;
 	const failed = results.length - passed;
 	for (const r of results) log(`${r.ok ? 'passed' : 'FAILED'}: ${r.name}`);
