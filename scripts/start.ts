@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * npm start: a local n8n with this package, ready to try.
  *

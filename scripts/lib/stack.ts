@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * Starts the whole local stack that `npm start` and `npm run e2e` share:
  *   the sandbox of the Document Signing Service, and a real n8n (the pinned version under

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, no-console -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * End-to-end checks of the packed package inside a real n8n (npm run e2e).
  *
