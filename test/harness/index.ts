@@ -25,14 +25,14 @@ import type {
 	IRun,
 	IRunExecutionData,
 	IWorkflowBase,
-	IWorkflowExecuteAdditionalData,
 	NodeParameterValueType,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 
 import { startSandbox } from '../sandbox/server';
-import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials';
+import { harnessAdditionalData } from './additional-data';
+import type { HarnessCredentials } from './credentials';
 import { addNodeType, nodeTypes, registerSeed, SEED_NODE_TYPE, type SeedItem } from './node-types';
 
 export type { HarnessCredentials } from './credentials';
@@ -163,32 +163,12 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 		const finished = new Promise<IRun>((resolve) => (finish = resolve));
 		hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
 
-		const additionalData = {
-			credentialsHelper: new HarnessCredentialsHelper(credentials),
-			hooks,
+		const additionalData = harnessAdditionalData({
+			credentials,
+			origin: 'http://127.0.0.1',
 			executionId,
-			currentNodeExecutionIndex: 0,
-			variables: {},
-			restApiUrl: 'http://127.0.0.1/rest',
-			instanceBaseUrl: 'http://127.0.0.1/',
-			formBaseUrl: 'http://127.0.0.1/form',
-			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
-			formTestBaseUrl: 'http://127.0.0.1/form-test',
-			webhookBaseUrl: 'http://127.0.0.1/webhook',
-			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
-			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
-			mcpBaseUrl: 'http://127.0.0.1/mcp',
-			mcpTestBaseUrl: 'http://127.0.0.1/mcp-test',
-			logAiEvent: () => {},
-			getRunExecutionData: async () => undefined,
-			getRuntimeCredential: async () => undefined,
-			executeWorkflow: async () => {
-				throw new Error('Sub-workflows are not available in the harness');
-			},
-			startRunnerTask: async () => {
-				throw new Error('Task runners are not available in the harness');
-			},
-		} as unknown as IWorkflowExecuteAdditionalData;
+			hooks,
+		});
 
 		const start = nodes.find((node) => node.type === SEED_NODE_TYPE) ?? workflow.getStartNode();
 		if (!start) throw new Error('The workflow has no start node');

@@ -37,13 +37,13 @@ import type {
 	IWebhookData,
 	IWebhookResponseData,
 	IWorkflowBase,
-	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { deepCopy, jsonParse, Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
 
 import { DocumentSigningTrigger } from '../../nodes/DocumentSigningTrigger/DocumentSigningTrigger.node';
-import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials';
+import { harnessAdditionalData } from './additional-data';
+import type { HarnessCredentials } from './credentials';
 import { nodeTypes as harnessNodeTypes } from './node-types';
 
 export const TRIGGER_NODE_NAME = 'Document Signing Trigger';
@@ -149,32 +149,7 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 	let origin = '';
 
 	function additionalDataFor(executionId: string | undefined, hooks?: ExecutionLifecycleHooks) {
-		return {
-			credentialsHelper: new HarnessCredentialsHelper(credentials),
-			hooks,
-			executionId,
-			currentNodeExecutionIndex: 0,
-			variables: {},
-			restApiUrl: `${origin}/rest`,
-			instanceBaseUrl: `${origin}/`,
-			formBaseUrl: `${origin}/form`,
-			formWaitingBaseUrl: `${origin}/form-waiting`,
-			formTestBaseUrl: `${origin}/form-test`,
-			webhookBaseUrl: `${origin}/webhook`,
-			webhookWaitingBaseUrl: `${origin}/webhook-waiting`,
-			webhookTestBaseUrl: `${origin}/webhook-test`,
-			mcpBaseUrl: `${origin}/mcp`,
-			mcpTestBaseUrl: `${origin}/mcp-test`,
-			logAiEvent: () => {},
-			getRunExecutionData: async () => undefined,
-			getRuntimeCredential: async () => undefined,
-			executeWorkflow: async () => {
-				throw new Error('Sub-workflows are not available in the harness');
-			},
-			startRunnerTask: async () => {
-				throw new Error('Task runners are not available in the harness');
-			},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		return harnessAdditionalData({ credentials, origin, executionId, hooks });
 	}
 
 	function newWorkflow(): Workflow {
