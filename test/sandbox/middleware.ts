@@ -4,6 +4,7 @@
  * the injected faults of /api/v1 (latency, rate limit, failures, connection resets,
  * malformed JSON answers, held sockets).
  */
+import { randomBytes } from 'crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ERROR_STATUS } from '../../nodes/shared/assumptions';
 import { bearerOf, requestIdOf, stateOf } from './http';
@@ -11,7 +12,8 @@ import type { FaultRule } from './state';
 
 export function requestId(): RequestHandler {
 	return (req, res, next) => {
-		const id = `req_${stateOf(req).newToken().slice(0, 16)}`;
+		// hex, like the other ids: opaque, and safe in any log or pattern
+		const id = `req_${randomBytes(8).toString('hex')}`;
 		res.locals.requestId = id;
 		res.setHeader('X-Request-Id', id);
 		next();
