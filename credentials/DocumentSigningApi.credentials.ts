@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { GUESSED_SCOPES } from '../nodes/shared/assumptions';
+
 /**
  * API key of the Document Signing Service. The key belongs to the workspace (personal or
  * organization) that was active when it was created; that workspace decides which
@@ -30,8 +32,8 @@ export class DocumentSigningApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://<your-service>/api/v1',
-			description: 'Address of the service including the path prefix /api/v1',
+			placeholder: 'e.g. https://<your-service>/api/v1',
+			hint: 'The service address including the path prefix /api/v1',
 		},
 		{
 			displayName: 'API Key',
@@ -62,7 +64,8 @@ export class DocumentSigningApi implements ICredentialType {
 		},
 	};
 
-	// A cheap read: one envelope of the key's workspace.
+	// A cheap read: one envelope of the key's workspace. The rules turn the usual failures
+	// into a sentence that says what to fix (n8n checks them in order on an error status).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
@@ -70,5 +73,28 @@ export class DocumentSigningApi implements ICredentialType {
 			method: 'GET',
 			qs: { limit: 1 },
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The API key was not accepted: check it in the dashboard (Settings, API Keys)',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: `The API key is disabled, or it lacks the ${GUESSED_SCOPES.documentsRead} permission`,
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'Nothing found at this Base URL: it should end in /api/v1',
+				},
+			},
+		],
 	};
 }

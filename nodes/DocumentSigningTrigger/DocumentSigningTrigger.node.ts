@@ -43,13 +43,31 @@ export class DocumentSigningTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		description: 'Starts the workflow on e-stamp and document-sent events of the Document Signing Service',
+		subtitle: `={{ ($parameter["events"] || []).length + " of ${WEBHOOK_EVENTS.length} events" }}`,
+		// n8n shows this description for the whole package in the node creator, so it names both nodes' purpose.
+		description: 'E-signature for PDFs: react to e-stamp and document-sent events',
 		defaults: {
 			name: 'Document Signing Trigger',
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		// The service delivers only to the URL registered in its dashboard, so "make an event
+		// happen" alone does not reach the editor: the panel says which URL to register.
+		triggerPanel: {
+			header: 'Register the Test URL in the Document Signing dashboard',
+			executionsHelp: {
+				inactive:
+					"<b>To test from the editor</b>, register this node's <b>Test URL</b> (under Webhook URLs) in the dashboard (Settings, Webhooks) for now, click 'Execute step', then cause an event, for example by sending an envelope. The service delivers only to URLs registered there.<br /><br /><b>For production</b>, register the <b>Production URL</b> in the dashboard instead and publish the workflow. Those executions appear in the executions list, not in the editor.",
+				active:
+					"<b>This workflow is published</b>: every event the service delivers to the <b>Production URL</b> registered in the dashboard starts an execution, listed in the executions list.<br /><br /><b>To test from the editor</b>, register the <b>Test URL</b> in the dashboard (Settings, Webhooks) for now, click 'Execute step', then cause an event.",
+			},
+			activationHint: {
+				inactive:
+					'When the workflow is ready, register the Production URL in the dashboard (Settings, Webhooks) and publish the workflow.',
+				active:
+					'Events delivered to the Production URL registered in the dashboard also start this workflow (those executions are not shown here).',
+			},
+		},
 		credentials: [
 			{
 				name: 'documentSigningApi',
@@ -94,7 +112,7 @@ export class DocumentSigningTrigger implements INodeType {
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
-				placeholder: 'Add option',
+				placeholder: 'Add Option',
 				default: {},
 				options: [
 					{

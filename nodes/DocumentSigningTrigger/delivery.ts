@@ -4,12 +4,35 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-/** Event kinds of the API (spec part 6). */
+/**
+ * Event kinds of the API (spec part 6). `action` is what the node creator lists; without it
+ * n8n derives "On e stamp started" from the name.
+ */
 export const WEBHOOK_EVENTS = [
-	{ name: 'E-Stamp Started', value: 'document.estamp.started', description: 'The provider accepted the e-stamp purchase' },
-	{ name: 'E-Stamp Completed', value: 'document.estamp.completed', description: 'The stamped PDF was verified and attached' },
-	{ name: 'E-Stamp Failed', value: 'document.estamp.failed', description: 'The e-stamp reached a terminal failure' },
-	{ name: 'Document Sent', value: 'document.sent', description: 'The envelope was sent to its recipients' },
+	{
+		name: 'E-Stamp Started',
+		value: 'document.estamp.started',
+		action: 'On e-stamp started',
+		description: 'The provider accepted the e-stamp purchase',
+	},
+	{
+		name: 'E-Stamp Completed',
+		value: 'document.estamp.completed',
+		action: 'On e-stamp completed',
+		description: 'The stamped PDF was verified and attached',
+	},
+	{
+		name: 'E-Stamp Failed',
+		value: 'document.estamp.failed',
+		action: 'On e-stamp failed',
+		description: 'The e-stamp reached a terminal failure',
+	},
+	{
+		name: 'Document Sent',
+		value: 'document.sent',
+		action: 'On document sent',
+		description: 'The envelope was sent to its recipients',
+	},
 ] as const;
 
 export const WEBHOOK_EVENT_VALUES: string[] = WEBHOOK_EVENTS.map((e) => e.value);

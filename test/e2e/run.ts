@@ -6,6 +6,8 @@
  * installed and registered as a community package, the sandbox, a credential pointing at
  * it, the workflows of test/e2e/workflows and examples/ (active ones activated). Then checks, through n8n's own
  * records (public API executions with their data):
+ *   - n8n's credential test answers the credential's own sentences for a wrong key, a
+ *     disabled key and a base URL without /api/v1;
  *   - a real e-stamped send in the sandbox delivers signed events to n8n's production
  *     webhook, which start one execution per event, in order, with the envelope's id;
  *   - forged and unsigned deliveries get 401 and start nothing;
@@ -184,6 +186,21 @@ async function main(): Promise<void> {
 		expectEqual(nodeTypes.status, 200, 'POST /rest/node-types status');
 		// n8n answers with the names inside the package.
 		expectEqual((nodeTypes.data.data as Array<{ name: string }>).map((n) => n.name).sort(), ['documentSigning', 'documentSigningTrigger'], 'node types n8n serves to the editor');
+	});
+
+	await check("n8n's credential test: OK for the sandbox key; 401, 403 and 404 answered with the credential's own sentences", async () => {
+		const test = async (data: Record<string, string>) => {
+			const response = await stack.rest.post('/credentials/test', {
+				credentials: { id: CREDENTIAL_ID, name: 'Document Signing sandbox', type: 'documentSigningApi', data: { webhookSecret: stack.sandbox.webhookSecret, ...data } },
+			});
+			expectEqual(response.status, 200, `POST /rest/credentials/test status (${JSON.stringify(response.data).slice(0, 300)})`);
+			return response.data.data as { status: string; message: string };
+		};
+		const { baseUrl, apiKey, disabledApiKey } = stack.sandbox;
+		expectEqual((await test({ baseUrl, apiKey })).status, 'OK', 'test of the sandbox credential');
+		expectEqual(await test({ baseUrl, apiKey: `${apiKey}x` }), { status: 'Error', message: 'The API key was not accepted: check it in the dashboard (Settings, API Keys)' }, 'wrong key');
+		expectEqual(await test({ baseUrl, apiKey: disabledApiKey }), { status: 'Error', message: 'The API key is disabled, or it lacks the documents:read permission' }, 'disabled key');
+		expectEqual(await test({ baseUrl: stack.sandbox.origin, apiKey }), { status: 'Error', message: 'Nothing found at this Base URL: it should end in /api/v1' }, 'base URL without /api/v1');
 	});
 
 	await check('the trigger workflows are active in n8n', async () => {
