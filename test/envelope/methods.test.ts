@@ -12,7 +12,10 @@ import { ESTAMP_STATE_CODES, getArticles } from '../../nodes/shared/estamp';
 import { type Harness, startHarness } from '../harness';
 import { HarnessCredentialsHelper } from '../harness/credentials';
 import { nodeTypes } from '../harness/node-types';
-import { seedEnvelope } from './helpers';
+import { makePdf, seedEnvelope } from './helpers';
+
+/** The id as the envelope list shows it. */
+const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 12)}…` : id);
 
 describe('envelope editor methods', () => {
 	let h: Harness;
@@ -60,12 +63,12 @@ describe('envelope editor methods', () => {
 			const params = { resource: 'envelope', operation: 'getStatus' };
 
 			const found = await methods.listSearch.searchEnvelopes.call(context(params), 'lease');
-			expect(found.results).toEqual([{ name: 'Lease for flat 4B · draft', value: lease.id }]);
+			expect(found.results).toEqual([{ name: `Lease for flat 4B (${shortId(lease.id as string)})`, value: lease.id }]);
 			const log = await h.requests();
 			expect(log[log.length - 1]).toMatchObject({ method: 'GET', path: '/api/v1/envelopes', query: { search: 'lease' } });
 
 			const all = await methods.listSearch.searchEnvelopes.call(context(params));
-			expect(all.results.map((r) => r.name).sort()).toEqual(['Invoice 7 · draft', 'Lease for flat 4B · draft']);
+			expect(all.results.map((r) => r.name.replace(/ \(.*\)$/, '')).sort()).toEqual(['Invoice 7', 'Lease for flat 4B']);
 			expect(all.paginationToken).toBeUndefined();
 		});
 
@@ -85,7 +88,17 @@ describe('envelope editor methods', () => {
 			await seedEnvelope(h, { title: 'Personal contract' });
 			const params = { resource: 'envelope', operation: 'getStatus' };
 			const org = await methods.listSearch.searchEnvelopes.call(context(params, h.sandbox.orgApiKey), 'contract');
-			expect(org.results.map((r) => r.name)).toEqual(['Org contract · draft']);
+			expect(org.results.map((r) => r.name.replace(/ \(.*\)$/, ''))).toEqual(['Org contract']);
+		});
+
+		it('names an entry by title and a short id, without the status (the name is saved with the workflow)', async () => {
+			const untitled = await seedEnvelope(h, { title: '' });
+			const params = { resource: 'envelope', operation: 'getStatus' };
+			const { results } = await methods.listSearch.searchEnvelopes.call(context(params));
+			const id = untitled.id as string;
+			expect(id.length).toBeGreaterThan(12);
+			expect(results).toEqual([{ name: `(untitled) (${id.slice(0, 12)}…)`, value: id }]);
+			expect(results[0].name).not.toContain('draft');
 		});
 
 		it('a bad key is an UNAUTHORIZED error without the key', async () => {
@@ -94,12 +107,46 @@ describe('envelope editor methods', () => {
 		});
 	});
 
+	describe('searchDraftEnvelopes (picker of Send and Add Recipients)', () => {
+		it('lists only drafts, asking the service for status=draft, and still searches by title', async () => {
+			const draft = await seedEnvelope(h, { title: 'Draft lease' });
+			const sent = await seedEnvelope(h, { title: 'Sent lease' }, { upload: await makePdf() });
+			await h.api('POST', `/envelopes/${sent.id as string}/send`, {});
+			const params = { resource: 'envelope', operation: 'send' };
+
+			const drafts = await methods.listSearch.searchDraftEnvelopes.call(context(params), 'lease');
+			expect(drafts.results.map((r) => r.value)).toEqual([draft.id]);
+			const log = await h.requests();
+			expect(log[log.length - 1]).toMatchObject({ method: 'GET', path: '/api/v1/envelopes', query: { status: 'draft', search: 'lease' } });
+
+			// the picker of other operations still lists both
+			const all = await methods.listSearch.searchEnvelopes.call(context({ ...params, operation: 'getStatus' }), 'lease');
+			expect(all.results.map((r) => r.value).sort()).toEqual([draft.id, sent.id].sort());
+		});
+
+		it('is the list of Send and Add Recipients; the other operations list every envelope', () => {
+			const pickers = new DocumentSigning().description.properties.filter((p) => p.name === 'envelopeId');
+			const listMethod = (operation: string) => {
+				const picker = pickers.find((p) => p.displayOptions?.show?.operation?.includes(operation));
+				return picker?.modes?.find((m) => m.name === 'list')?.typeOptions?.searchListMethod;
+			};
+			expect(listMethod('send')).toBe('searchDraftEnvelopes');
+			expect(listMethod('addRecipients')).toBe('searchDraftEnvelopes');
+			for (const operation of ['getStatus', 'downloadFile', 'getFields', 'checkEstamp']) {
+				expect(listMethod(operation)).toBe('searchEnvelopes');
+			}
+		});
+	});
+
 	describe('getEstampArticles (article picker)', () => {
-		it('offers the 120 KA catalog values and the typed path', async () => {
+		it('offers the 120 KA catalog values in alphabetical order, then the typed path', async () => {
 			const options = await methods.loadOptions.getEstampArticles.call(context({ estampState: 'KA' }));
 			const catalog = getArticles('KA')!;
 			expect(catalog).toHaveLength(120);
-			expect(options.slice(0, -1).map((o) => o.value)).toEqual(catalog);
+			const listed = options.slice(0, -1).map((o) => o.value as string);
+			expect([...listed].sort()).toEqual([...catalog].sort());
+			expect(listed).toEqual([...listed].sort((a, b) => a.localeCompare(b)));
+			expect(listed).not.toEqual(catalog); // the catalog itself keeps the specification's order
 			expect(options[options.length - 1].value).toBe(ARTICLE_EXACT_VALUE);
 			expect(options.map((o) => o.value)).toContain('Affidavit');
 			// no request: the catalog is bundled

@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 				name: 'Check E-Stamp',
 				value: 'checkEstamp',
 				description: 'Ask the service to re-check a pending e-stamp now',
-				action: 'Check the stamp status of an envelope',
+				action: 'Ask the provider to recheck the stamp of an envelope',
 			},
 			{
 				name: 'Create',

@@ -10,7 +10,7 @@ import { AddRecipientsSchema, hasSigner } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { inputError, validateInput } from '../../../shared/validation';
 import {
-	envelopeIdProperty,
+	draftEnvelopeIdProperty,
 	envelopePath,
 	getEnvelopeId,
 	readRecipients,
@@ -20,7 +20,7 @@ import {
 const show = { resource: ['envelope'], operation: ['addRecipients'] };
 
 const properties: INodeProperties[] = [
-	envelopeIdProperty,
+	draftEnvelopeIdProperty,
 	{
 		displayName: 'Only draft envelopes accept recipients. At most 15 recipients per envelope across all roles.',
 		name: 'addRecipientsNotice',

@@ -8,36 +8,52 @@ import { inputError } from '../../../shared/validation';
 export const envelopePath = (envelopeId: string, sub = '') =>
 	`/envelopes/${encodeURIComponent(envelopeId)}${sub ? `/${sub}` : ''}`;
 
-/** The envelope picker: searchable by title, or an id typed or mapped from a previous node. */
-export const envelopeIdProperty: INodeProperties = {
-	displayName: 'Envelope',
-	name: 'envelopeId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The envelope to work on',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select an envelope...',
-			typeOptions: { searchListMethod: 'searchEnvelopes', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. env_8f3a2c',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: '^\\S+$', errorMessage: 'An envelope ID has no spaces' },
-				},
-			],
-		},
-	],
-};
+/** An envelope picker: a list (from `searchListMethod`, searchable by title), or an id typed or mapped. */
+function envelopeLocator(searchListMethod: string, description: string, placeholder: string): INodeProperties {
+	return {
+		displayName: 'Envelope',
+		name: 'envelopeId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder,
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. env_8f3a2c',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\S+$', errorMessage: 'An envelope ID has no spaces' },
+					},
+				],
+			},
+		],
+	};
+}
+
+/** The envelope picker of operations that work on any envelope. */
+export const envelopeIdProperty = envelopeLocator(
+	'searchEnvelopes',
+	'The envelope to work on',
+	'Select an envelope...',
+);
+
+/** The envelope picker of Send and Add Recipients: its list offers drafts only. */
+export const draftEnvelopeIdProperty = envelopeLocator(
+	'searchDraftEnvelopes',
+	'The draft envelope to work on (the list shows drafts only)',
+	'Select a draft envelope...',
+);
 
 /** The envelope id of item `i`, non-empty. */
 export function getEnvelopeId(this: IExecuteFunctions, i: number): string {
@@ -116,7 +132,7 @@ export function recipientProperties(show: IDataObject): INodeProperties[] {
 							name: 'phone',
 							type: 'string',
 							default: '',
-							placeholder: '+919876543210',
+							placeholder: 'e.g. +919876543210',
 							description: 'E.164 format; used for WhatsApp delivery',
 						},
 						{ displayName: 'Role', name: 'role', type: 'options', options: ROLE_OPTIONS, default: 'signer' },
@@ -133,7 +149,8 @@ export function recipientProperties(show: IDataObject): INodeProperties[] {
 							type: 'collection',
 							placeholder: 'Add Placement Option',
 							default: {},
-							description: 'Place the signature next to a text found in the PDF',
+							description:
+								'Place the signature next to a text in the PDF. Add Search Text: the placement is found by searching the PDF for it.',
 							options: [
 								{ displayName: 'Gap', name: 'gap', type: 'number', default: 10, description: 'Distance from the text in PDF points' },
 								{ displayName: 'Height', name: 'height', type: 'number', default: 50 },
@@ -161,7 +178,7 @@ export function recipientProperties(show: IDataObject): INodeProperties[] {
 									type: 'string',
 									default: '',
 									placeholder: 'e.g. Signature of tenant',
-									description: 'Required for a placement',
+									description: 'Text to search the PDF for; required for a placement',
 								},
 								{ displayName: 'Width', name: 'width', type: 'number', default: 200 },
 							],
@@ -256,10 +273,18 @@ export function readRecipients(this: IExecuteFunctions, i: number): unknown[] | 
 	});
 }
 
+/** Display names of envelope statuses; any status without one is title-cased from its value. */
+const STATUS_NAMES: Record<string, string> = {
+	estamping: 'E-Stamping',
+	estamp_failed: 'E-Stamp Failed',
+};
+
 export const ENVELOPE_STATUS_OPTIONS = GUESSED_VALUES.envelopeStatuses.map((status) => ({
-	name: status
-		.split('_')
-		.map((w) => w[0].toUpperCase() + w.slice(1))
-		.join(' '),
+	name:
+		STATUS_NAMES[status] ??
+		status
+			.split('_')
+			.map((w) => w[0].toUpperCase() + w.slice(1))
+			.join(' '),
 	value: status,
 }));

@@ -124,7 +124,7 @@ const properties: INodeProperties[] = [
 				name: 'redirectUrl',
 				type: 'string',
 				default: '',
-				placeholder: 'https://example.com/signed',
+				placeholder: 'e.g. https://example.com/signed',
 				description:
 					'HTTPS address signers return to; envelopeId, signerEmail, role, status and event are appended',
 			},

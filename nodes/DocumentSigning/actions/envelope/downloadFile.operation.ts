@@ -13,7 +13,7 @@ import { envelopeIdProperty, envelopePath, getEnvelopeId } from './common';
 const properties: INodeProperties[] = [
 	envelopeIdProperty,
 	{
-		displayName: 'Download File',
+		displayName: 'Include PDF as Binary Data',
 		name: 'download',
 		type: 'boolean',
 		default: true,

@@ -7,13 +7,13 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
-import { envelopeIdProperty, envelopePath, getEnvelopeId } from './common';
+import { draftEnvelopeIdProperty, envelopePath, getEnvelopeId } from './common';
 
 const properties: INodeProperties[] = [
-	envelopeIdProperty,
+	draftEnvelopeIdProperty,
 	{
 		displayName:
-			'Output: { envelopeId, status, message, estamp: { enabled, status }, recipients, workflow }. Without e-stamping the status is "pending" and recipients hold each signing link (actionUrl). With e-stamping the status is "estamping", estamp.status is "queued", recipients is empty and workflow is null: recipients are notified only after the stamp is attached, so listen with the Document Signing Trigger or poll Get Status.',
+			'With e-stamping on, the envelope goes to "estamping" and recipients are notified only after the stamp is attached: use the Document Signing Trigger or Get Status to follow it.',
 		name: 'sendNotice',
 		type: 'notice',
 		default: '',
