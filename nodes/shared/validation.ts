@@ -4,10 +4,47 @@ import type { z, ZodTypeAny } from 'zod';
 
 import { formatZodIssues } from './schemas';
 
+/** The value at an issue's path inside the checked input (undefined when absent). */
+function valueAt(value: unknown, path: ReadonlyArray<string | number>): unknown {
+	let current = value;
+	for (const key of path) {
+		if (current === null || typeof current !== 'object') return undefined;
+		current = (current as Record<string | number, unknown>)[key];
+	}
+	return current;
+}
+
+const samePath = (a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>) =>
+	a.length === b.length && a.every((key, n) => key === b[n]);
+
+/**
+ * The issues worth showing. A format check (email, URL, pattern) on an empty text says
+ * nothing useful: it is dropped when the same field has another issue (such as "is
+ * required" or the contact rule), otherwise it becomes "must not be empty".
+ */
+export function readableIssues(issues: ReadonlyArray<z.ZodIssue>, value: unknown): z.ZodIssue[] {
+	const out: z.ZodIssue[] = [];
+	for (const issue of issues) {
+		const field = valueAt(value, issue.path);
+		const emptyText = typeof field === 'string' && field.trim() === '';
+		if (issue.code !== 'invalid_string' || !emptyText) {
+			out.push(issue);
+			continue;
+		}
+		const other = issues.some((o) => o !== issue && o.code !== 'invalid_string' && samePath(o.path, issue.path));
+		if (!other) out.push({ ...issue, message: 'must not be empty' });
+	}
+	return out;
+}
+
 /**
  * The one place where a schema failure becomes an n8n error. Every operation checks its
  * input with a schema from `schemas.ts` through this function before sending anything,
  * so a bad input stops the item with a message naming the field and the rule.
+ *
+ * The message carries the first problem (and how many more); the description lists them
+ * all. n8n shows the description as HTML, where line breaks collapse, so the problems are
+ * separated by "; ".
  *
  * @param what  words for the input being checked, e.g. "envelope" or "recipients"
  */
@@ -21,12 +58,13 @@ export function validateInput<S extends ZodTypeAny>(
 	const result = schema.safeParse(value);
 	if (result.success) return result.data;
 
-	const lines = formatZodIssues(result.error);
+	// Two checks of one empty field both read "must not be empty": said once.
+	const lines = [...new Set(formatZodIssues({ issues: readableIssues(result.error.issues, value) }))];
 	const first = lines[0] ?? 'invalid value';
 	const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : '';
 	const error = new NodeOperationError(node, `Invalid ${what}: ${first}${more}`, {
 		itemIndex,
-		description: lines.join('\n'),
+		description: lines.join('; '),
 	});
 	// Kept for "Continue On Fail" error items, which show the context's field errors.
 	error.context.fieldErrors = lines;

@@ -25,6 +25,8 @@ interface Case {
 	input?: () => SeedItem[];
 	/** Texts the error must contain: the field, then the rule. */
 	expect: string[];
+	/** Texts the error must not contain (noise such as a format check on an empty field). */
+	absent?: string[];
 }
 
 let pdf: Buffer;
@@ -44,7 +46,7 @@ const withJsonRecipients = (recipients: unknown) =>
 	createWith({ recipientsInput: 'json', recipientsJson: JSON.stringify(recipients) });
 const withSettings = (workflowSettings: IDataObject) => createWith({ workflowSettings });
 const withEstamp = (overrides: Params) => createWith(estampParams(overrides));
-const party = (values: IDataObject) => ({ party: values });
+const party = (values: IDataObject) => ({ party: [values] });
 const shipping = (values: IDataObject) => ({
 	address: { name: 'Asha Rao', address: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9876543210', ...values },
 });
@@ -53,6 +55,12 @@ const cases: Case[] = [
 	// recipients
 	{ name: 'recipient without a name (mapped empty)', params: withRecipients([{ name: '={{ $json.name ?? "" }}', email: 'asha@example.com' }]), expect: ['recipients.0.name', 'is required'] },
 	{ name: 'recipient without a contact', params: withRecipients([{ name: 'Asha Rao' }]), expect: ['recipients.0.email', 'needs a contact'] },
+	{
+		name: 'recipient with an empty email and no phone (JSON)',
+		params: withJsonRecipients([{ name: 'Asha Rao', email: '' }]),
+		expect: ['recipients.0.email', 'needs a contact'],
+		absent: ['Invalid email', 'more)'],
+	},
 	{ name: 'recipient with a bad email', params: withRecipients([{ ...SIGNER, email: 'asha@' }]), expect: ['recipients.0.email', 'Invalid email'] },
 	{ name: 'recipient phone not E.164', params: withRecipients([{ name: 'Asha Rao', phone: '98765 43210' }]), expect: ['recipients.0.phone', 'E.164'] },
 	{ name: 'unknown role', params: withJsonRecipients([{ ...SIGNER, role: 'witness' }]), expect: ['recipients.0.role', "Invalid enum value. Expected 'signer' | 'approver' | 'cc'"] },
@@ -98,7 +106,12 @@ const cases: Case[] = [
 	{ name: 'duty of 9', params: withEstamp({ estampAmount: '9' }), expect: ['workflow.estampConfig.amount', 'from 10 to 10000000'] },
 	{ name: 'duty over the ceiling and the KA maximum', params: withEstamp({ estampAmount: '10000001' }), expect: ['workflow.estampConfig.amount', 'from 10 to 10000000 for state KA'] },
 	{ name: 'duty with decimals', params: withEstamp({ estampAmount: '12.5' }), expect: ['workflow.estampConfig.amount', 'whole number'] },
-	{ name: 'duty mapped empty', params: withEstamp({ estampAmount: '={{ $json.duty ?? "" }}' }), expect: ['workflow.estampConfig.amount', 'must be a whole number of rupees'] },
+	{
+		name: 'duty mapped empty',
+		params: withEstamp({ estampAmount: '={{ $json.duty ?? "" }}' }),
+		expect: ['workflow.estampConfig.amount: must not be empty'],
+		absent: ['whole number', 'more)'],
+	},
 	{
 		name: 'party without legal name (mapped empty)',
 		params: withEstamp({ estampSecondParty: party({ name: '={{ "" }}', email: 'b@example.com', address: 'Park Street' }) }),
@@ -114,6 +127,17 @@ const cases: Case[] = [
 		name: 'party with a bad email',
 		params: withEstamp({ estampFirstParty: party({ name: 'Asha Rao', email: 'asha-at-example', address: 'MG Road' }) }),
 		expect: ['workflow.estampConfig.firstParty.email', 'Invalid email'],
+	},
+	{
+		name: 'party with an empty email (mapped)',
+		params: withEstamp({ estampFirstParty: party({ name: 'Asha Rao', email: '={{ "" }}', address: 'MG Road' }) }),
+		expect: ['workflow.estampConfig.firstParty.email', 'must not be empty'],
+		absent: ['Invalid email'],
+	},
+	{
+		name: 'KA article still selected after switching the state to DL',
+		params: withEstamp({ estampState: 'DL', estampArticle: 'Affidavit' }),
+		expect: ['E-stamp article', '"Affidavit" comes from another state\'s list', 'for DL choose "Type the Exact Value"'],
 	},
 	{
 		name: 'party mobile with 9 digits',
@@ -193,6 +217,7 @@ describe('bad input: a clear error and no request', () => {
 		expect(run.result.error).toBeDefined();
 		const text = errorText(run);
 		for (const part of c.expect) expect(text).toContain(part);
+		for (const part of c.absent ?? []) expect(text).not.toContain(part);
 		expect(run.requests).toEqual([]);
 	});
 
@@ -201,6 +226,13 @@ describe('bad input: a clear error and no request', () => {
 		await expect(
 			runOp(h, withRecipients([{ email: 'asha@example.com' }]), [pdfItem(pdf)]),
 		).rejects.toThrow('Parameter "Name" is required');
+		expect((await h.requests()).length).toBe(before);
+	});
+
+	it('a second entry in a party collection is stopped by n8n\'s own parameter check', async () => {
+		const before = (await h.requests()).length;
+		const two = { party: [{ name: 'B One', email: 'b1@example.com', address: 'X' }, { name: 'B Two', email: 'b2@example.com', address: 'Y' }] };
+		await expect(runOp(h, withEstamp({ estampSecondParty: two }), [pdfItem(pdf)])).rejects.toThrow('At most 1 field is allowed');
 		expect((await h.requests()).length).toBe(before);
 	});
 
@@ -215,6 +247,15 @@ describe('bad input: a clear error and no request', () => {
 		expect(text).toContain('recipients.0.email: Invalid email');
 		expect(text).toContain('recipients.1.phone');
 		expect(run.requests).toEqual([]);
+		// The message has the first problem and a count; the description has one problem per
+		// "; "-separated part (n8n renders it as HTML, where line breaks would run together).
+		const error = run.result.error as Error & { description?: string };
+		expect(error.message).toBe('Invalid envelope: recipients.0.name: is required (and 2 more)');
+		expect(error.description?.split('; ')).toEqual([
+			'recipients.0.name: is required',
+			'recipients.0.email: Invalid email',
+			'recipients.1.phone: must be a phone number in E.164 format, such as +919876543210',
+		]);
 	});
 
 	it('under Continue On Fail, a bad item is an error item with its field errors and the good item is still created', async () => {

@@ -157,6 +157,39 @@ describe('envelope create', () => {
 		expect(run.items[0].json).toMatchObject({ recipientsAdded: 2, status: 'draft' });
 	});
 
+	it('e-stamp for a state without a bundled list: a typed or mapped article is sent as given', async () => {
+		const run = await runOp(
+			h,
+			{
+				operation: 'create',
+				recipients: recipientFields([SIGNER]),
+				// first item: the typed path; second: an expression in the article dropdown
+				...estampParams({
+					estampState: 'DL',
+					estampArticle: '={{ $json.article ?? "__exactValue__" }}',
+					estampArticleValue: 'Rent Agreement',
+				}),
+			},
+			[pdfItem(pdf), pdfItem(pdf, { article: 'Indemnity Bond' })],
+		);
+		expect(run.result.error).toBeUndefined();
+		const creates = run.requests.filter((r) => r.path === '/api/v1/envelopes');
+		expect(creates.map((r) => ((r.body as IDataObject).workflow as IDataObject).estampConfig)).toEqual([
+			expect.objectContaining({ state: 'DL', article: 'Rent Agreement' }),
+			expect.objectContaining({ state: 'DL', article: 'Indemnity Bond' }),
+		]);
+	});
+
+	it('e-stamp parties left at their default (one empty entry) are refused by the schema before any request', async () => {
+		const params = estampParams() as IDataObject;
+		delete params.estampFirstParty;
+		delete params.estampSecondParty;
+		const run = await runOp(h, { operation: 'create', recipients: recipientFields([SIGNER]), ...params }, [pdfItem(pdf)]);
+		expect(errorText(run)).toContain('workflow.estampConfig.firstParty: Required');
+		expect(errorText(run)).toContain('workflow.estampConfig.secondParty: Required');
+		expect(run.requests).toEqual([]);
+	});
+
 	it('takes recipients as JSON mapped from the previous node, one envelope per item', async () => {
 		const run = await runOp(
 			h,

@@ -49,10 +49,10 @@ export function estampParams(overrides: Params = {}) {
 		estampAmount: '100',
 		estampConsiderationAmount: '0',
 		estampFirstParty: {
-			party: { name: 'Asha Rao', email: 'asha@example.com', mobile: '9876543210', address: '12 MG Road, Bengaluru' },
+			party: [{ name: 'Asha Rao', email: 'asha@example.com', mobile: '9876543210', address: '12 MG Road, Bengaluru' }],
 		},
 		estampSecondParty: {
-			party: { name: 'Vikram Shah', email: 'vikram@example.com', address: '4 Park Street, Bengaluru' },
+			party: [{ name: 'Vikram Shah', email: 'vikram@example.com', address: '4 Park Street, Bengaluru' }],
 		},
 		...overrides,
 	};

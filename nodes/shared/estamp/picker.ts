@@ -6,13 +6,15 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ESTAMP_STATES, INDIAN_STATE_NAMES, MIN_DUTY } from './states';
+import { inputError } from '../validation';
+import { ESTAMP_STATES, getEstampState, INDIAN_STATE_NAMES, MIN_DUTY } from './states';
 import { getArticles } from './articles';
 
 /**
  * The e-stamp part of a node's parameters (specification 2.6) and the code that reads it
  * back into an `estampConfig` object. The values are checked by the e-stamp schema in
- * `schemas.ts`; this file only collects them.
+ * `schemas.ts`; this file only collects them, and refuses what only the editor can get
+ * wrong (an article left over from another state's list).
  *
  * Parameter names all start with `estamp` so that any operation can add the picker
  * next to its own parameters.
@@ -21,12 +23,16 @@ import { getArticles } from './articles';
 /** Article option meaning "the user types the exact catalog value in the field below". */
 export const ARTICLE_EXACT_VALUE = '__exactValue__';
 
+/** 10000000 -> "10,000,000" (one grouping for every state, whatever the locale). */
+const rupees = (amount: number) => `₹${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+
 const STATE_OPTIONS: INodePropertyOptions[] = ESTAMP_STATES.map((s) => ({
 	name: `${s.name} (${s.code})`,
 	value: s.code,
+	// Only KA's maximum is published; for the others the ceiling is assumed (assumptions.ts).
 	description: s.maxDutyShown
-		? `Maximum duty ${s.maxDuty.toLocaleString('en-IN')}`
-		: 'Maximum duty set by the service (at most 10,000,000)',
+		? `Maximum duty ${rupees(s.maxDuty)}`
+		: `Maximum duty ${rupees(s.maxDuty)} (assumed; not published for this state)`,
 }));
 
 const SHIPPING_STATE_OPTIONS: INodePropertyOptions[] = INDIAN_STATE_NAMES.map((name) => ({
@@ -54,7 +60,7 @@ const partyValues = (who: string): INodeProperties[] => [
 		name: 'mobile',
 		type: 'string',
 		default: '',
-		placeholder: '9876543210',
+		placeholder: 'e.g. 9876543210',
 		description: 'Optional. 10 digits, without country code.',
 	},
 	{
@@ -112,6 +118,7 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			required: true,
 			description:
 				'Instrument name from the state\'s catalog. For states whose catalog is not bundled, choose "Type the Exact Value" and enter it below. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			hint: 'Choose the article again after changing the state',
 			displayOptions: when(),
 		},
 		{
@@ -132,7 +139,7 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: '100',
+			placeholder: 'e.g. 100',
 			description: `Duty in rupees, a whole number from ${MIN_DUTY} up to the state's maximum`,
 			displayOptions: when(),
 		},
@@ -142,7 +149,7 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: '0',
+			placeholder: 'e.g. 500000',
 			description: 'Value of the instrument in rupees, a whole number of 0 or more',
 			displayOptions: when(),
 		},
@@ -150,7 +157,9 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			displayName: 'First Party',
 			name: 'estampFirstParty',
 			type: 'fixedCollection',
-			default: {},
+			// One entry from the start, so the fields show at once (n8n's way of a one-entry default).
+			typeOptions: { multipleValues: true, maxAllowedFields: 1 },
+			default: { party: [{}] },
 			required: true,
 			placeholder: 'Add First Party',
 			options: [{ displayName: 'First Party', name: 'party', values: partyValues('first party') }],
@@ -160,7 +169,9 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			displayName: 'Second Party',
 			name: 'estampSecondParty',
 			type: 'fixedCollection',
-			default: {},
+			// One entry from the start, so the fields show at once (n8n's way of a one-entry default).
+			typeOptions: { multipleValues: true, maxAllowedFields: 1 },
+			default: { party: [{}] },
 			required: true,
 			placeholder: 'Add Second Party',
 			options: [{ displayName: 'Second Party', name: 'party', values: partyValues('second party') }],
@@ -206,6 +217,7 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 							type: 'options',
 							options: SHIPPING_STATE_OPTIONS,
 							default: '',
+							required: true,
 							description: 'Full state name (not the two-letter code)',
 						},
 						{
@@ -213,7 +225,7 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 							name: 'pincode',
 							type: 'string',
 							default: '',
-							placeholder: '560001',
+							placeholder: 'e.g. 560001',
 							description: '6 digits',
 						},
 						{
@@ -221,7 +233,7 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 							name: 'mobile',
 							type: 'string',
 							default: '',
-							placeholder: '9876543210',
+							placeholder: 'e.g. 9876543210',
 							description: '10 digits',
 						},
 					],
@@ -243,7 +255,9 @@ export function articleOptions(state: string): INodePropertyOptions[] {
 			: 'The catalog of this state is not bundled; enter the exact value in the field below',
 	};
 	if (!catalog) return [exact];
-	return [...catalog.map((article) => ({ name: article, value: article })), exact];
+	// Alphabetical for the dropdown; the catalog itself stays in the specification's order.
+	const sorted = [...catalog].sort((a, b) => a.localeCompare(b));
+	return [...sorted.map((article) => ({ name: article, value: article })), exact];
 }
 
 /** Drops empty strings and undefined so optional fields are not sent. */
@@ -266,6 +280,24 @@ const asText = (value: unknown): IDataObject[string] =>
 			: (value as IDataObject[string]);
 
 /**
+ * Refuses an article picked from a list when the chosen state has no bundled list: it was
+ * picked for another state (the editor keeps the old choice when the state changes). An
+ * expression is the user's own value and is left to the schema.
+ */
+function refuseStaleArticle(this: IExecuteFunctions, i: number, state: unknown, picked: string): void {
+	if (picked === ARTICLE_EXACT_VALUE || typeof state !== 'string') return;
+	if (!getEstampState(state) || getArticles(state)) return;
+	const raw = this.getNode().parameters.estampArticle;
+	if (typeof raw === 'string' && raw.startsWith('=')) return;
+	throw inputError(
+		this.getNode(),
+		`E-stamp article: "${picked}" comes from another state's list; for ${state} choose "Type the Exact Value" and enter the exact instrument name`,
+		i,
+		`Article lists are bundled for ${ESTAMP_STATES.filter((s) => getArticles(s.code)).map((s) => s.code).join(', ')} only. Choose the article again after changing the state.`,
+	);
+}
+
+/**
  * Whether e-stamping is switched on, and the raw `estampConfig` for item `i`
  * (unchecked: the schema decides whether it is complete and valid).
  */
@@ -278,12 +310,16 @@ export function readEstampConfig(
 
 	const get = (name: string, fallback: IDataObject[string] = '') =>
 		this.getNodeParameter(name, i, fallback) as IDataObject[string];
+	const state = asText(get('estampState'));
 	const picked = get('estampArticle', ARTICLE_EXACT_VALUE) as string;
+	refuseStaleArticle.call(this, i, state, picked);
 	const article = picked === ARTICLE_EXACT_VALUE ? get('estampArticleValue') : picked;
 	const hardcopy = get('estampHardcopy', false) as boolean;
 	// Required values stay in, even when empty, so the schema names them with its own rule.
 	const group = (name: string, key: string, optional: string[] = []) => {
-		const values = (get(name, {}) as IDataObject)[key] as IDataObject | undefined;
+		let values = (get(name, {}) as IDataObject)[key] as IDataObject | IDataObject[] | undefined;
+		// The party collections are lists of one entry (n8n's own check refuses a second one).
+		if (Array.isArray(values)) values = values[0];
 		if (!values || !compact(values)) return undefined;
 		const out: IDataObject = {};
 		for (const [field, value] of Object.entries(values)) out[field] = asText(value);
@@ -292,7 +328,7 @@ export function readEstampConfig(
 	};
 
 	const config: IDataObject = {
-		state: asText(get('estampState')),
+		state,
 		article: typeof article === 'string' ? article : asText(article),
 		amount: asText(get('estampAmount')),
 		considerationAmount: asText(get('estampConsiderationAmount')),
