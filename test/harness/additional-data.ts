@@ -1,5 +1,10 @@
 import type { ExecutionLifecycleHooks } from 'n8n-core';
-import type { IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type {
+	INode,
+	INodeExecutionData,
+	IRunExecutionData,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 
 import { HarnessCredentialsHelper, type HarnessCredentials } from './credentials';
 
@@ -41,4 +46,22 @@ export function harnessAdditionalData(options: {
 			throw new Error('Task runners are not available in the harness');
 		},
 	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Execution data whose stack starts at `node` with the given input (as n8n starts a run). */
+export function executionDataStartingAt(
+	node: INode,
+	main: INodeExecutionData[][],
+): IRunExecutionData {
+	return {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: null,
+			nodeExecutionStack: [{ node, data: { main }, source: null }],
+		},
+	} as unknown as IRunExecutionData;
 }

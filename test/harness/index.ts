@@ -23,7 +23,6 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	IRun,
-	IRunExecutionData,
 	IWorkflowBase,
 	NodeParameterValueType,
 } from 'n8n-workflow';
@@ -31,7 +30,7 @@ import { Workflow } from 'n8n-workflow';
 import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 
 import { startSandbox } from '../sandbox/server';
-import { harnessAdditionalData } from './additional-data';
+import { executionDataStartingAt, harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
 import { addNodeType, nodeTypes, registerSeed, SEED_NODE_TYPE, type SeedItem } from './node-types';
 
@@ -172,17 +171,7 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 
 		const start = nodes.find((node) => node.type === SEED_NODE_TYPE) ?? workflow.getStartNode();
 		if (!start) throw new Error('The workflow has no start node');
-		const runExecutionData = {
-			startData: {},
-			resultData: { runData: {} },
-			executionData: {
-				contextData: {},
-				metadata: {},
-				waitingExecution: {},
-				waitingExecutionSource: null,
-				nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }],
-			},
-		} as unknown as IRunExecutionData;
+		const runExecutionData = executionDataStartingAt(start, [[{ json: {} }]]);
 
 		await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
 			workflow,

@@ -33,7 +33,6 @@ import type {
 	INodeType,
 	INodeTypes,
 	IRun,
-	IRunExecutionData,
 	IWebhookData,
 	IWebhookResponseData,
 	IWorkflowBase,
@@ -42,7 +41,7 @@ import { deepCopy, jsonParse, Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
 
 import { DocumentSigningTrigger } from '../../nodes/DocumentSigningTrigger/DocumentSigningTrigger.node';
-import { harnessAdditionalData } from './additional-data';
+import { executionDataStartingAt, harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
 import { nodeTypes as harnessNodeTypes } from './node-types';
 
@@ -173,17 +172,7 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 		const finished = new Promise<IRun>((resolve) => (finish = resolve));
 		hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
 		const start = workflow.getNode(TRIGGER_NODE_NAME)!;
-		const runExecutionData = {
-			startData: {},
-			resultData: { runData: {} },
-			executionData: {
-				contextData: {},
-				metadata: {},
-				waitingExecution: {},
-				waitingExecutionSource: null,
-				nodeExecutionStack: [{ node: start, data: { main }, source: null }],
-			},
-		} as unknown as IRunExecutionData;
+		const runExecutionData = executionDataStartingAt(start, main);
 		const done = (async () => {
 			await new WorkflowExecute(additionalDataFor(executionId, hooks), 'webhook', runExecutionData).processRunExecutionData(workflow);
 			const run = await finished;
