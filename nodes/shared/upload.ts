@@ -13,6 +13,11 @@ export const PDF_MIME_TYPE = 'application/pdf';
 /** Every PDF starts with these bytes. */
 const PDF_SIGNATURE = Buffer.from('%PDF-', 'latin1');
 
+/** Whether the bytes start like a PDF (the API accepts PDF files only). */
+export function isPdfBytes(buffer: Buffer): boolean {
+	return buffer.subarray(0, PDF_SIGNATURE.length).equals(PDF_SIGNATURE);
+}
+
 /**
  * Mime types accepted when the bytes themselves are a PDF. Files fetched over HTTP or
  * read from disk often arrive as `application/octet-stream` or without a type; the
@@ -55,7 +60,7 @@ export async function readPdfFromItem(
 	if (buffer.length > MAX_PDF_BYTES) {
 		throw fail(`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (10 MB)`);
 	}
-	if (!buffer.subarray(0, PDF_SIGNATURE.length).equals(PDF_SIGNATURE)) {
+	if (!isPdfBytes(buffer)) {
 		throw fail(
 			'the file is not a PDF (it does not start with "%PDF-"); only PDF files can be signed',
 		);

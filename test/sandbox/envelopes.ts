@@ -223,8 +223,7 @@ export function statusView(envelope: EnvelopeRecord) {
 		totalRecipients: envelope.recipients.length,
 		completedCount,
 		percentage: acting.length ? Math.round((completedCount / acting.length) * 10000) / 100 : 0,
-		recipients: [...envelope.recipients]
-			.sort((a, b) => a.order - b.order)
+		recipients: inSigningOrder(envelope.recipients)
 			.map((r) => ({
 				id: r.id,
 				name: r.name,
@@ -235,6 +234,11 @@ export function statusView(envelope: EnvelopeRecord) {
 				order: r.order,
 			})),
 	};
+}
+
+/** Recipients as the API lists them: by signing order. */
+export function inSigningOrder(recipients: RecipientRecord[]): RecipientRecord[] {
+	return [...recipients].sort((a, b) => a.order - b.order);
 }
 
 export function actionUrl(state: SandboxState, r: RecipientRecord): string {
@@ -260,8 +264,7 @@ export function sentResponse(state: SandboxState, envelope: EnvelopeRecord) {
 		message: 'Envelope sent to recipients',
 		envelopeId: envelope.id,
 		status: envelope.status,
-		recipients: [...envelope.recipients]
-			.sort((a, b) => a.order - b.order)
+		recipients: inSigningOrder(envelope.recipients)
 			.map((r) => ({
 				id: r.id,
 				name: r.name,
@@ -356,8 +359,7 @@ function openForSigning(state: SandboxState, envelope: EnvelopeRecord): void {
 		envelopeId: envelope.id,
 		title: envelope.title,
 		status: 'pending',
-		recipients: [...envelope.recipients]
-			.sort((a, b) => a.order - b.order)
+		recipients: inSigningOrder(envelope.recipients)
 			.map((r) => ({ id: r.id, name: r.name, email: r.email ?? null, role: r.role, order: r.order, status: r.status })),
 		occurredAt: state.nowIso(),
 	});
@@ -588,8 +590,7 @@ async function completeEnvelope(state: SandboxState, envelope: EnvelopeRecord): 
 	envelope.completedAt = state.nowIso(); // set first: a parallel last action must not complete twice
 	const source = state.storage.get(envelope.fileKey);
 	if (source) {
-		const marks = actionable(envelope)
-			.sort((a, b) => a.order - b.order)
+		const marks = inSigningOrder(actionable(envelope))
 			.map((r) => ({ name: r.name, email: r.email, role: r.role, signedAt: r.signedAt! }));
 		const signed = await signPdf(source.data, marks, envelope.id);
 		const signedKey = `envelopes/${envelope.id}/signed/${envelope.fileName}`;

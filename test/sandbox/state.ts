@@ -5,6 +5,7 @@
  * Everything lives in one SandboxState so `reset()` gives a fresh service with the same keys.
  */
 import { randomBytes } from 'crypto';
+import { MAX_PDF_BYTES } from '../../nodes/shared/upload';
 
 export type WorkspaceType = 'personal' | 'organization';
 export interface WorkspaceRef {
@@ -253,7 +254,8 @@ export interface CreditTransaction {
 
 export const UPLOAD_EXPIRES_IN = 3600;
 export const DOWNLOAD_EXPIRES_IN = 3600;
-export const MAX_FILE_SIZE = 10485760;
+/** The API's PDF size limit (spec part 8), defined once beside the node's upload checks. */
+export const MAX_FILE_SIZE = MAX_PDF_BYTES;
 export const MAX_RECIPIENTS = 15;
 /** Starting balances after start and after reset. */
 export const INITIAL_CREDITS = { personal: 25, organization: 100 };
