@@ -1,0 +1,128 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, no-console -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
+/** What every end-to-end suite uses: the check runner, n8n's execution records, fixtures. */
+import axios, { type AxiosInstance } from 'axios';
+import { readdirSync, readFileSync } from 'fs';
+import path from 'path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+import type { Stack, WorkflowFixture } from '../../scripts/lib/stack';
+
+export const PACKAGE = 'n8n-nodes-document-signing';
+export const CREDENTIAL_ID = 'DsSandboxCred001';
+export const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
+export const EXAMPLES_DIR = path.join(__dirname, '..', '..', 'examples');
+
+const started = Date.now();
+export const log = (line: string) => console.log(`[e2e ${String(Math.round((Date.now() - started) / 1000)).padStart(3)}s] ${line}`);
+export const elapsedSeconds = () => Math.round((Date.now() - started) / 1000);
+
+/** What a suite gets: the running stack, clients for the sandbox and the API, the fixtures. */
+export interface E2eContext {
+	stack: Stack;
+	/** The sandbox's control interface (`/__sandbox`). */
+	sandbox: AxiosInstance;
+	/** The service API with the sandbox key. */
+	service: AxiosInstance;
+	workflows: Record<string, WorkflowFixture>;
+	examples: Record<string, WorkflowFixture>;
+}
+
+export function clients(stack: Stack): Pick<E2eContext, 'sandbox' | 'service'> {
+	return {
+		sandbox: axios.create({ baseURL: `${stack.sandbox.origin}/__sandbox`, validateStatus: () => true, timeout: 30_000 }),
+		service: axios.create({
+			baseURL: stack.sandbox.baseUrl,
+			headers: { Authorization: `Bearer ${stack.sandbox.apiKey}` },
+			validateStatus: () => true,
+			timeout: 30_000,
+		}),
+	};
+}
+
+// ---------- checks -----------------------------------------------------------------
+
+export const results: Array<{ name: string; ok: boolean }> = [];
+
+export async function check(name: string, body: () => Promise<void>): Promise<void> {
+	log(`CHECK ${name}`);
+	try {
+		await body();
+		results.push({ name, ok: true });
+		log(`PASS  ${name}`);
+	} catch (error) {
+		results.push({ name, ok: false });
+		log(`FAIL  ${name}\n        ${String((error as Error).message).split('\n').join('\n        ')}`);
+	}
+}
+
+export function expect(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+export function expectEqual(actual: unknown, expected: unknown, what: string): void {
+	const a = JSON.stringify(actual);
+	const e = JSON.stringify(expected);
+	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
+}
+
+// ---------- fixtures ---------------------------------------------------------------
+
+export function loadWorkflows(dir: string): Record<string, WorkflowFixture> {
+	const byId: Record<string, WorkflowFixture> = {};
+	for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+		const workflow = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as WorkflowFixture;
+		byId[workflow.id] = workflow;
+	}
+	return byId;
+}
+
+/** The webhookId of the single trigger node of a workflow. */
+export function triggerWebhookId(workflow: WorkflowFixture): string {
+	const trigger = workflow.nodes.find((n) => String(n.type).endsWith('.documentSigningTrigger'));
+	if (!trigger) throw new Error(`workflow ${workflow.id} has no Document Signing Trigger`);
+	return trigger.webhookId as string;
+}
+
+export async function makePdf(title: string): Promise<Buffer> {
+	const doc = await PDFDocument.create();
+	const font = await doc.embedFont(StandardFonts.Helvetica);
+	for (let p = 1; p <= 2; p++) {
+		const page = doc.addPage([595, 842]);
+		page.drawText(`${title} - page ${p}`, { x: 50, y: 780, size: 18, font });
+		page.drawText('Signature of tenant', { x: 50, y: 200, size: 12, font });
+	}
+	return Buffer.from(await doc.save());
+}
+
+// ---------- n8n records ------------------------------------------------------------
+
+export interface ExecutionItem {
+	json: Record<string, any>;
+	binary?: Record<string, { mimeType?: string; fileName?: string; fileSize?: string; id?: string }>;
+}
+export interface Execution {
+	id: string;
+	status: string;
+	startedAt: string;
+	workflowId: string;
+	data?: { resultData: { runData: Record<string, Array<{ data?: { main: ExecutionItem[][] } }>>; error?: { message: string } } };
+}
+
+export async function executions(stack: Stack, workflowId: string): Promise<Execution[]> {
+	const response = await stack.api.get('/executions', { params: { workflowId, includeData: true, limit: 100 } });
+	if (response.status !== 200) throw new Error(`GET /api/v1/executions answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`);
+	// Oldest first.
+	return (response.data.data as Execution[]).sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** The first output item of a node in an execution. */
+export function output(execution: Execution, node: string): ExecutionItem {
+	const runs = execution.data?.resultData.runData[node];
+	const item = runs?.[0]?.data?.main?.[0]?.[0];
+	if (!item) {
+		const error = execution.data?.resultData.error?.message;
+		throw new Error(`execution ${execution.id} has no output of "${node}"${error ? ` (workflow error: ${error})` : ''}`);
+	}
+	return item;
+}
+
