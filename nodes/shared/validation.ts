@@ -80,3 +80,26 @@ export function inputError(
 ): NodeOperationError {
 	return new NodeOperationError(node, message, { itemIndex, description });
 }
+
+/** Longest id accepted from a user; the API's ids are far shorter. */
+export const MAX_RESOURCE_ID_LENGTH = 128;
+
+/**
+ * The one check of every id a user gives (envelope, template, signing workflow) before it
+ * goes into a path: `.` and `..` would leave the resource's path even when encoded, and a
+ * huge id fails as a connection error instead of naming the field.
+ *
+ * @param label  the field as the user sees it, e.g. "Envelope"
+ */
+export function resourceId(node: INode, label: string, value: unknown, itemIndex: number): string {
+	const id = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
+	const noun = label.toLowerCase();
+	if (!id) throw inputError(node, `${label}: ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} ID is required`, itemIndex);
+	if (id === '.' || id === '..') {
+		throw inputError(node, `${label}: "${id}" is not an ID`, itemIndex, 'An ID cannot be "." or "..".');
+	}
+	if (id.length > MAX_RESOURCE_ID_LENGTH) {
+		throw inputError(node, `${label}: the ID is ${id.length} characters long, at most ${MAX_RESOURCE_ID_LENGTH} are allowed`, itemIndex);
+	}
+	return id;
+}

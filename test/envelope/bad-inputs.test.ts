@@ -195,6 +195,9 @@ const cases: Case[] = [
 	{ name: 'add no recipients', params: { operation: 'addRecipients', envelopeId: 'env_any' }, expect: ['recipients', 'at least one recipient'] },
 	{ name: 'list with an unknown status filter', params: { operation: 'getMany', filters: { status: 'archived' } }, expect: ['status', 'Invalid enum value'] },
 	{ name: 'empty envelope id', params: { operation: 'send', envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId ?? "" }}' } }, expect: ['Envelope', 'envelope ID is required'] },
+	{ name: 'envelope id ".." (would leave /envelopes/{id})', params: { operation: 'getStatus', envelopeId: { __rl: true, mode: 'id', value: '..' } }, expect: ['Envelope', '".." is not an ID'] },
+	{ name: 'envelope id "."', params: { operation: 'downloadFile', envelopeId: { __rl: true, mode: 'id', value: '.' } }, expect: ['Envelope', '"." is not an ID'] },
+	{ name: 'envelope id of 100 000 characters', params: { operation: 'getFields', envelopeId: { __rl: true, mode: 'id', value: 'e'.repeat(100_000) } }, expect: ['Envelope', 'at most 128 are allowed'] },
 ];
 
 describe('bad input: a clear error and no request', () => {

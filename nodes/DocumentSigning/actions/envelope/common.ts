@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { GUESSED_VALUES } from '../../../shared/assumptions';
 import { compact } from '../../../shared/estamp/picker';
-import { inputError } from '../../../shared/validation';
+import { inputError, resourceId } from '../../../shared/validation';
 
 /** Path of one envelope's sub-resource, with the id encoded. */
 export const envelopePath = (envelopeId: string, sub = '') =>
@@ -55,14 +55,9 @@ export const draftEnvelopeIdProperty = envelopeLocator(
 	'Select a draft envelope...',
 );
 
-/** The envelope id of item `i`, non-empty. */
+/** The envelope id of item `i`, checked by the one id rule. */
 export function getEnvelopeId(this: IExecuteFunctions, i: number): string {
-	const value = this.getNodeParameter('envelopeId', i, '', { extractValue: true }) as unknown;
-	const id = typeof value === 'string' ? value.trim() : value === undefined ? '' : String(value);
-	if (!id) {
-		throw inputError(this.getNode(), 'Envelope: an envelope ID is required', i);
-	}
-	return id;
+	return resourceId(this.getNode(), 'Envelope', this.getNodeParameter('envelopeId', i, '', { extractValue: true }), i);
 }
 
 const ROLE_OPTIONS = [
