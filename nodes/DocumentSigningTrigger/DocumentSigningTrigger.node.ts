@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -8,22 +9,20 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { WEBHOOK_SIGNATURE } from '../shared/assumptions';
+import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
+import { checkBounds, DEFAULT_LIMITS, parseEvent, WEBHOOK_EVENTS } from './delivery';
+import { triggerProperties } from './description';
+import { claimEvent } from './memory';
 import {
 	DEFAULT_SIGNATURE_ALGORITHM,
 	DEFAULT_SIGNATURE_ENCODING,
 	isSignatureAlgorithm,
 	isSignatureEncoding,
 	verifySignature,
-} from '../shared/signature';
-import {
-	parseEvent,
-	recordEventId,
-	toEvent,
-	WEBHOOK_EVENT_VALUES,
-	WEBHOOK_EVENTS,
-	type ParseResult,
-} from './delivery';
+} from './signature';
+
+const UNSIGNED_REFUSED =
+	'This trigger has no webhook secret to verify deliveries with: set the webhook secret of the dashboard in the credential (or turn on Accept Unsigned Deliveries in the trigger)';
 
 const NOT_VERIFIED_NOTE =
 	'No webhook secret is set in the credential, so the signature of this delivery was not checked.';
@@ -82,79 +81,7 @@ export class DocumentSigningTrigger implements INodeType {
 				path: 'webhook',
 			},
 		],
-		properties: [
-			{
-				displayName:
-					'The service has no API to register webhooks. Copy the Production URL above into the dashboard (Settings, Webhooks) and subscribe to the events there. Set the webhook secret in the credential (optional, but without it deliveries are not verified).',
-				name: 'setupNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				options: WEBHOOK_EVENTS.map((e) => ({ ...e })),
-				default: [...WEBHOOK_EVENT_VALUES],
-				description:
-					'Events that start the workflow. Other events are acknowledged and start nothing.',
-			},
-			{
-				displayName: 'Ignore Repeated Deliveries',
-				name: 'deduplicate',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether a delivery of an event ID seen recently (last 1000 events) is acknowledged without starting the workflow again',
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Include Headers',
-						name: 'includeHeaders',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to add the request headers to the output',
-					},
-					{
-						displayName: 'Signature Algorithm',
-						name: 'algorithm',
-						type: 'options',
-						options: [
-							{ name: 'SHA-256', value: 'sha256' },
-							{ name: 'SHA-512', value: 'sha512' },
-							{ name: 'SHA-1', value: 'sha1' },
-						],
-						default: DEFAULT_SIGNATURE_ALGORITHM,
-						description: 'HMAC hash the service signs deliveries with',
-					},
-					{
-						displayName: 'Signature Encoding',
-						name: 'encoding',
-						type: 'options',
-						options: [
-							{ name: 'Hex', value: 'hex' },
-							{ name: 'Base64', value: 'base64' },
-						],
-						default: DEFAULT_SIGNATURE_ENCODING,
-						description: 'How the signature is written in the header',
-					},
-					{
-						displayName: 'Signature Header',
-						name: 'signatureHeader',
-						type: 'string',
-						default: 'X-Service-Signature',
-						description: 'Name of the request header carrying the signature',
-					},
-				],
-			},
-		],
+		properties: triggerProperties,
 	};
 
 	webhookMethods = {
@@ -176,18 +103,31 @@ export class DocumentSigningTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const events = this.getNodeParameter('events', []) as string[];
 		const deduplicate = this.getNodeParameter('deduplicate', true) as boolean;
+		const acceptUnsigned = this.getNodeParameter('acceptUnsigned', false) as boolean;
 
-		// Answers the request here and starts nothing.
-		const refuse = (status: number, code: string, message: string): IWebhookResponseData => {
-			this.getResponseObject().status(status).json({ code, message });
-			return { noWebhookResponse: true };
+		// Every answer is written here, so n8n stores the static data (the memory of event
+		// ids) before it starts the execution: with n8n's own "onReceived" answer it would
+		// start the run first, and the run's start drops the pending change.
+		const answer = (status: number, body: IDataObject, workflowData?: INodeExecutionData[][]): IWebhookResponseData => {
+			this.getResponseObject().status(status).json(body);
+			return { noWebhookResponse: true, workflowData };
 		};
+		const refuse = (status: number, code: string, message: string) => answer(status, { code, message });
+		const ignore = (reason: string, id?: string) => answer(200, { received: true, started: false, reason, ...(id ? { id } : {}) });
 
 		const credentials = await this.getCredentials('documentSigningApi');
 		const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
-		const rawBody: unknown = req.rawBody;
+		if (secret === '' && !acceptUnsigned) {
+			return refuse(401, 'WEBHOOK_SECRET_MISSING', UNSIGNED_REFUSED);
+		}
 
-		let parsed: ParseResult;
+		const rawBody = bodyBytes(req.rawBody, req.body);
+		const bounds = checkBounds(rawBody, {
+			maxBytes: Math.round(numberOption(options.maxBodyKb, DEFAULT_LIMITS.maxBytes / 1024) * 1024),
+			maxDataDepth: numberOption(options.maxDataDepth, DEFAULT_LIMITS.maxDataDepth),
+		});
+		if (!bounds.ok) return refuse(bounds.status, bounds.code, bounds.message);
+
 		if (secret !== '') {
 			const algorithm = options.algorithm ?? DEFAULT_SIGNATURE_ALGORITHM;
 			const encoding = options.encoding ?? DEFAULT_SIGNATURE_ENCODING;
@@ -197,33 +137,36 @@ export class DocumentSigningTrigger implements INodeType {
 			const headerName = ((options.signatureHeader as string) || WEBHOOK_SIGNATURE.header).toLowerCase();
 			const result = verifySignature({
 				// Only the bytes received can be verified; a parsed body is never serialised again.
-				rawBody: Buffer.isBuffer(rawBody) ? rawBody : undefined,
+				rawBody: Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
 				header: req.headers[headerName],
 				secret,
 				algorithm,
 				encoding,
 			});
-			if (!result.ok) {
-				return refuse(401, 'INVALID_SIGNATURE', 'Signature missing or invalid');
-			}
-			parsed = parseEvent(rawBody as Buffer);
-		} else if (Buffer.isBuffer(rawBody)) {
-			parsed = parseEvent(rawBody);
-		} else if (typeof req.body === 'string') {
-			parsed = parseEvent(Buffer.from(req.body, 'utf8'));
-		} else {
-			parsed = toEvent(req.body);
+			if (!result.ok) return refuse(401, 'INVALID_SIGNATURE', 'Signature missing or invalid');
 		}
 
+		const parsed = parseEvent(rawBody);
 		if (!parsed.ok) return refuse(400, 'INVALID_PAYLOAD', parsed.message);
 		const { event } = parsed;
 
-		if (!events.includes(event.event)) {
-			return { webhookResponse: { received: true, started: false, reason: 'event not selected' } };
-		}
+		if (!events.includes(event.event)) return ignore('event not selected', event.id);
 
-		if (deduplicate && !recordEventId(this.getWorkflowStaticData('node'), event.id)) {
-			return { webhookResponse: { received: true, started: false, reason: 'duplicate delivery' } };
+		const createdAtMs = Date.parse(event.createdAt);
+		const maxAgeMinutes = numberOption(options.maxEventAgeMinutes, REPLAY_WINDOW_MINUTES);
+		const forgetBeforeMs = maxAgeMinutes > 0 ? Date.now() - maxAgeMinutes * 60_000 : -Infinity;
+		if (createdAtMs < forgetBeforeMs) return ignore('event older than Max Event Age', event.id);
+
+		if (deduplicate) {
+			const workflow = this.getWorkflow();
+			const isNew = claimEvent({
+				key: `${this.getMode()}:${workflow.id ?? ''}:${this.getNode().name}`,
+				store: this.getWorkflowStaticData('node'),
+				id: event.id,
+				createdAtMs,
+				forgetBeforeMs,
+			});
+			if (!isNew) return ignore('duplicate delivery', event.id);
 		}
 
 		const json: IDataObject = {
@@ -236,6 +179,17 @@ export class DocumentSigningTrigger implements INodeType {
 		if (secret === '') json.verificationNote = NOT_VERIFIED_NOTE;
 		if (options.includeHeaders === true) json.headers = { ...req.headers } as IDataObject;
 
-		return { workflowData: [[{ json }]] };
+		return answer(200, { received: true, started: true, id: event.id }, [[{ json }]]);
 	}
+}
+
+/** The body's bytes: as received, or (no raw body kept) the text n8n parsed it from. */
+function bodyBytes(rawBody: unknown, body: unknown): Buffer {
+	if (Buffer.isBuffer(rawBody)) return rawBody;
+	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	return Buffer.from(JSON.stringify(body ?? null), 'utf8');
+}
+
+function numberOption(value: unknown, fallback: number): number {
+	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 }

@@ -60,6 +60,9 @@ export function toEvent(body: unknown): ParseResult {
 			return { ok: false, message: `Body is not an event: "${field}" must be a non-empty string` };
 		}
 	}
+	if (Number.isNaN(Date.parse(body.createdAt as string))) {
+		return { ok: false, message: 'Body is not an event: "createdAt" must be a timestamp' };
+	}
 	if (!isObject(body.data)) {
 		return { ok: false, message: 'Body is not an event: "data" must be an object' };
 	}
@@ -74,29 +77,69 @@ export function toEvent(body: unknown): ParseResult {
 	};
 }
 
-/** Parses the received bytes as JSON, then as an event. */
+/** Parses the received bytes (a leading UTF-8 byte order mark allowed) as JSON, then as an event. */
 export function parseEvent(rawBody: Buffer): ParseResult {
 	let body: unknown;
 	try {
-		body = JSON.parse(rawBody.toString('utf8'));
+		body = JSON.parse(rawBody.toString('utf8').replace(/^\uFEFF/, ''));
 	} catch {
 		return { ok: false, message: 'Body is not valid JSON' };
 	}
 	return toEvent(body);
 }
 
-/** How many event ids are remembered for deduplication (oldest forgotten first). */
-export const SEEN_EVENT_IDS_LIMIT = 1000;
-
 /**
- * Records `id` in the node's static data. Returns false when it was already there, i.e. the
- * delivery is a repeat. Check and record happen together, with nothing awaited in between.
+ * The deepest nesting of objects and arrays in JSON text, read without parsing it (so a
+ * hostile depth costs one pass over the bytes and no recursion). Brackets inside strings
+ * do not count.
  */
-export function recordEventId(store: IDataObject, id: string, limit = SEEN_EVENT_IDS_LIMIT): boolean {
-	const seen = Array.isArray(store.seenEventIds) ? (store.seenEventIds as string[]) : [];
-	if (seen.includes(id)) return false;
-	seen.push(id);
-	if (seen.length > limit) seen.splice(0, seen.length - limit);
-	store.seenEventIds = seen;
-	return true;
+export function jsonDepth(text: Buffer): number {
+	let depth = 0;
+	let max = 0;
+	let inString = false;
+	for (let n = 0; n < text.length; n++) {
+		const byte = text[n];
+		if (inString) {
+			if (byte === 0x5c) n++; // backslash: skip the escaped character
+			else if (byte === 0x22) inString = false;
+		} else if (byte === 0x22) inString = true;
+		else if (byte === 0x7b || byte === 0x5b) max = Math.max(max, ++depth);
+		else if (byte === 0x7d || byte === 0x5d) depth--;
+	}
+	return max;
+}
+
+/** Limits on what a delivery may hold, checked before anything is parsed or stored. */
+export interface DeliveryLimits {
+	maxBytes: number;
+	/** Deepest nesting allowed inside `data` (the event itself is one level). */
+	maxDataDepth: number;
+}
+
+export const DEFAULT_MAX_BODY_KB = 256;
+export const DEFAULT_MAX_DATA_DEPTH = 32;
+export const DEFAULT_LIMITS: DeliveryLimits = { maxBytes: DEFAULT_MAX_BODY_KB * 1024, maxDataDepth: DEFAULT_MAX_DATA_DEPTH };
+
+export type BoundsResult = { ok: true } | { ok: false; status: 413 | 400; code: string; message: string };
+
+export function checkBounds(rawBody: Buffer, limits: DeliveryLimits): BoundsResult {
+	if (rawBody.length > limits.maxBytes) {
+		return {
+			ok: false,
+			status: 413,
+			code: 'PAYLOAD_TOO_LARGE',
+			message: `Body is ${rawBody.length} bytes, more than the trigger's limit of ${limits.maxBytes} bytes (option Max Body Size)`,
+		};
+	}
+	// The event object is level 1 and `data` level 2, so `data`'s own nesting is depth - 1.
+	const dataDepth = jsonDepth(rawBody) - 1;
+	if (dataDepth > limits.maxDataDepth) {
+		return {
+			ok: false,
+			status: 400,
+			code: 'PAYLOAD_TOO_DEEP',
+			message: `Body nests ${dataDepth} levels deep, more than the trigger's limit of ${limits.maxDataDepth} (option Max Nesting Depth)`,
+		};
+	}
+	return { ok: true };
 }

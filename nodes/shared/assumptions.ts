@@ -86,6 +86,13 @@ export const WEBHOOK_SIGNATURE = {
 	encoding: 'hex',
 } as const;
 
+/**
+ * Delivery retries are not shown. A retry is assumed to come within a day, so the trigger
+ * refuses events created more than this long ago (its Max Event Age option) and remembers
+ * the ids of every event inside that window.
+ */
+export const REPLAY_WINDOW_MINUTES = 24 * 60;
+
 export const ASSUMPTIONS: Assumption[] = [
 	{ topic: 'Credit balance path and fields', guess: '`GET /credits/balance` returns `context`, `balance` (number) and `currency` (`credits`).' },
 	{ topic: 'Reusable workflow list and get', guess: '`GET /workflows` (`page`, `limit`, `items[]` of definitions, `pageInfo`); `GET /workflows/{id}` returns `definition` and `version` (the latest version).' },
@@ -107,7 +114,7 @@ export const ASSUMPTIONS: Assumption[] = [
 	{ topic: 'Credit costs', guess: 'One credit per `aadhaar_otp` recipient, taken at send; other methods are free.' },
 	{ topic: 'Credit transaction `type` and `source` values', guess: 'type: `consume`, `purchase`, `refund`, `adjustment`; source: `api`, `dashboard`, `system`.' },
 	{ topic: 'Webhook signature', guess: 'Hex HMAC-SHA256 of the raw request body with the webhook secret, in `X-Service-Signature`; algorithm and encoding selectable in the trigger.' },
-	{ topic: 'Webhook redelivery and secret rotation', guess: 'A retried delivery carries the same event `id` (the trigger ignores ids it saw among the last 1000). The signature header may hold several comma-separated signatures, each optionally prefixed `sha256=`; one match is enough.' },
+	{ topic: 'Webhook redelivery and secret rotation', guess: 'A retried delivery carries the same event `id` and comes within 24 hours of the event `createdAt`: the trigger remembers the ids of the last 24 hours (up to 10 000) and acknowledges older events without starting (Max Event Age, 0 turns it off). The signature header may hold several comma-separated signatures, each optionally prefixed `sha256=`; one match is enough.' },
 	{ topic: 'Payloads of `document.estamp.started` and `document.sent`', guess: 'started: `envelopeId`, `title`, `status` (`pending`), `transactionId`, `reference`, `occurredAt`; sent: `envelopeId`, `title`, `status` (`pending`), `recipients[]`, `occurredAt`.' },
 	{ topic: 'Key scopes of envelope and credit endpoints', guess: 'Envelope list, status, fields and file: `documents:read`; create and add recipients: `documents:write`; send and e-stamp check: `signing:write`; credits: `credits:read`.' },
 	{ topic: 'Success status of creates', guess: '`POST /envelopes` and `POST /templates` answer 201; other successes 200 (202, 201 and 204 where the specification shows them).' },

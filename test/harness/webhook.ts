@@ -10,10 +10,11 @@
  * - the node's result is answered as n8n answers it: `noWebhookResponse` leaves the
  *   answer to the node, no `workflowData` means "acknowledge, start nothing" (200 with
  *   `webhookResponse` or `{ message: 'Webhook call received' }`), `workflowData` starts an
- *   execution and, in `onReceived` mode, answers `{ message: 'Workflow was started' }`;
- * - the workflow's static data is stored after each request when it changed, and each
- *   request sees the stored copy (n8n saves it after the response and reloads the workflow
- *   per request).
+ *   execution and, in `onReceived` mode, answers the text `firstEntryJson` as n8n 2.41 does;
+ * - the workflow's static data is stored when the request is answered, if it changed, and
+ *   each request sees the stored copy (n8n reloads the workflow per request). As in n8n, a
+ *   run started before the answer clears the pending change: only a node that answers
+ *   itself gets its change stored.
  *
  *   const runner = await startWebhookRunner({ parameters: { events: ['document.sent'] },
  *                                              credentials: { webhookSecret } });
@@ -99,7 +100,8 @@ async function readBody(req: Request): Promise<{ ok: true } | { ok: false; messa
 	const encoding = (charset === 'utf8' || !charset ? 'utf-8' : charset) as BufferEncoding;
 	if (rawBody.length === 0) return { ok: true };
 	try {
-		if (type === 'application/json') req.body = jsonParse(rawBody.toString(encoding));
+		// n8n's parser drops a leading byte order mark first.
+		if (type === 'application/json') req.body = jsonParse(rawBody.toString(encoding).replace(/^\uFEFF/, ''));
 		else if (type === 'text/plain') req.body = rawBody.toString(encoding);
 		else if (type === 'application/x-www-form-urlencoded') req.body = parseQueryString(rawBody.toString(encoding));
 	} catch (error) {
@@ -107,6 +109,8 @@ async function readBody(req: Request): Promise<{ ok: true } | { ok: false; messa
 	}
 	return { ok: true };
 }
+
+let runnerCount = 0;
 
 export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 	const credentials: HarnessCredentials = {
@@ -127,7 +131,9 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 	};
 	// What n8n keeps in its database; each request builds its workflow from it.
 	const stored: IWorkflowBase = {
-		id: 'webhook-harness',
+		// Each runner is its own workflow, as each n8n workflow has its own id (the trigger keeps
+		// per-workflow memory in the process).
+		id: `webhook-harness-${++runnerCount}`,
 		name: 'Webhook harness workflow',
 		active: true,
 		activeVersionId: null,
@@ -233,17 +239,41 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 			return;
 		}
 
+		// n8n stores changed static data when the request is answered (live webhooks). A node
+		// that answers itself (`noWebhookResponse`) is answered before the run starts.
+		const saveStaticData = () => {
+			if ((workflow.staticData as IDataObject).__dataChanged === true) {
+				stored.staticData = deepCopy(workflow.staticData);
+				(workflow.staticData as IDataObject).__dataChanged = false;
+			}
+		};
+		if (result.noWebhookResponse === true) saveStaticData();
+
 		if (result.workflowData !== undefined) {
-			record.executionId = await execute(workflow, result.workflowData);
-			if (!res.headersSent) answer(200, { message: 'Workflow was started' });
+			// n8n's WorkflowRunner wraps the same static data in a new Workflow for the run, which
+			// clears its changed flag: a change not stored by now is not stored at all.
+			const runWorkflow = new Workflow({
+				id: stored.id,
+				name: stored.name,
+				nodes: deepCopy(stored.nodes),
+				connections: stored.connections,
+				active: true,
+				nodeTypes,
+				staticData: workflow.staticData,
+				settings: {},
+			});
+			record.executionId = await execute(runWorkflow, result.workflowData);
+			// n8n 2.41 answers a trigger without a `responseData` setting with the literal
+			// text of its default, "firstEntryJson".
+			if (!res.headersSent) {
+				record.status = 200;
+				record.responseBody = 'firstEntryJson';
+				res.status(200).send('firstEntryJson');
+			}
 		} else if (!result.noWebhookResponse && !res.headersSent) {
 			answer(200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
 		}
-
-		// n8n stores changed static data once the request is answered.
-		if ((workflow.staticData as IDataObject).__dataChanged === true) {
-			stored.staticData = deepCopy(workflow.staticData);
-		}
+		saveStaticData();
 	}
 
 	const app = express();

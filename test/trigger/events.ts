@@ -80,7 +80,8 @@ export function sampleEvents(count: number, seed = 42): SampleEvent[] {
 		const object = {
 			id: `evt_${i.toString(36)}_${randomBytes(4).toString('hex')}`,
 			event: kind,
-			createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+			// Recent, as a live delivery is: the trigger refuses events older than its replay window.
+			createdAt: new Date(Date.now() - (count - i) * 1_000).toISOString(),
 			data: dataFor(kind, i, pick),
 		};
 		out.push({ object, raw: Buffer.from(JSON.stringify(object), 'utf8') });

@@ -7,7 +7,7 @@ import {
 	verifySignature,
 	type SignatureAlgorithm,
 	type SignatureEncoding,
-} from '../../nodes/shared/signature';
+} from '../../nodes/DocumentSigningTrigger/signature';
 import { sampleEvents, type SampleEvent } from './events';
 
 const SECRET = 'whsec_3f9c1a7e5b2d4c6e8a0b1c2d3e4f5a6b';

@@ -46,7 +46,7 @@ describe('Document Signing Trigger over HTTP', () => {
 		const res = await post(r.url, completed.raw, { 'X-Service-Signature': sign(completed.raw) });
 
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ message: 'Workflow was started' });
+		expect(res.body).toEqual({ received: true, started: true, id: completed.object.id });
 		const [execution] = await r.waitForExecutions(1);
 		expect(execution.run.status).toBe('success');
 		expect(execution.items).toHaveLength(1);
@@ -90,7 +90,7 @@ describe('Document Signing Trigger over HTTP', () => {
 		const res = await post(r.url, failed.raw, { 'X-Service-Signature': sign(failed.raw) });
 
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ received: true, started: false, reason: 'event not selected' });
+		expect(res.body).toEqual({ received: true, started: false, reason: 'event not selected', id: failed.object.id });
 		const ok = await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
 		expect(ok.status).toBe(200);
 		const executions = await r.waitForExecutions(1);
@@ -103,12 +103,14 @@ describe('Document Signing Trigger over HTTP', () => {
 		const first = await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
 		const again = await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
 
-		expect(first.body).toEqual({ message: 'Workflow was started' });
+		expect(first.body).toEqual({ received: true, started: true, id: sent.object.id });
 		expect(again.status).toBe(200);
-		expect(again.body).toEqual({ received: true, started: false, reason: 'duplicate delivery' });
+		expect(again.body).toEqual({ received: true, started: false, reason: 'duplicate delivery', id: sent.object.id });
 		await r.settle();
 		expect(r.executions).toHaveLength(1);
-		expect(r.storedStaticData()).toEqual({ 'node:Document Signing Trigger': { seenEventIds: [sent.object.id] } });
+		expect(r.storedStaticData()).toEqual({
+			'node:Document Signing Trigger': { seenEvents: [[sent.object.id, Date.parse(sent.object.createdAt)]] },
+		});
 	});
 
 	it('starts every delivery when deduplication is off', async () => {
@@ -120,28 +122,55 @@ describe('Document Signing Trigger over HTTP', () => {
 		expect(r.executions).toHaveLength(2);
 	});
 
-	it('remembers at most the last 1000 event ids, forgetting the oldest first', async () => {
-		const old = Array.from({ length: 1000 }, (_, i) => `evt_old_${i}`);
+	it('remembers at most 10 000 event ids, forgetting the oldest first', async () => {
+		const now = Date.now();
+		const old = Array.from({ length: 10_000 }, (_, i) => [`evt_old_${i}`, now - 60_000 + i]);
 		const r = await runner({
 			...withSecret(),
-			staticData: { 'node:Document Signing Trigger': { seenEventIds: old } },
+			staticData: { 'node:Document Signing Trigger': { seenEvents: old } },
 		});
 		const repeat = Buffer.from(JSON.stringify({ ...sent.object, id: 'evt_old_500' }));
 		expect((await post(r.url, repeat, { 'X-Service-Signature': sign(repeat) })).body.reason).toBe('duplicate delivery');
 		await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
 
-		const seen = (r.storedStaticData()['node:Document Signing Trigger'] as IDataObject).seenEventIds as string[];
-		expect(seen).toHaveLength(1000);
-		expect(seen[0]).toBe('evt_old_1');
-		expect(seen[999]).toBe(sent.object.id);
+		const seen = (r.storedStaticData()['node:Document Signing Trigger'] as IDataObject).seenEvents as Array<[string, number]>;
+		expect(seen).toHaveLength(10_000);
+		expect(seen[0][0]).toBe('evt_old_1');
+		expect(seen[9_999][0]).toBe(sent.object.id);
 		// The forgotten id starts an execution again.
 		const forgotten = Buffer.from(JSON.stringify({ ...sent.object, id: 'evt_old_0' }));
-		expect((await post(r.url, forgotten, { 'X-Service-Signature': sign(forgotten) })).body).toEqual({ message: 'Workflow was started' });
+		expect((await post(r.url, forgotten, { 'X-Service-Signature': sign(forgotten) })).body).toEqual({ received: true, started: true, id: 'evt_old_0' });
 		await r.waitForExecutions(2);
 	});
 
-	it('works without a secret and says the delivery was not verified', async () => {
+	it('forgets ids of events older than the replay window and refuses such events', async () => {
+		const now = Date.now();
+		const r = await runner({
+			...withSecret({ options: { maxEventAgeMinutes: 60 } }),
+			staticData: { 'node:Document Signing Trigger': { seenEvents: [['evt_ancient', now - 2 * 3_600_000], ['evt_recent', now - 60_000]] } },
+		});
+		const ancient = Buffer.from(JSON.stringify({ ...sent.object, id: 'evt_replayed', createdAt: new Date(now - 61 * 60_000).toISOString() }));
+		const res = await post(r.url, ancient, { 'X-Service-Signature': sign(ancient) });
+		expect(res).toEqual({ status: 200, body: { received: true, started: false, reason: 'event older than Max Event Age', id: 'evt_replayed' } });
+
+		await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
+		await r.waitForExecutions(1);
+		const seen = (r.storedStaticData()['node:Document Signing Trigger'] as IDataObject).seenEvents as Array<[string, number]>;
+		expect(seen.map(([id]) => id)).toEqual(['evt_recent', sent.object.id]);
+	});
+
+	it('refuses every delivery with 401 when the credential has no secret, and names what to do', async () => {
 		const r = await runner({ credentials: { webhookSecret: '' } });
+		const res = await post(r.url, completed.raw);
+		expect(res.status).toBe(401);
+		expect(res.body.code).toBe('WEBHOOK_SECRET_MISSING');
+		expect(res.body.message).toContain('set the webhook secret of the dashboard in the credential');
+		await r.settle();
+		expect(r.executions).toHaveLength(0);
+	});
+
+	it('with Accept Unsigned Deliveries on and no secret, starts and says the delivery was not verified', async () => {
+		const r = await runner({ parameters: { acceptUnsigned: true }, credentials: { webhookSecret: '' } });
 		const res = await post(r.url, completed.raw);
 
 		expect(res.status).toBe(200);

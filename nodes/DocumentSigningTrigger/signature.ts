@@ -8,7 +8,7 @@
  */
 import { createHmac, timingSafeEqual } from 'crypto';
 
-import { WEBHOOK_SIGNATURE } from './assumptions';
+import { WEBHOOK_SIGNATURE } from '../shared/assumptions';
 
 export const SIGNATURE_ALGORITHMS = ['sha256', 'sha512', 'sha1'] as const;
 export type SignatureAlgorithm = (typeof SIGNATURE_ALGORITHMS)[number];

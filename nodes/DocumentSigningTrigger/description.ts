@@ -1,0 +1,123 @@
+/** The trigger's parameters: events, repeat handling, and the limits a delivery must keep. */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { REPLAY_WINDOW_MINUTES } from '../shared/assumptions';
+import { DEFAULT_SIGNATURE_ALGORITHM, DEFAULT_SIGNATURE_ENCODING } from './signature';
+import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_DATA_DEPTH, WEBHOOK_EVENT_VALUES, WEBHOOK_EVENTS } from './delivery';
+import { SEEN_EVENTS_LIMIT } from './memory';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'The service has no API to register webhooks. Copy the Production URL above into the dashboard (Settings, Webhooks) and subscribe to the events there. Set the webhook secret of the dashboard in the credential: deliveries without a valid signature are refused.',
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		options: WEBHOOK_EVENTS.map((e) => ({ ...e })),
+		default: [...WEBHOOK_EVENT_VALUES],
+		description:
+			'Events that start the workflow. Other events are acknowledged and start nothing.',
+	},
+	{
+		displayName: 'Ignore Repeated Deliveries',
+		name: 'deduplicate',
+		type: 'boolean',
+		default: true,
+		description: `Whether a delivery of an event ID seen before (within the replay window, up to ${SEEN_EVENTS_LIMIT.toLocaleString('en-US')} events) is acknowledged without starting the workflow again`,
+	},
+	{
+		displayName: 'Accept Unsigned Deliveries',
+		name: 'acceptUnsigned',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to start the workflow for deliveries that cannot be verified because the credential has no webhook secret. Anyone who learns the URL could then start this workflow.',
+	},
+	{
+		displayName:
+			'Unsigned deliveries are accepted: anyone who knows this URL can start the workflow with any event. Set the webhook secret in the credential and turn this off.',
+		name: 'unsignedWarning',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { acceptUnsigned: [true] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Headers',
+				name: 'includeHeaders',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to add the request headers to the output',
+			},
+			{
+				displayName: 'Max Body Size (KB)',
+				name: 'maxBodyKb',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_MAX_BODY_KB,
+				description:
+					'Larger deliveries are refused (413) and start nothing. The service sends events of a few KB.',
+			},
+			{
+				displayName: 'Max Event Age (Minutes)',
+				name: 'maxEventAgeMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: REPLAY_WINDOW_MINUTES,
+				description:
+					"Events created longer ago than this (from the signed createdAt) are acknowledged without starting the workflow, so a captured delivery cannot be replayed later. 0 turns the check off (then only the last event IDs are remembered).",
+			},
+			{
+				displayName: 'Max Nesting Depth',
+				name: 'maxDataDepth',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_MAX_DATA_DEPTH,
+				description:
+					'Deliveries whose data nests objects or lists deeper than this are refused (400) and start nothing',
+			},
+			{
+				displayName: 'Signature Algorithm',
+				name: 'algorithm',
+				type: 'options',
+				options: [
+					{ name: 'SHA-256', value: 'sha256' },
+					{ name: 'SHA-512', value: 'sha512' },
+					{ name: 'SHA-1', value: 'sha1' },
+				],
+				default: DEFAULT_SIGNATURE_ALGORITHM,
+				description: 'HMAC hash the service signs deliveries with',
+			},
+			{
+				displayName: 'Signature Encoding',
+				name: 'encoding',
+				type: 'options',
+				options: [
+					{ name: 'Hex', value: 'hex' },
+					{ name: 'Base64', value: 'base64' },
+				],
+				default: DEFAULT_SIGNATURE_ENCODING,
+				description: 'How the signature is written in the header',
+			},
+			{
+				displayName: 'Signature Header',
+				name: 'signatureHeader',
+				type: 'string',
+				default: 'X-Service-Signature',
+				description: 'Name of the request header carrying the signature',
+			},
+		],
+	},
+];
