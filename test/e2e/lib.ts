@@ -9,6 +9,7 @@ import type { Stack, WorkflowFixture } from '../../scripts/lib/stack';
 
 export const PACKAGE = 'n8n-nodes-document-signing';
 export const CREDENTIAL_ID = 'DsSandboxCred001';
+export const PLAIN_CREDENTIAL_ID = 'DsNoSecretCred01';
 export const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
 export const EXAMPLES_DIR = path.join(__dirname, '..', '..', 'examples');
 

@@ -16,7 +16,7 @@ import { readdirSync } from 'fs';
 import path from 'path';
 
 import { type CredentialFixture, type SandboxInfo, Stack, stopOnExit } from '../../scripts/lib/stack';
-import { clients, CREDENTIAL_ID, type E2eContext, elapsedSeconds, EXAMPLES_DIR, loadWorkflows, log, results, WORKFLOWS_DIR } from './lib';
+import { clients, CREDENTIAL_ID, PLAIN_CREDENTIAL_ID, type E2eContext, elapsedSeconds, EXAMPLES_DIR, loadWorkflows, log, results, WORKFLOWS_DIR } from './lib';
 
 const SUITES_DIR = path.join(__dirname, 'suites');
 
@@ -26,6 +26,12 @@ const credentials = (sandbox: SandboxInfo): CredentialFixture[] => [
 		name: 'Document Signing sandbox',
 		type: 'documentSigningApi',
 		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret },
+	},
+	{
+		id: PLAIN_CREDENTIAL_ID,
+		name: 'Document Signing sandbox without webhook secret',
+		type: 'documentSigningApi',
+		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: '' },
 	},
 ];
 
