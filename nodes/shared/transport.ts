@@ -7,11 +7,13 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
+import { type RateController, rateControllerFor } from './rate';
 
 /**
  * The only module that does HTTP. API calls carry the credential's Bearer key (added by
@@ -26,7 +28,8 @@ export type ApiContext =
 	| ILoadOptionsFunctions
 	| IHookFunctions
 	| IWebhookFunctions
-	| IExecuteSingleFunctions;
+	| IExecuteSingleFunctions
+	| IPollFunctions;
 
 export interface ApiRequestOptions {
 	body?: IDataObject | IDataObject[];
@@ -43,6 +46,8 @@ export interface ApiRequestOptions {
 export const RETRY_POLICY = {
 	/** Further attempts after the first. */
 	maxRetries: 3,
+	/** Further attempts after 429 answers (the whole run waits out each Retry-After). */
+	maxRateLimitedRetries: 10,
 	/** First backoff; doubles per attempt. */
 	baseDelayMs: 500,
 	/** Ceiling of the exponential backoff. */
@@ -55,6 +60,9 @@ export const RETRY_POLICY = {
 
 /** Statuses that mean "not processed, come back later": safe to resend for any method. */
 const RETRY_STATUSES = new Set([429, 503]);
+
+/** Server failures after which a read or an idempotent request is sent again. */
+const RESEND_STATUSES = new Set([500, 502, 504]);
 
 /** Network failures where no byte reached the server: safe to resend for any method. */
 const NOT_SENT_CODES = new Set([
@@ -102,6 +110,8 @@ export async function apiRequest<T = IDataObject>(
 		resendable,
 		secret,
 		itemIndex: options.itemIndex,
+		// One pace per node run and credential (the key names it in memory only).
+		rate: rateControllerFor(this, `${request.baseURL ?? ''}\n${secret}`),
 	});
 
 	const text = bodyText(response.body);
@@ -162,17 +172,25 @@ interface SendOptions {
 	resendable: boolean;
 	secret: string | undefined;
 	itemIndex?: number;
+	/** The run's rate controller (API calls only; storage addresses are not the API's limit). */
+	rate?: RateController;
 }
 
 /** Sends once, then again while the failure is one that is safe to retry. */
 async function sendWithRetries(
 	this: ApiContext,
 	request: IHttpRequestOptions,
-	{ authenticated, resendable, secret, itemIndex }: SendOptions,
+	{ authenticated, resendable, secret, itemIndex, rate }: SendOptions,
 ): Promise<IN8nHttpFullResponse> {
 	const expectJson = request.json === true;
+	let rateLimited = 0;
 	for (let attempt = 0; ; attempt++) {
-		const canRetry = attempt < RETRY_POLICY.maxRetries;
+		const canRetry = attempt - rateLimited < RETRY_POLICY.maxRetries;
+		const retry = async (ms: number) => {
+			if (rate) rate.stats.retried++;
+			await sleep(ms);
+		};
+		const ticket = await rate?.acquire();
 		const attemptOptions: IHttpRequestOptions = {
 			timeout: RETRY_POLICY.timeoutMs,
 			...request,
@@ -198,7 +216,7 @@ async function sendWithRetries(
 			const notSent = code !== undefined && NOT_SENT_CODES.has(code);
 			const maybeSent = code !== undefined && MAYBE_SENT_CODES.has(code);
 			if (canRetry && (notSent || (maybeSent && resendable))) {
-				await sleep(backoffMs(attempt));
+				await retry(backoffMs(attempt - rateLimited));
 				continue;
 			}
 			const target = `${request.method ?? 'GET'} ${addressWithoutQuery(request.url)}`;
@@ -209,13 +227,24 @@ async function sendWithRetries(
 			throw connectionError(this.getNode(), code, detail, itemIndex);
 		}
 
+		if (response.statusCode === 429 && rate && ticket) {
+			// Every request of the run waits; this one queues again behind the pause.
+			rate.rateLimited(ticket, retryAfterMs(response.headers) ?? backoffMs(rateLimited));
+			if (rateLimited++ < RETRY_POLICY.maxRateLimitedRetries) continue;
+			return response;
+		}
+		rate?.succeeded();
 		if (RETRY_STATUSES.has(response.statusCode) && canRetry) {
-			await sleep(retryAfterMs(response.headers) ?? backoffMs(attempt));
+			await retry(retryAfterMs(response.headers) ?? backoffMs(attempt - rateLimited));
+			continue;
+		}
+		if (RESEND_STATUSES.has(response.statusCode) && canRetry && resendable) {
+			await retry(backoffMs(attempt - rateLimited));
 			continue;
 		}
 		if (expectJson && response.statusCode < 400 && !isJson(bodyText(response.body))) {
 			if (canRetry && resendable) {
-				await sleep(backoffMs(attempt));
+				await retry(backoffMs(attempt - rateLimited));
 				continue;
 			}
 			throw malformedResponseError(

@@ -49,6 +49,8 @@ export interface SandboxRequest {
 	status: number;
 	hasAuthorization: boolean;
 	time: string;
+	/** The injected fault that hit the request (timeout, connectionReset, status503, ...). */
+	fault?: string | null;
 }
 
 export interface RunOptions {

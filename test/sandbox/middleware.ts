@@ -34,6 +34,8 @@ export function requestLog(opts: { logBody: boolean }): RequestHandler {
 			status: null as number | null,
 			hasAuthorization: req.headers.authorization !== undefined,
 			time: state.nowIso(),
+			/** The injected fault that hit this request, if any. */
+			fault: null as string | null,
 		};
 		const generation = state.generation;
 		let done = false;
@@ -41,6 +43,7 @@ export function requestLog(opts: { logBody: boolean }): RequestHandler {
 			if (done) return;
 			done = true;
 			entry.status = status;
+			entry.fault = (res.locals.fault as string | undefined) ?? null;
 			entry.body = opts.logBody ? (req.body ?? null) : null;
 			// A reset in between starts a new log; the request that triggered it is not kept.
 			if (generation === state.generation) state.requestLog.push(entry);
@@ -83,7 +86,8 @@ export function faults(): RequestHandler {
 			current.count += 1;
 			byKey.set(who, current);
 			if (current.count > f.rateLimitPerSecond) {
-				res.setHeader('Retry-After', '1');
+				res.locals.fault = 'rateLimit';
+				res.setHeader('Retry-After', String(f.retryAfterSeconds));
 				res.status(429).json({
 					code: 'RATE_LIMITED',
 					message: `Rate limit of ${f.rateLimitPerSecond} requests per second exceeded; retry after 1 second`,
@@ -94,11 +98,19 @@ export function faults(): RequestHandler {
 			}
 		}
 
-		if (f.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, f.latencyMs));
+		const latency =
+			f.latencyMaxMs !== null && f.latencyMaxMs > f.latencyMs
+				? f.latencyMs + Math.floor(state.random() * (f.latencyMaxMs - f.latencyMs + 1))
+				: f.latencyMs;
+		if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
 
-		if (hits(req, f.timeout)) return; // hold the socket: never answer
+		if (hits(req, f.timeout)) {
+			res.locals.fault = 'timeout';
+			return; // hold the socket: never answer
+		}
 
 		if (hits(req, f.connectionReset)) {
+			res.locals.fault = 'connectionReset';
 			const socket = req.socket as import('net').Socket & { resetAndDestroy?: () => void };
 			if (socket.resetAndDestroy) socket.resetAndDestroy();
 			else socket.destroy();
@@ -107,8 +119,11 @@ export function faults(): RequestHandler {
 
 		const failure = f.failures.find((rule) => hits(req, rule));
 		if (failure) {
+			res.locals.fault = `status${failure.status}`;
 			const code = codeForStatus(failure.status);
-			if (failure.status === 429 || failure.status === 503) res.setHeader('Retry-After', '1');
+			if (failure.status === 429 || failure.status === 503) {
+				res.setHeader('Retry-After', String(f.retryAfterSeconds));
+			}
 			res.status(failure.status).json({
 				code,
 				message: `Injected failure (HTTP ${failure.status})`,
@@ -119,6 +134,7 @@ export function faults(): RequestHandler {
 		}
 
 		if (hits(req, f.malformedJson)) {
+			res.locals.fault = 'malformedJson';
 			// The route runs (its effects happen) but the answer is cut short.
 			res.json = (body: unknown) => {
 				const text = JSON.stringify(body) ?? 'null';

@@ -215,6 +215,10 @@ export interface FailureRule extends FaultRule {
 export interface FaultSettings {
 	seed: number;
 	latencyMs: number;
+	/** When set, each answer's latency is drawn between latencyMs and this. */
+	latencyMaxMs: number | null;
+	/** The Retry-After of 429 and 503 answers, in seconds (fractions allowed for fast tests). */
+	retryAfterSeconds: number;
 	/** Requests per second per key beyond which 429 RATE_LIMITED is answered. */
 	rateLimitPerSecond: number | null;
 	failures: FailureRule[];
@@ -264,6 +268,8 @@ export function defaultFaults(): FaultSettings {
 	return {
 		seed: 1,
 		latencyMs: 0,
+		latencyMaxMs: null,
+		retryAfterSeconds: 1,
 		rateLimitPerSecond: null,
 		failures: [],
 		connectionReset: null,
@@ -446,6 +452,8 @@ export class SandboxState {
 		this.faults = {
 			seed: input.seed ?? 1,
 			latencyMs: input.latencyMs ?? 0,
+			latencyMaxMs: input.latencyMaxMs ?? null,
+			retryAfterSeconds: input.retryAfterSeconds ?? 1,
 			rateLimitPerSecond: input.rateLimitPerSecond ?? null,
 			failures: (input.failures ?? []).map((f) => ({ ...(rule(f) as FaultRule), status: f.status })),
 			connectionReset: rule(input.connectionReset),

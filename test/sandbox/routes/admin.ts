@@ -18,6 +18,8 @@ const faultRule = z.object({
 const faultsSchema = z.object({
 	seed: z.number().int().optional(),
 	latencyMs: z.number().int().min(0).optional(),
+	latencyMaxMs: z.number().int().min(0).nullable().optional(),
+	retryAfterSeconds: z.number().min(0).optional(),
 	rateLimitPerSecond: z.number().int().min(1).nullable().optional(),
 	failures: z.array(faultRule.extend({ status: z.number().int().min(400).max(599) })).optional(),
 	connectionReset: faultRule.nullable().optional(),

@@ -1,0 +1,182 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * One pace for all requests a node run sends with one credential. A 429 pauses every
+ * request of the run until its Retry-After has passed; the pace then resumes below the
+ * rate the service accepted and climbs back (additive increase, multiplicative decrease),
+ * so a batch settles at the service's limit instead of bursting into it again.
+ */
+
+export interface RateSettings {
+	/** Requests started per second from the start; 0 or undefined: unpaced until a 429. */
+	maxPerSecond?: number;
+}
+
+export interface RateStats {
+	/** Requests started (every attempt). */
+	requests: number;
+	/** Attempts sent again after a failure that is safe to resend (429 excluded). */
+	retried: number;
+	/** 429 answers received. */
+	rateLimited: number;
+	/** Pauses of the whole run for a Retry-After. */
+	pauses: number;
+	/** Total time the run was paused. */
+	pausedMs: number;
+}
+
+/** Tuning of the controller; a test may change it, node code does not. */
+export const RATE_POLICY = {
+	/** The pace after a 429, as a share of the rate the service accepted in the last second. */
+	decrease: 0.95,
+	/** Lowest pace after repeated 429s, requests per second. */
+	minPerSecond: 0.5,
+	/** Climb per second while below the rate accepted before the last 429 (share of it). */
+	recover: 0.02,
+	/** Climb per second beyond that rate: slow probing for a higher limit (share of it). */
+	probe: 0.002,
+	/** The window in which accepted answers are counted. */
+	windowMs: 1000,
+};
+
+/** A permit to send one request; tells the controller which pace it was sent under. */
+export interface Ticket {
+	epoch: number;
+}
+
+export class RateController {
+	readonly stats: RateStats = { requests: 0, retried: 0, rateLimited: 0, pauses: 0, pausedMs: 0 };
+
+	/** Current pace in requests per second; Infinity: unpaced. */
+	private perSecond: number;
+	private readonly ceiling: number;
+	/** The rate the service accepted when it last answered 429. */
+	private accepted: number | undefined;
+	private nextStart = 0;
+	private pausedUntil = 0;
+	/** Counts pauses that lowered the pace: a permit from before the last one is stale. */
+	private epoch = 0;
+	/** Counts 429s: a start slot reserved before the last one is given up and queued again. */
+	private generation = 0;
+	private readonly answers: number[] = [];
+
+	constructor(settings: RateSettings = {}) {
+		const max = Number(settings.maxPerSecond);
+		this.ceiling = Number.isFinite(max) && max > 0 ? max : Infinity;
+		this.perSecond = this.ceiling;
+	}
+
+	/** Current pace (Infinity when unpaced). */
+	get pace(): number {
+		return this.perSecond;
+	}
+
+	/** Waits until the pace and any pause allow one more request to start. */
+	async acquire(): Promise<Ticket> {
+		for (;;) {
+			const now = Date.now();
+			if (this.pausedUntil > now) {
+				await sleep(this.pausedUntil - now);
+				continue;
+			}
+			const { epoch, generation } = this;
+			const start = Math.max(now, this.nextStart);
+			if (Number.isFinite(this.perSecond)) this.nextStart = start + 1000 / this.perSecond;
+			if (start > now) await sleep(start - now);
+			if (generation !== this.generation) continue; // a 429 came meanwhile: queue again behind its pause
+			this.stats.requests++;
+			return { epoch };
+		}
+	}
+
+	/** The service accepted the request (any answer but 429): the pace climbs. */
+	succeeded(): void {
+		const now = Date.now();
+		this.answers.push(now);
+		while (this.answers.length && this.answers[0] <= now - RATE_POLICY.windowMs) this.answers.shift();
+		if (!Number.isFinite(this.perSecond) || this.accepted === undefined) return;
+		const share = this.perSecond < this.accepted ? RATE_POLICY.recover : RATE_POLICY.probe;
+		// `share` of the accepted rate per second, spread over the requests of that second.
+		this.perSecond = Math.min(
+			this.ceiling,
+			this.perSecond + (share * this.accepted) / this.perSecond,
+		);
+	}
+
+	/**
+	 * The service answered 429: every request waits `retryAfterMs`, and the pace drops
+	 * below what was accepted in the last second. Answers to requests sent before a pause
+	 * that already lowered the pace only lengthen the pause.
+	 */
+	rateLimited(ticket: Ticket, retryAfterMs: number): void {
+		const now = Date.now();
+		this.stats.rateLimited++;
+		const until = now + Math.max(0, retryAfterMs);
+		if (ticket.epoch === this.epoch) {
+			while (this.answers.length && this.answers[0] <= now - RATE_POLICY.windowMs) {
+				this.answers.shift();
+			}
+			// Fewer than two answers tell nothing about the rate: then only a running pace drops.
+			const seen = this.answers.length >= 2 ? this.answers.length : Infinity;
+			const accepted = Math.min(seen, this.perSecond);
+			if (Number.isFinite(accepted)) {
+				this.accepted = accepted;
+				this.perSecond = Math.min(
+					this.ceiling,
+					Math.max(RATE_POLICY.minPerSecond, accepted * RATE_POLICY.decrease),
+				);
+			}
+			this.epoch++;
+			this.stats.pauses++;
+		}
+		if (until > this.pausedUntil) {
+			this.stats.pausedMs += until - Math.max(now, this.pausedUntil);
+			this.pausedUntil = until;
+		}
+		// Slots reserved before are given up (see acquire): the pace restarts after the pause.
+		this.generation++;
+		this.nextStart = this.pausedUntil;
+	}
+}
+
+/** Controllers and settings of each node run (the run's context object) by credential. */
+const runs = new WeakMap<
+	object,
+	{ settings: RateSettings; controllers: Map<string, RateController> }
+>();
+
+function runOf(context: object) {
+	let run = runs.get(context);
+	if (!run) {
+		run = { settings: {}, controllers: new Map() };
+		runs.set(context, run);
+	}
+	return run;
+}
+
+/** Sets the pacing of a node run before its first request. */
+export function configureRate(context: object, settings: RateSettings): void {
+	runOf(context).settings = settings;
+}
+
+/** The controller of this run for one credential (the key identifies it in memory only). */
+export function rateControllerFor(context: object, credentialKey: string): RateController {
+	const run = runOf(context);
+	let controller = run.controllers.get(credentialKey);
+	if (!controller) {
+		controller = new RateController(run.settings);
+		run.controllers.set(credentialKey, controller);
+	}
+	return controller;
+}
+
+/** The run's figures over all its credentials. */
+export function rateStatsOf(context: object): RateStats {
+	const total: RateStats = { requests: 0, retried: 0, rateLimited: 0, pauses: 0, pausedMs: 0 };
+	for (const controller of runs.get(context)?.controllers.values() ?? []) {
+		for (const key of Object.keys(total) as Array<keyof RateStats>) {
+			total[key] += controller.stats[key];
+		}
+	}
+	return total;
+}

@@ -1,0 +1,162 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
+import type { IDataObject, IPairedItemData } from 'n8n-workflow';
+
+import { RATE_POLICY, RateController } from '../../nodes/shared/rate';
+import { RETRY_POLICY } from '../../nodes/shared/transport';
+import { type Harness, startHarness } from '../harness';
+import { runOp, seedEnvelope } from '../envelope/helpers';
+
+const DEFAULT_RETRY = { ...RETRY_POLICY };
+const byItem = { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' };
+
+let h: Harness;
+beforeAll(async () => {
+	h = await startHarness();
+});
+afterAll(async () => await h.close());
+beforeEach(async () => {
+	Object.assign(RETRY_POLICY, DEFAULT_RETRY, { baseDelayMs: 10, maxDelayMs: 50 });
+	await h.reset();
+});
+afterEach(() => Object.assign(RETRY_POLICY, DEFAULT_RETRY));
+
+async function seedMany(count: number): Promise<string[]> {
+	const ids: string[] = [];
+	for (let i = 0; i < count; i++) ids.push((await seedEnvelope(h, { title: `Lease ${i}` })).id as string);
+	return ids;
+}
+
+const status = (batching: IDataObject = {}) => ({ operation: 'getStatus', envelopeId: byItem, batching });
+const hintsOf = (run: Awaited<ReturnType<typeof runOp>>) =>
+	(run.result.runData['Document Signing']?.[0]?.hints ?? []).map((hint) => hint.message);
+
+describe('bounded concurrency across items', () => {
+	it('runs items in parallel (default 5) and keeps output order and pairedItem', async () => {
+		const ids = await seedMany(20);
+		await h.fault({ latencyMs: 40 });
+		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
+
+		const t0 = Date.now();
+		const parallel = await runOp(h, status(), input);
+		const parallelMs = Date.now() - t0;
+		expect(parallel.result.error).toBeUndefined();
+		expect(parallel.items.map((item) => item.json.envelopeId)).toEqual(ids);
+		expect(parallel.items.map((item) => (item.pairedItem as IPairedItemData).item)).toEqual(ids.map((_, i) => i));
+
+		const t1 = Date.now();
+		const serial = await runOp(h, status({ parallelRequests: 1 }), input);
+		const serialMs = Date.now() - t1;
+		expect(serial.items.map((item) => item.json.envelopeId)).toEqual(ids);
+		expect(serialMs).toBeGreaterThanOrEqual(20 * 40);
+		// 20 items x 40 ms one after another, about 4 rounds of 5 at once
+		expect(parallelMs).toBeLessThan(serialMs / 2);
+	});
+
+	it('Continue On Fail: error items stay in place, paired with their item', async () => {
+		const ids = await seedMany(6);
+		const input = ids.map((envelopeId, i) => ({ json: { envelopeId: i % 3 === 1 ? 'env_missing' : envelopeId } }));
+		const run = await runOp(h, status({ parallelRequests: 4 }), input, { continueOnFail: true });
+		expect(run.result.error).toBeUndefined();
+		expect(run.items).toHaveLength(6);
+		run.items.forEach((item, i) => {
+			expect((item.pairedItem as IPairedItemData).item).toBe(i);
+			if (i % 3 === 1) expect(item.json.error).toMatch(/NOT_FOUND/);
+			else expect(item.json.envelopeId).toBe(ids[i]);
+		});
+	});
+
+	it('without Continue On Fail: the first failing item (by index) stops the run, and no item starts after it', async () => {
+		const ids = await seedMany(12);
+		const input = ids.map((envelopeId, i) => ({ json: { envelopeId: i === 2 || i === 3 ? `env_missing${i}` : envelopeId } }));
+		const run = await runOp(h, status({ parallelRequests: 3 }), input);
+		const error = run.result.error as unknown as { message: string; context: IDataObject };
+		expect(error.message).toMatch(/NOT_FOUND/);
+		expect(error.context.itemIndex).toBe(2);
+		// items started: those before the failure and at most the two already running beside it
+		expect(run.requests.filter((r) => r.method === 'GET').length).toBeLessThanOrEqual(3 + 2 + 1);
+	});
+});
+
+describe('one rate controller per run and credential', () => {
+	it('a 429 pauses every item for Retry-After, then the pace resumes lower; all items succeed', async () => {
+		const ids = await seedMany(60);
+		await h.fault({ rateLimitPerSecond: 20, retryAfterSeconds: 0.2, latencyMs: 2 });
+		await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
+		const run = await runOp(h, status({ parallelRequests: 10 }), input);
+
+		expect(run.result.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.envelopeId)).toEqual(ids);
+		const statuses = run.requests.map((r) => r.status);
+		const limited = statuses.filter((s) => s === 429).length;
+		expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+		// The first burst meets the limit; after that the pace stays below it (a few stragglers at most).
+		expect(limited).toBeGreaterThan(0);
+		expect(limited).toBeLessThan(25);
+		// After the first 429, requests never come closer than the slowed pace allows (no new burst).
+		const first429 = run.requests.findIndex((r) => r.status === 429);
+		const after = run.requests.slice(first429).filter((r) => r.status === 200).map((r) => Date.parse(r.time));
+		for (let k = 20; k < after.length; k++) expect(after[k] - after[k - 20]).toBeGreaterThanOrEqual(900);
+		expect(hintsOf(run).join(' ')).toMatch(/60 of 60 items done.*rate-limit answers \(429\)/);
+	});
+
+	it('"Max Requests per Second" paces from the start: no 429 at all', async () => {
+		const ids = await seedMany(24);
+		await h.fault({ rateLimitPerSecond: 20 });
+		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
+		const t0 = Date.now();
+		const run = await runOp(h, status({ parallelRequests: 10, maxRequestsPerSecond: 12 }), input);
+		expect(run.result.error).toBeUndefined();
+		expect(run.requests.every((r) => r.status === 200)).toBe(true);
+		expect(Date.now() - t0).toBeGreaterThanOrEqual(((24 - 1) / 12) * 1000 - 50);
+	});
+
+	it('every run has its own controller: a 429 in one run does not slow the next', async () => {
+		const ids = await seedMany(5);
+		await h.fault({ failures: [{ status: 429, count: 1 }], retryAfterSeconds: 0.3 });
+		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
+		const t0 = Date.now();
+		await runOp(h, status(), input);
+		expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+		const t1 = Date.now();
+		await runOp(h, status(), input);
+		expect(Date.now() - t1).toBeLessThan(250);
+	});
+
+	it('a retried 503 or server error shows up in the hint under the output', async () => {
+		const ids = await seedMany(3);
+		await h.fault({ failures: [{ status: 503, count: 1 }, { status: 500, count: 1 }], retryAfterSeconds: 0 });
+		const run = await runOp(h, status(), ids.map((envelopeId) => ({ json: { envelopeId } })));
+		expect(run.result.error).toBeUndefined();
+		expect(hintsOf(run)).toEqual([expect.stringMatching(/^3 of 3 items done .*; 2 requests sent again after a failure\.$/)]);
+	});
+});
+
+describe('RateController (its arithmetic, without HTTP)', () => {
+	it('unpaced until the first 429; then below the accepted rate, climbing back', async () => {
+		const rate = new RateController();
+		expect(rate.pace).toBe(Infinity);
+		const tickets = [];
+		for (let i = 0; i < 40; i++) {
+			tickets.push(await rate.acquire());
+			rate.succeeded();
+		}
+		rate.rateLimited(await rate.acquire(), 10);
+		expect(rate.pace).toBeCloseTo(40 * RATE_POLICY.decrease);
+		// a second 429 of the same burst only lengthens the pause
+		rate.rateLimited(tickets[0], 20);
+		expect(rate.pace).toBeCloseTo(40 * RATE_POLICY.decrease);
+		expect(rate.stats).toMatchObject({ rateLimited: 2, pauses: 1 });
+		const before = rate.pace;
+		rate.succeeded();
+		expect(rate.pace).toBeGreaterThan(before);
+	});
+
+	it('never above Max Requests per Second', async () => {
+		const rate = new RateController({ maxPerSecond: 5 });
+		expect(rate.pace).toBe(5);
+		const t0 = Date.now();
+		for (let i = 0; i < 6; i++) await rate.acquire();
+		expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+	});
+});
