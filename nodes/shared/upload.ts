@@ -8,6 +8,9 @@ import { storageRequest } from './transport';
 /** Largest PDF the service accepts: 10 MB (spec 2.1 and part 8). */
 export const MAX_PDF_BYTES = 10_485_760;
 
+/** MAX_PDF_BYTES in MB, for text shown to users. */
+export const MAX_PDF_MB = MAX_PDF_BYTES / (1024 * 1024);
+
 export const PDF_MIME_TYPE = 'application/pdf';
 
 /** Every PDF starts with these bytes. */
@@ -35,7 +38,7 @@ export interface PdfFile {
 
 /**
  * Reads the PDF in binary property `binaryPropertyName` of item `itemIndex` and checks
- * it before any request: present, not empty, at most 10 MB, PDF bytes, PDF type.
+ * it before any request: present, not empty, at most MAX_PDF_BYTES, PDF bytes, PDF type.
  * Uses n8n's binary helpers, so it works in every binary-data mode.
  */
 export async function readPdfFromItem(
@@ -51,14 +54,14 @@ export async function readPdfFromItem(
 
 	// Cheap check on the metadata first, so a huge file is not loaded for nothing.
 	if (typeof binary.bytes === 'number' && binary.bytes > MAX_PDF_BYTES) {
-		throw fail(`the file has ${binary.bytes} bytes; the limit is ${MAX_PDF_BYTES} bytes (10 MB)`);
+		throw fail(`the file has ${binary.bytes} bytes; the limit is ${MAX_PDF_BYTES} bytes (${MAX_PDF_MB} MB)`);
 	}
 	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
 	if (buffer.length === 0) {
 		throw fail('the file is empty; a PDF document is required');
 	}
 	if (buffer.length > MAX_PDF_BYTES) {
-		throw fail(`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (10 MB)`);
+		throw fail(`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (${MAX_PDF_MB} MB)`);
 	}
 	if (!isPdfBytes(buffer)) {
 		throw fail(

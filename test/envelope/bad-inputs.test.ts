@@ -44,7 +44,7 @@ const createWith = (overrides: Params): Params => ({
 const withRecipients = (recipients: IDataObject[]) => createWith({ recipients: recipientFields(recipients) });
 const withJsonRecipients = (recipients: unknown) =>
 	createWith({ recipientsInput: 'json', recipientsJson: JSON.stringify(recipients) });
-const withSettings = (workflowSettings: IDataObject) => createWith({ workflowSettings });
+const withSettings = (signingSettings: IDataObject) => createWith({ signingSettings });
 const withEstamp = (overrides: Params) => createWith(estampParams(overrides));
 const party = (values: IDataObject) => ({ party: [values] });
 const shipping = (values: IDataObject) => ({

@@ -99,7 +99,7 @@ describe('envelope create', () => {
 					},
 					{ ...APPROVER, order: 0, verificationMethod: '' },
 				]),
-				workflowSettings: {
+				signingSettings: {
 					mode: 'parallel',
 					verificationMethod: 'link_only',
 					message: 'Please sign',
@@ -128,7 +128,7 @@ describe('envelope create', () => {
 					verificationMethod: 'link_only',
 					signaturePlacement: { type: 'text', searchText: 'Signature of tenant', pages: [1, 2], position: 'above', gap: 12, width: 180, height: 40 },
 				},
-				// n8n fills the collection's defaults; "Envelope Setting" (empty) is left out
+				// n8n fills the collection's defaults; "Signing Settings Default" (empty) is left out
 				{ name: 'Vikram Shah', email: 'vikram@example.com', role: 'approver', signatureMethod: 'electronic' },
 			],
 			workflow: {

@@ -94,7 +94,7 @@ describe('envelope journeys', () => {
 					operation: 'create',
 					title: 'Rental agreement',
 					recipients: recipientFields([{ ...SIGNER, order: 1 }, { ...APPROVER, order: 2 }]),
-					workflowSettings: { mode: 'sequential', redirectUrl: 'https://example.com/thanks' },
+					signingSettings: { mode: 'sequential', redirectUrl: 'https://example.com/thanks' },
 				}),
 				node('Send', { operation: 'send', envelopeId: fromPrevious('={{ $json.id }}') }),
 			],

@@ -7,7 +7,7 @@ import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
 import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.node';
-import { ARTICLE_EXACT_VALUE } from '../../nodes/shared/estamp/picker';
+import { ARTICLE_EXACT_VALUE } from '../../nodes/DocumentSigning/actions/shared/estamp';
 import { ESTAMP_STATE_CODES, getArticles } from '../../nodes/shared/estamp';
 import { type Harness, startHarness } from '../harness';
 import { HarnessCredentialsHelper } from '../harness/credentials';

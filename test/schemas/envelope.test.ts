@@ -9,7 +9,7 @@ import {
 	RecipientSchema,
 	recipientTotalIssue,
 	SignaturePlacementSchema,
-	WorkflowSettingsSchema,
+	SigningSettingsSchema,
 } from '../../nodes/shared/schemas';
 import { codes, problems } from './helpers';
 
@@ -112,9 +112,9 @@ describe('workflow settings', () => {
 	};
 
 	it('accepts valid settings and an empty object', () => {
-		expect(problems(WorkflowSettingsSchema, good)).toEqual([]);
-		expect(problems(WorkflowSettingsSchema, {})).toEqual([]);
-		expect(problems(WorkflowSettingsSchema, { ...good, expiresAt: '2030-01-31T18:00:00.000+05:30' })).toEqual([]);
+		expect(problems(SigningSettingsSchema, good)).toEqual([]);
+		expect(problems(SigningSettingsSchema, {})).toEqual([]);
+		expect(problems(SigningSettingsSchema, { ...good, expiresAt: '2030-01-31T18:00:00.000+05:30' })).toEqual([]);
 	});
 
 	it('rejects bad enums with invalid_enum_value', () => {
@@ -124,36 +124,36 @@ describe('workflow settings', () => {
 			['emailNotifications', 'some'],
 			['whatsappNotifications', 'completion_only'],
 		]) {
-			expect(codes(WorkflowSettingsSchema, { [key]: value })).toEqual(['invalid_enum_value']);
+			expect(codes(SigningSettingsSchema, { [key]: value })).toEqual(['invalid_enum_value']);
 		}
 	});
 
 	it('requires reminderEveryHours to be a whole number from 1', () => {
-		expect(problems(WorkflowSettingsSchema, { reminderEveryHours: 0 })).toEqual([
+		expect(problems(SigningSettingsSchema, { reminderEveryHours: 0 })).toEqual([
 			'reminderEveryHours: must be a whole number of hours from 1',
 		]);
-		expect(codes(WorkflowSettingsSchema, { reminderEveryHours: 2.5 })).toEqual(['invalid_type']);
+		expect(codes(SigningSettingsSchema, { reminderEveryHours: 2.5 })).toEqual(['invalid_type']);
 	});
 
 	it('requires expiresAt to be an ISO timestamp', () => {
 		for (const bad of ['tomorrow', '2030-01-31', '2030-01-31 18:00']) {
-			expect(problems(WorkflowSettingsSchema, { expiresAt: bad })).toEqual([
+			expect(problems(SigningSettingsSchema, { expiresAt: bad })).toEqual([
 				'expiresAt: must be an ISO 8601 timestamp, such as 2030-01-31T18:00:00Z',
 			]);
 		}
 	});
 
 	it('requires redirectUrl to be an HTTPS URL', () => {
-		expect(problems(WorkflowSettingsSchema, { redirectUrl: 'http://example.com/done' })).toEqual([
+		expect(problems(SigningSettingsSchema, { redirectUrl: 'http://example.com/done' })).toEqual([
 			'redirectUrl: must be an HTTPS URL',
 		]);
-		expect(problems(WorkflowSettingsSchema, { redirectUrl: 'example.com' })).toEqual(['redirectUrl: must be a valid URL']);
+		expect(problems(SigningSettingsSchema, { redirectUrl: 'example.com' })).toEqual(['redirectUrl: must be a valid URL']);
 		expect(codes(HttpsUrlSchema, 'nope')).toEqual(['invalid_string']);
 		expect(codes(HttpsUrlSchema, 'ftp://example.com')).toEqual(['custom']);
 	});
 
 	it('requires estampEnabled to be a boolean', () => {
-		expect(codes(WorkflowSettingsSchema, { estampEnabled: 'true' })).toEqual(['invalid_type']);
+		expect(codes(SigningSettingsSchema, { estampEnabled: 'true' })).toEqual(['invalid_type']);
 	});
 });
 

@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { EstampConfigSchema, WorkflowSettingsSchema } from '../../nodes/shared/schemas';
+import { EstampConfigSchema, SigningSettingsSchema } from '../../nodes/shared/schemas';
 import {
 	DUTY_CEILING,
 	ESTAMP_STATE_CODES,
@@ -259,13 +259,13 @@ describe('e-stamp config', () => {
 	});
 
 	it('is required complete inside workflow settings when e-stamping is on', () => {
-		expect(problems(WorkflowSettingsSchema, { estampEnabled: true })).toEqual([
+		expect(problems(SigningSettingsSchema, { estampEnabled: true })).toEqual([
 			'estampConfig: is required (complete) when estampEnabled is true',
 		]);
-		expect(problems(WorkflowSettingsSchema, { estampEnabled: true, estampConfig: config() })).toEqual([]);
-		expect(problems(WorkflowSettingsSchema, { estampEnabled: true, estampConfig: { state: 'KA' } })).toContain(
+		expect(problems(SigningSettingsSchema, { estampEnabled: true, estampConfig: config() })).toEqual([]);
+		expect(problems(SigningSettingsSchema, { estampEnabled: true, estampConfig: { state: 'KA' } })).toContain(
 			'estampConfig.article: Required',
 		);
-		expect(problems(WorkflowSettingsSchema, { estampEnabled: false })).toEqual([]);
+		expect(problems(SigningSettingsSchema, { estampEnabled: false })).toEqual([]);
 	});
 });

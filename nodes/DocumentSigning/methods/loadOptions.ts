@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { articleOptions } from '../../shared/estamp/picker';
+import { articleOptions } from '../actions/shared/estamp';
 
 /** Article choices for the selected e-stamp state (no request: the catalog is bundled). */
 export async function getEstampArticles(

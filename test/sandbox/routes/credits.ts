@@ -5,7 +5,8 @@
  * workspace: the personal balance, or the organization wallet for organization keys.
  */
 import { Router } from 'express';
-import { GUESSED_PATHS, GUESSED_SCOPES } from '../../../nodes/shared/assumptions';
+import { GUESSED_SCOPES } from '../../../nodes/shared/assumptions';
+import { routePattern } from '../../../nodes/shared/endpoints';
 import { CreditTransactionsQuerySchema, CreditUsageQuerySchema } from '../../../nodes/shared/schemas';
 import { keyOf, pageOf, requireAuth, validate, validationError } from '../http';
 import { sameWorkspace, type CreditTransaction, type SandboxState } from '../state';
@@ -60,7 +61,7 @@ export default function creditsRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.get(GUESSED_PATHS.creditBalance, read, (_req, res) => {
+	router.get(routePattern('creditBalance'), read, (_req, res) => {
 		const workspace = keyOf(res).workspace;
 		res.json({
 			context: workspace.type === 'organization' ? 'organization_wallet' : 'personal',

@@ -19,7 +19,7 @@ import {
 	TemplateUpdateSchema,
 	type FormField,
 	type TemplateRecipient,
-	type WorkflowSettingsInput,
+	type SigningSettingsInput,
 } from '../../../nodes/shared/schemas';
 import { createEnvelopeRecord, findEnvelope, sendEnvelope, type RecipientInput } from '../envelopes';
 import { apiError, keyOf, pageOf, requireAuth, ruleError, validate, validationError } from '../http';
@@ -54,7 +54,7 @@ export interface TemplateRecord {
 	status: 'active' | 'archived';
 	recipients: TemplateRecipientRecord[];
 	formFields: TemplateFieldRecord[];
-	workflow: WorkflowSettingsInput;
+	workflow: SigningSettingsInput;
 	usageCount: number;
 	lastUsedAt: string | null;
 	createdAt: string;

@@ -10,7 +10,8 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
-import { DEFAULTS, GUESSED_PATHS } from '../../../nodes/shared/assumptions';
+import { DEFAULTS } from '../../../nodes/shared/assumptions';
+import { routePattern } from '../../../nodes/shared/endpoints';
 import {
 	WorkflowCreateSchema,
 	WorkflowListQuerySchema,
@@ -218,7 +219,7 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		res.json({ definition: definitionView(definition), version: versionView(version) });
 	});
 
-	router.get(GUESSED_PATHS.listWorkflows, read, (req, res) => {
+	router.get(routePattern('workflows'), read, (req, res) => {
 		const query = parse(res, WorkflowListQuerySchema, req.query);
 		if (!query) return;
 		const workspace = keyOf(res).workspace;
@@ -229,8 +230,7 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		res.json(pageOf(items, query.page, query.limit));
 	});
 
-	// GUESSED_PATHS.getWorkflow
-	router.get('/workflows/:workflowId', read, (req, res) => {
+	router.get(routePattern('workflow'), read, (req, res) => {
 		const definition = load(req, res);
 		if (!definition) return;
 		res.json({ definition: definitionView(definition), version: versionView(latestVersion(definition.id)) });

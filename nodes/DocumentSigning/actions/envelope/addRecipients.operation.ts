@@ -6,23 +6,19 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { AddRecipientsSchema, hasSigner } from '../../../shared/schemas';
+import { AddRecipientsSchema, hasSigner, MAX_RECIPIENTS } from '../../../shared/schemas';
+import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { inputError, validateInput } from '../../../shared/validation';
-import {
-	draftEnvelopeIdProperty,
-	envelopePath,
-	getEnvelopeId,
-	readRecipients,
-	recipientProperties,
-} from './common';
+import { readRecipients, recipientProperties } from '../shared/recipients';
+import { draftEnvelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 
 const show = { resource: ['envelope'], operation: ['addRecipients'] };
 
 const properties: INodeProperties[] = [
 	draftEnvelopeIdProperty,
 	{
-		displayName: 'Only draft envelopes accept recipients. At most 15 recipients per envelope across all roles.',
+		displayName: `Only draft envelopes accept recipients. At most ${MAX_RECIPIENTS} recipients per envelope across all roles.`,
 		name: 'addRecipientsNotice',
 		type: 'notice',
 		default: '',
@@ -34,7 +30,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether the list replaces all recipients of the envelope. Otherwise it is appended and existing recipients count toward the 15.',
+			`Whether the list replaces all recipients of the envelope. Otherwise it is appended and existing recipients count toward the ${MAX_RECIPIENTS}.`,
 	},
 ];
 
@@ -57,7 +53,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		);
 	}
 
-	const response = await apiRequest.call(this, 'POST', envelopePath(envelopeId, 'recipients'), {
+	const response = await apiRequest.call(this, 'POST', apiPath('envelopeRecipients', envelopeId), {
 		body: checked as IDataObject,
 		itemIndex: i,
 	}) as IDataObject;

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { envelopeIdProperty, envelopePath, getEnvelopeId } from './common';
+import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 
 const properties: INodeProperties[] = [
 	envelopeIdProperty,
@@ -23,7 +24,7 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
 	// Asking twice only queues the same check again: safe to resend.
-	const response = await apiRequest.call(this, 'POST', envelopePath(envelopeId, 'estamp/check'), {
+	const response = await apiRequest.call(this, 'POST', apiPath('envelopeEstampCheck', envelopeId), {
 		idempotent: true,
 		itemIndex: i,
 	}) as IDataObject;

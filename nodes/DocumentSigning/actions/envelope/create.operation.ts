@@ -6,14 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { GUESSED_VALUES } from '../../../shared/assumptions';
-import { compact, estampPickerProperties, readEstampConfig } from '../../../shared/estamp/picker';
 import { EnvelopeCreateSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import type { PdfFile } from '../../../shared/upload';
-import { readPdfFromItem, uploadPdf } from '../../../shared/upload';
+import { MAX_PDF_MB, readPdfFromItem, uploadPdf } from '../../../shared/upload';
 import { validateInput } from '../../../shared/validation';
-import { readRecipients, recipientProperties, VERIFICATION_OPTIONS } from './common';
+import { readRecipients, recipientProperties } from '../shared/recipients';
+import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
 
 const show = { resource: ['envelope'], operation: ['create'] };
 
@@ -43,7 +42,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'data',
 		required: true,
-		hint: 'The name of the input binary field holding the PDF (at most 10 MB)',
+		hint: `The name of the input binary field holding the PDF (at most ${MAX_PDF_MB} MB)`,
 		displayOptions: { show: { pdfSource: ['binary'] } },
 	},
 	{
@@ -75,87 +74,7 @@ const properties: INodeProperties[] = [
 		description: 'Title shown to recipients and used to search envelopes',
 	},
 	...recipientProperties(show),
-	{
-		displayName: 'Workflow Settings',
-		name: 'workflowSettings',
-		type: 'collection',
-		placeholder: 'Add Setting',
-		default: {},
-		description: 'Signing workflow; can only be set when the envelope is created',
-		options: [
-			{
-				displayName: 'Email Notifications',
-				name: 'emailNotifications',
-				type: 'options',
-				options: [
-					{ name: 'All', value: 'all' },
-					{ name: 'Completion Only', value: 'completion_only' },
-					{ name: 'None', value: 'none' },
-				],
-				default: 'all',
-			},
-			{
-				displayName: 'Expires At',
-				name: 'expiresAt',
-				type: 'dateTime',
-				default: '',
-				description: 'When the envelope expires if not completed',
-			},
-			{
-				displayName: 'Message',
-				name: 'message',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'Message to recipients',
-			},
-			{
-				displayName: 'Mode',
-				name: 'mode',
-				type: 'options',
-				options: [
-					{ name: 'Sequential', value: 'sequential', description: 'Recipients sign in order' },
-					{ name: 'Parallel', value: 'parallel', description: 'All recipients at once' },
-				],
-				default: 'sequential',
-			},
-			{
-				displayName: 'Redirect URL',
-				name: 'redirectUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. https://example.com/signed',
-				description:
-					'HTTPS address signers return to; envelopeId, signerEmail, role, status and event are appended',
-			},
-			{
-				displayName: 'Reminder Every (Hours)',
-				name: 'reminderEveryHours',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 24,
-			},
-			{
-				displayName: 'Verification Method',
-				name: 'verificationMethod',
-				type: 'options',
-				options: VERIFICATION_OPTIONS,
-				default: 'email_verification',
-			},
-			{
-				displayName: 'WhatsApp Notifications',
-				name: 'whatsappNotifications',
-				type: 'options',
-				options: GUESSED_VALUES.whatsappNotifications.map((value) => ({
-					name: value === 'all' ? 'All' : 'None',
-					value,
-				})),
-				default: 'all',
-				description: 'Messages to recipients that have a phone number',
-			},
-		],
-	},
-	...estampPickerProperties({ show }),
+	...signingSettingsProperties({ show }, 'Signing settings of the envelope; can only be set when the envelope is created'),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -184,30 +103,6 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show }, properties);
 
-/** A dateTime value as ISO 8601 in UTC; anything unreadable is passed on for the schema to name. */
-function toTimestamp(value: unknown): unknown {
-	// a Luxon DateTime from an expression
-	if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
-		return (value as unknown as { toUTC: () => { toISO: () => string } }).toUTC().toISO();
-	}
-	if (typeof value !== 'string' || !value.trim()) return value;
-	if (/(Z|[+-]\d{2}:?\d{2})$/.test(value)) return value;
-	const date = new Date(value);
-	return Number.isNaN(date.getTime()) ? value : date.toISOString();
-}
-
-function readWorkflow(this: IExecuteFunctions, i: number): IDataObject | undefined {
-	const settings = compact(this.getNodeParameter('workflowSettings', i, {}) as IDataObject) ?? {};
-	if (settings.expiresAt !== undefined) settings.expiresAt = toTimestamp(settings.expiresAt) as string;
-
-	const estamp = readEstampConfig.call(this, i);
-	if (estamp.enabled) {
-		settings.estampEnabled = true;
-		if (estamp.config) settings.estampConfig = estamp.config;
-	}
-	return Object.keys(settings).length ? settings : undefined;
-}
-
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const source = this.getNodeParameter('pdfSource', i, 'binary') as 'binary' | 'none';
 	const method = (this.getNodeParameter('options.uploadMethod', i, 'post') as 'post' | 'put') ?? 'post';
@@ -224,8 +119,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (title) body.title = title;
 	const recipients = readRecipients.call(this, i);
 	if (recipients) body.recipients = recipients as IDataObject[];
-	const workflow = readWorkflow.call(this, i);
-	if (workflow) body.workflow = workflow;
+	const signingSettings = readSigningSettings.call(this, i);
+	if (signingSettings) body.workflow = signingSettings;
 
 	const checked = validateInput(this.getNode(), EnvelopeCreateSchema, body, i, 'envelope');
 

@@ -6,8 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { envelopeIdProperty, envelopePath, getEnvelopeId } from './common';
+import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 
 const properties: INodeProperties[] = [
 	envelopeIdProperty,
@@ -27,7 +28,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
-	const response = await apiRequest.call(this, 'GET', envelopePath(envelopeId, 'fields'), {
+	const response = await apiRequest.call(this, 'GET', apiPath('envelopeFields', envelopeId), {
 		itemIndex: i,
 	}) as IDataObject;
 	const items = Array.isArray(response.items) ? (response.items as IDataObject[]) : [];

@@ -8,9 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequestAllItems, returnAllOrLimit } from '../../../shared/pagination';
 import { EnvelopeListQuerySchema } from '../../../shared/schemas';
-import { compact } from '../../../shared/estamp/picker';
 import { validateInput } from '../../../shared/validation';
-import { ENVELOPE_STATUS_OPTIONS } from './common';
+import { compact } from '../shared/params';
+import { ENVELOPE_STATUS_OPTIONS } from './statusOptions';
 
 const show = { resource: ['envelope'], operation: ['getMany'] };
 

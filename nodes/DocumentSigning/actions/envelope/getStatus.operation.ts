@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { envelopeIdProperty, envelopePath, getEnvelopeId } from './common';
+import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 
 const properties: INodeProperties[] = [
 	envelopeIdProperty,
@@ -22,7 +23,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
-	const progress = await apiRequest.call(this, 'GET', envelopePath(envelopeId, 'status'), {
+	const progress = await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), {
 		itemIndex: i,
 	}) as IDataObject;
 	return [{ json: progress }];

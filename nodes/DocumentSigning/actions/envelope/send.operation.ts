@@ -6,8 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { draftEnvelopeIdProperty, envelopePath, getEnvelopeId } from './common';
+import { draftEnvelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 
 const properties: INodeProperties[] = [
 	draftEnvelopeIdProperty,
@@ -47,7 +48,7 @@ export function normalizeSendResponse(envelopeId: string, response: IDataObject)
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
 	// Not resent on a lost connection: the service may already have notified recipients.
-	const response = await apiRequest.call(this, 'POST', envelopePath(envelopeId, 'send'), {
+	const response = await apiRequest.call(this, 'POST', apiPath('envelopeSend', envelopeId), {
 		body: {},
 		itemIndex: i,
 	}) as IDataObject;

@@ -6,14 +6,16 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { inputError } from '../validation';
-import { ESTAMP_STATES, getEstampState, INDIAN_STATE_NAMES, MIN_DUTY } from './states';
-import { getArticles } from './articles';
+import { getArticles } from '../../../shared/estamp/articles';
+import { ESTAMP_STATES, getEstampState, INDIAN_STATE_NAMES, MIN_DUTY } from '../../../shared/estamp/states';
+import { EstampPayeeSchema } from '../../../shared/schemas';
+import { inputError } from '../../../shared/validation';
+import { compact, enumOptions } from './params';
 
 /**
  * The e-stamp part of a node's parameters (specification 2.6) and the code that reads it
  * back into an `estampConfig` object. The values are checked by the e-stamp schema in
- * `schemas.ts`; this file only collects them, and refuses what only the editor can get
+ * `schemas/estamp.ts`; this file only collects them, and refuses what only the editor can get
  * wrong (an article left over from another state's list).
  *
  * Parameter names all start with `estamp` so that any operation can add the picker
@@ -181,10 +183,7 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			displayName: 'Duty Paid By',
 			name: 'estampPayee',
 			type: 'options',
-			options: [
-				{ name: 'First Party', value: 'first-party' },
-				{ name: 'Second Party', value: 'second-party' },
-			],
+			options: enumOptions(EstampPayeeSchema, { 'first-party': 'First Party', 'second-party': 'Second Party' }),
 			default: 'first-party',
 			displayOptions: when(),
 		},
@@ -258,17 +257,6 @@ export function articleOptions(state: string): INodePropertyOptions[] {
 	// Alphabetical for the dropdown; the catalog itself stays in the specification's order.
 	const sorted = [...catalog].sort((a, b) => a.localeCompare(b));
 	return [...sorted.map((article) => ({ name: article, value: article })), exact];
-}
-
-/** Drops empty strings and undefined so optional fields are not sent. */
-export function compact(values: IDataObject | undefined): IDataObject | undefined {
-	if (!values) return undefined;
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(values)) {
-		if (value === undefined || value === null || value === '') continue;
-		out[key] = typeof value === 'string' ? value.trim() : value;
-	}
-	return Object.keys(out).length ? out : undefined;
 }
 
 const asText = (value: unknown): IDataObject[string] =>

@@ -1,0 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as envelope from './envelope/Envelope.resource';
+import type { DocumentSigningResource } from './node.type';
+
+/**
+ * A resource module (`<resource>/<Resource>.resource.ts`): its `description` (the
+ * operation dropdown and every operation's parameters) and one export per operation
+ * value, each an OperationModule.
+ */
+export type ResourceModule = { description: INodeProperties[] } & Record<string, unknown>;
+
+/**
+ * The node's resources. Adding a resource is one import and one entry here: the node's
+ * Resource dropdown, its parameters and the router all follow.
+ */
+const RESOURCES: Array<{ name: string; value: DocumentSigningResource; module: ResourceModule }> = [
+	{ name: 'Envelope', value: 'envelope', module: envelope },
+];
+
+/** Resource modules by resource value, for the router. */
+export const resourceModules: Partial<Record<string, ResourceModule>> = Object.fromEntries(
+	RESOURCES.map(({ value, module }) => [value, module]),
+);
+
+/** The Resource dropdown (alphabetical, as n8n lists options) and every resource's parameters. */
+export const resourceProperties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: RESOURCES.map(({ name, value }) => ({ name, value })).sort((a, b) =>
+			a.name.localeCompare(b.name),
+		),
+		default: 'envelope',
+	},
+	...RESOURCES.flatMap(({ module }) => module.description),
+];

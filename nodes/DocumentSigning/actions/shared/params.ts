@@ -1,0 +1,64 @@
+import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { inputError } from '../../../shared/validation';
+
+/** Drops empty strings and undefined so optional fields are not sent. */
+export function compact(values: IDataObject | undefined): IDataObject | undefined {
+	if (!values) return undefined;
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(values)) {
+		if (value === undefined || value === null || value === '') continue;
+		out[key] = typeof value === 'string' ? value.trim() : value;
+	}
+	return Object.keys(out).length ? out : undefined;
+}
+
+/** The label of one dropdown option: its name, or its name and a description. */
+export type OptionLabel = string | { name: string; description?: string };
+
+/**
+ * Dropdown options from an enum schema's values (in the schema's order) and a label map
+ * typed by those values: an enum value without a label fails the build.
+ */
+export function enumOptions<T extends string>(
+	schema: { readonly options: readonly T[] },
+	labels: Record<T, OptionLabel>,
+): Array<INodePropertyOptions & { value: T }> {
+	return schema.options.map((value) => {
+		const label: OptionLabel = labels[value];
+		return typeof label === 'string' ? { name: label, value } : { ...label, value };
+	});
+}
+
+/** A dateTime value as ISO 8601 in UTC; anything unreadable is passed on for the schema to name. */
+export function toTimestamp(value: unknown): unknown {
+	// a Luxon DateTime from an expression
+	if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+		return (value as unknown as { toUTC: () => { toISO: () => string } }).toUTC().toISO();
+	}
+	if (typeof value !== 'string' || !value.trim()) return value;
+	if (/(Z|[+-]\d{2}:?\d{2})$/.test(value)) return value;
+	const date = new Date(value);
+	return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
+
+/**
+ * A JSON parameter of item `i`: a string is parsed (empty: undefined), anything else
+ * (an expression's object or array) is returned as it is. `label` names the field in errors.
+ */
+export function readJsonParameter(
+	this: IExecuteFunctions,
+	name: string,
+	i: number,
+	label: string,
+	fallback: unknown = '',
+): unknown {
+	const value = this.getNodeParameter(name, i, fallback) as unknown;
+	if (typeof value !== 'string') return value;
+	if (!value.trim()) return undefined;
+	try {
+		return JSON.parse(value) as unknown;
+	} catch (error) {
+		throw inputError(this.getNode(), `${label}: not valid JSON`, i, (error as Error).message);
+	}
+}

@@ -1,0 +1,17 @@
+/**
+ * What the API accepts, as zod schemas: the one place for every request rule of the
+ * specification, one file per resource. The node validates user input with these before
+ * sending anything, and the sandbox validates requests with the same schemas, so a rule
+ * changes in one place. Where the specification says "not shown", the guess comes from
+ * assumptions.ts.
+ */
+export * from './primitives';
+export * from './recipients';
+export * from './estamp';
+export * from './signingSettings';
+export * from './paging';
+export * from './envelope';
+export * from './template';
+export * from './document';
+export * from './workflow';
+export * from './credit';

@@ -1,0 +1,32 @@
+/**
+ * Signing settings: the `workflow` object of envelopes, templates and document creation
+ * (specification 2.4). Called "signing settings" here so that "workflow" means an n8n
+ * workflow or the reusable-workflow resource.
+ */
+import { z } from 'zod';
+
+import { GUESSED_VALUES } from '../assumptions';
+import { checkEstampPresence, EstampConfigSchema } from './estamp';
+import { HttpsUrlSchema, TimestampSchema } from './primitives';
+import { VerificationMethodSchema } from './recipients';
+
+export const SigningModeSchema = z.enum(['sequential', 'parallel']);
+export const EmailNotificationsSchema = z.enum(['all', 'completion_only', 'none']);
+export const WhatsappNotificationsSchema = z.enum(GUESSED_VALUES.whatsappNotifications);
+
+export const SigningSettingsSchema = z
+	.object({
+		mode: SigningModeSchema.optional(),
+		verificationMethod: VerificationMethodSchema.optional(),
+		message: z.string().optional(),
+		reminderEveryHours: z.number().int().min(1, 'must be a whole number of hours from 1').optional(),
+		expiresAt: TimestampSchema.optional(),
+		emailNotifications: EmailNotificationsSchema.optional(),
+		whatsappNotifications: WhatsappNotificationsSchema.optional(),
+		redirectUrl: HttpsUrlSchema.optional(),
+		estampEnabled: z.boolean().optional(),
+		estampConfig: EstampConfigSchema.optional(),
+	})
+	.superRefine(checkEstampPresence);
+
+export type SigningSettingsInput = z.input<typeof SigningSettingsSchema>;
