@@ -9,7 +9,9 @@
  * Runs until Ctrl-C, which stops n8n and the sandbox.
  *
  * Options: --port <n> (n8n, default 5678 or a free port), --sandbox-port <n>,
- *          --fresh (forget the n8n data of earlier runs).
+ *          --fresh (forget the n8n data of earlier runs),
+ *          --check (once ready, check the editor answers and the examples are there, then
+ *          stop: how CI proves the README's command on a fresh clone).
  * The n8n data (workflows, executions, edits) is kept in .e2e/start between runs.
  */
 import { existsSync, promises as fs, readdirSync, readFileSync } from 'fs';
@@ -100,11 +102,14 @@ async function main(): Promise<void> {
 		const sample = path.join(stack.filesDir, 'sample-contract.pdf');
 		if (!existsSync(sample)) await fs.writeFile(sample, await samplePdf());
 
-		// The sandbox is new on each run: subscribe the example triggers' production URLs.
-		for (const workflow of examples.filter((w) => w.active === true)) {
+		// The sandbox is new on each run: subscribe the example triggers' production URLs, and
+		// their test URLs so that "Execute step" in the editor hears events too.
+		for (const workflow of examples) {
 			for (const url of stack.triggerUrls(workflow)) {
-				await stack.subscribe(url);
-				log(`the sandbox delivers its events to "${workflow.name}" (${url})`);
+				const testUrl = url.replace('/webhook/', '/webhook-test/');
+				if (workflow.active === true) await stack.subscribe(url);
+				await stack.subscribe(testUrl);
+				log(`the sandbox delivers its events to "${workflow.name}" (${workflow.active === true ? `${url} and ` : ''}${testUrl})`);
 			}
 		}
 	} catch (error) {
@@ -121,7 +126,8 @@ async function main(): Promise<void> {
 			`  Login:     ${OWNER.email}`,
 			`  Password:  ${OWNER.password}`,
 			'',
-			`  Sandbox:   ${stack.sandbox.baseUrl} (credential "Document Signing sandbox" points here)`,
+			`  Sandbox:   ${stack.sandbox.origin}/ (its dashboard: webhook URLs, deliveries, signing pages)`,
+			`  API:       ${stack.sandbox.baseUrl} (credential "Document Signing sandbox" points here)`,
 			`  Files:     ${path.relative(ROOT, stack.filesDir)}/ (sample-contract.pdf; signed PDFs are saved here)`,
 			`  Logs:      ${path.relative(ROOT, stack.dir)}/n8n.log, ${path.relative(ROOT, stack.dir)}/sandbox.log`,
 			'',
@@ -131,6 +137,16 @@ async function main(): Promise<void> {
 			'',
 		].join('\n'),
 	);
+
+	if (process.argv.includes('--check')) {
+		const ready = await stack.rest.get('/workflows');
+		const names = ((ready.data?.data ?? []) as Array<{ name: string }>).map((w) => w.name);
+		const missing = examples.filter((w) => !names.includes(w.name)).map((w) => w.name);
+		const editor = await fetch(`${stack.n8nUrl}/`);
+		const ok = ready.status === 200 && missing.length === 0 && editor.status === 200;
+		log(ok ? `check passed: the editor answers and the ${examples.length} examples are imported` : `check failed: editor ${editor.status}, workflows ${ready.status}, missing ${JSON.stringify(missing)}`);
+		return void (await stopAndExit(ok ? 0 : 1));
+	}
 
 	// Runs until stopped; if n8n or the sandbox dies, everything stops.
 	const exited = await stack.waitForExit();

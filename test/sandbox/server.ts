@@ -15,6 +15,7 @@ import { apiError } from './http';
 import { faults, requestId, requestLog } from './middleware';
 import adminRoutes, { installHourlyCheck } from './routes/admin';
 import creditsRoutes from './routes/credits';
+import dashboardRoutes from './routes/dashboard';
 import envelopeRoutes from './routes/envelopes';
 import signingRoutes from './routes/signing';
 import storageRoutes from './routes/storage';
@@ -69,6 +70,7 @@ export function createApp(state: SandboxState): express.Express {
 	app.use('/storage', requestLog({ logBody: false }), storageRoutes(state));
 	app.use('/sign', express.json(), signingRoutes(state));
 	app.use('/__sandbox', express.json(), adminRoutes(state));
+	app.use(dashboardRoutes(state, () => state.origin));
 
 	app.use((req: Request, res: Response) => {
 		apiError(res, 'NOT_FOUND', `No route ${req.method} ${req.path}`);
