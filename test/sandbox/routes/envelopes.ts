@@ -60,7 +60,8 @@ export default function envelopeRoutes(state: SandboxState): Router {
 			.filter((e) => e.workspace.type === keyOf(res).workspace.type && e.workspace.id === keyOf(res).workspace.id)
 			.filter((e) => !status || e.status === status)
 			.filter((e) => !needle || e.title.toLowerCase().includes(needle))
-			.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
+			// Newest change first (assumptions.ts: envelope list order).
+			.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : b.id.localeCompare(a.id)))
 			.map(listItem);
 		res.json(pageOf(items, page, limit));
 	});

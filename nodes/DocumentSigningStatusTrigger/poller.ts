@@ -1,0 +1,150 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { DEFAULTS } from '../shared/assumptions';
+import type { Page } from '../shared/pagination';
+import { apiRequest } from '../shared/transport';
+
+/**
+ * Reading `GET /envelopes?status=...` for the status trigger.
+ *
+ * The list is assumed to show the newest change first (`updatedAt` descending, see
+ * assumptions.ts). Each status keeps a cursor (the newest `updatedAt` already handled)
+ * and the ids handled at or near it. A poll reads pages until it passes the cursor, so
+ * any number of pages of changes between two polls is read. If a page shows another
+ * order, the poll reads every page instead, so nothing is missed either way.
+ */
+
+/** Tunables. A mutable object so a test run can use small pages; node code never changes it. */
+export const STATUS_POLL = {
+	/** Envelopes per list request. */
+	pageSize: DEFAULTS.maxLimit as number,
+	/** Most ids remembered per status (the newest changes are kept). */
+	seenLimit: 2000,
+	/** Restarts of a poll's read when the list shrank while it was read. */
+	maxRestarts: 2,
+	/**
+	 * Changes this much older than the cursor are read again (and their ids kept), in case
+	 * the service makes a change visible a little after stamping it.
+	 */
+	overlapMs: 60_000,
+};
+
+/** The oldest change a poll reads: the cursor minus the overlap. */
+export const readFrom = (memory: StatusMemory): number | undefined =>
+	memory.cursor === undefined ? undefined : memory.cursor - STATUS_POLL.overlapMs;
+
+/**
+ * Statuses an envelope does not leave and does not change in: their `updatedAt` is when
+ * the status was reached, so only ids at the cursor need remembering.
+ */
+export const FINAL_STATUSES = new Set(['completed', 'estamp_failed']);
+
+export interface EnvelopeListItem extends IDataObject {
+	id: string;
+	status: string;
+	updatedAt: string;
+}
+
+/** What the trigger keeps per status in the node's static data. */
+export interface StatusMemory {
+	/** The newest `updatedAt` handled (ms since epoch); absent before the first poll. */
+	cursor?: number;
+	/** Handled envelope ids and their `updatedAt` (ms). */
+	seen: Record<string, number>;
+}
+
+const time = (item: EnvelopeListItem): number => {
+	const ms = Date.parse(String(item.updatedAt ?? ''));
+	return Number.isNaN(ms) ? Infinity : ms;
+};
+
+/**
+ * Envelopes of `status` changed at or after `since`, without repeats. With `since`
+ * undefined: every envelope in the status when `allPages`, else those changed within the
+ * overlap of the newest change (what a first poll needs to remember).
+ */
+export async function readChanged(
+	this: IPollFunctions,
+	status: string,
+	since: number | undefined,
+	allPages: boolean,
+): Promise<EnvelopeListItem[]> {
+	for (let attempt = 0; ; attempt++) {
+		const found = new Map<string, EnvelopeListItem>();
+		let firstTotal: number | undefined;
+		let ordered = true;
+		let previous = Infinity;
+		let shrank = false;
+		let floor = since;
+
+		for (let page = DEFAULTS.page; ; page++) {
+			const response = await apiRequest.call(this, 'GET', '/envelopes', {
+				qs: { status, page, limit: STATUS_POLL.pageSize },
+			}) as Page<EnvelopeListItem>;
+			const items = Array.isArray(response.items) ? response.items : [];
+			const total = response.pageInfo?.total;
+			if (firstTotal === undefined) firstTotal = total;
+			// Fewer envelopes than when the read began: later pages moved up, one may be skipped.
+			else if (total !== undefined && total < firstTotal) shrank = true;
+
+			for (const item of items) {
+				if (!item || typeof item.id !== 'string') continue;
+				const t = time(item);
+				if (t > previous) ordered = false;
+				previous = t;
+				if (floor === undefined && !allPages && Number.isFinite(t)) floor = t - STATUS_POLL.overlapMs;
+				if (floor === undefined || t >= floor) found.set(item.id, item);
+			}
+
+			if (!response.pageInfo?.hasNext || items.length === 0) break;
+			if (ordered && !allPages && floor !== undefined && previous < floor) break;
+		}
+
+		if (!shrank || attempt >= STATUS_POLL.maxRestarts) return [...found.values()];
+	}
+}
+
+/**
+ * Applies one poll's read to the memory: returns the envelopes not handled before (oldest
+ * change first) and records them. The first poll of a status (no cursor) records the
+ * baseline and returns nothing new.
+ */
+export function takeNew(
+	status: string,
+	memory: StatusMemory,
+	listed: EnvelopeListItem[],
+	now: number,
+): EnvelopeListItem[] {
+	const firstPoll = memory.cursor === undefined;
+	const fresh = firstPoll ? [] : listed.filter((item) => !(item.id in memory.seen));
+
+	let cursor = memory.cursor ?? -Infinity;
+	for (const item of listed) {
+		const t = time(item);
+		// An unreadable updatedAt counts as now; it does not move the cursor.
+		memory.seen[item.id] = Number.isFinite(t) ? t : now;
+		if (Number.isFinite(t)) cursor = Math.max(cursor, t);
+	}
+	// Nothing listed yet: every envelope that gets there later is new.
+	memory.cursor = Number.isFinite(cursor) ? cursor : 0;
+	prune(status, memory);
+
+	return fresh.sort((a, b) => time(a) - time(b) || a.id.localeCompare(b.id));
+}
+
+/**
+ * Bounds the memory. A final status needs only the ids the next poll reads again (older
+ * ones are never read again); others keep the newest `seenLimit` ids, so an envelope changed
+ * again while staying in the status (a signature on a pending envelope) is not new.
+ */
+function prune(status: string, memory: StatusMemory): void {
+	const from = readFrom(memory) ?? -Infinity;
+	let entries = Object.entries(memory.seen);
+	if (FINAL_STATUSES.has(status)) entries = entries.filter(([, t]) => t >= from);
+	if (entries.length > STATUS_POLL.seenLimit) {
+		entries.sort((a, b) => b[1] - a[1]);
+		// Ids the next poll reads again always stay.
+		entries = entries.filter(([, t], index) => index < STATUS_POLL.seenLimit || t >= from);
+	}
+	memory.seen = Object.fromEntries(entries);
+}
