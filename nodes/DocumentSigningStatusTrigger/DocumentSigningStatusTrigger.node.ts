@@ -106,7 +106,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 		if (manual) {
 			// A test run shows the newest envelope of each status and changes no memory.
 			for (const status of statuses) {
-				const listed = await readChanged.call(this, status, undefined, false);
+				const { items: listed } = await readChanged.call(this, status, undefined, false);
 				const newest = listed.sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
 				if (newest) envelopes.push(newest);
 			}
@@ -119,9 +119,10 @@ export class DocumentSigningStatusTrigger implements INodeType {
 				const state: StatusMemory = known[status] ?? { seen: {} };
 				// The first read of a final status needs only the newest change; of another
 				// status, every envelope in it (any may change later without being new).
-				const allPages = state.cursor === undefined && !FINAL_STATUSES.has(status);
-				const listed = await readChanged.call(this, status, readFrom(state), allPages);
-				envelopes.push(...takeNew(status, state, listed, now));
+				const allPages = state.readAll === true || (state.cursor === undefined && !FINAL_STATUSES.has(status));
+				const { items, ordered } = await readChanged.call(this, status, readFrom(state), allPages);
+				if (!ordered) state.readAll = true;
+				envelopes.push(...takeNew(status, state, items, now));
 				next[status] = state;
 			}
 			// Statuses no longer chosen are forgotten; choosing one again starts a new baseline.

@@ -2,6 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULTS } from '../shared/assumptions';
 import type { Page } from '../shared/pagination';
+import { apiPath } from '../shared/endpoints';
 import { apiRequest } from '../shared/transport';
 
 /**
@@ -10,8 +11,8 @@ import { apiRequest } from '../shared/transport';
  * The list is assumed to show the newest change first (`updatedAt` descending, see
  * assumptions.ts). Each status keeps a cursor (the newest `updatedAt` already handled)
  * and the ids handled at or near it. A poll reads pages until it passes the cursor, so
- * any number of pages of changes between two polls is read. If a page shows another
- * order, the poll reads every page instead, so nothing is missed either way.
+ * any number of pages of changes between two polls is read. Once a page shows another
+ * order, this poll and every later one of the status read every page instead.
  */
 
 /** Tunables. A mutable object so a test run can use small pages; node code never changes it. */
@@ -51,6 +52,14 @@ export interface StatusMemory {
 	cursor?: number;
 	/** Handled envelope ids and their `updatedAt` (ms). */
 	seen: Record<string, number>;
+	/** The list was seen in another order than assumed: every poll reads every page. */
+	readAll?: boolean;
+}
+
+export interface ReadResult {
+	items: EnvelopeListItem[];
+	/** Every page read was newest change first. */
+	ordered: boolean;
 }
 
 const time = (item: EnvelopeListItem): number => {
@@ -68,7 +77,7 @@ export async function readChanged(
 	status: string,
 	since: number | undefined,
 	allPages: boolean,
-): Promise<EnvelopeListItem[]> {
+): Promise<ReadResult> {
 	for (let attempt = 0; ; attempt++) {
 		const found = new Map<string, EnvelopeListItem>();
 		let firstTotal: number | undefined;
@@ -78,7 +87,7 @@ export async function readChanged(
 		let floor = since;
 
 		for (let page = DEFAULTS.page; ; page++) {
-			const response = await apiRequest.call(this, 'GET', '/envelopes', {
+			const response = await apiRequest.call(this, 'GET', apiPath('envelopes'), {
 				qs: { status, page, limit: STATUS_POLL.pageSize },
 			}) as Page<EnvelopeListItem>;
 			const items = Array.isArray(response.items) ? response.items : [];
@@ -100,7 +109,7 @@ export async function readChanged(
 			if (ordered && !allPages && floor !== undefined && previous < floor) break;
 		}
 
-		if (!shrank || attempt >= STATUS_POLL.maxRestarts) return [...found.values()];
+		if (!shrank || attempt >= STATUS_POLL.maxRestarts) return { items: [...found.values()], ordered };
 	}
 }
 

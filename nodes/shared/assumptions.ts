@@ -125,7 +125,7 @@ export const ASSUMPTIONS: Assumption[] = [
 	{ topic: 'Credit balance context values', guess: '`personal` for personal keys, `organization_wallet` for organization keys (`organization_member_allocation` is reserved for member allocations).' },
 	{ topic: 'Reusable workflow config rules', guess: '`execution.redirectUrl` must be HTTPS (as for envelopes); a config needs at least one signer participant and unique participant keys; a run needs a `title`.' },
 	{ topic: 'Replacing envelope recipients', guess: 'The node refuses a replacing recipient list without a signer before any request, since such an envelope could never be sent; an append is left to the service.' },
-	{ topic: 'Envelope list order', guess: 'Newest change first: `updatedAt` descending, then `id` descending. The status trigger reads pages until it passes its last poll; when a page shows another order it reads every page.' },
+	{ topic: 'Envelope list order', guess: 'Newest change first: `updatedAt` descending, then `id` descending. The status trigger reads pages until it passes its last poll; once a page shows another order, it reads every page from then on.' },
 	{ topic: 'Envelope `updatedAt`', guess: 'Set by every change of the envelope (a signature, a status change). A `completed` or `estamp_failed` envelope no longer changes: its `updatedAt` is when it got there.' },
 	{ topic: 'Rate limits', guess: 'None documented; the node retries 429 and 503, honouring `Retry-After`.' },
 ];

@@ -14,35 +14,19 @@
  *   await poller.poll();  // { items, executionId } or null
  */
 import 'reflect-metadata';
-import type {
-	IConnections,
-	IDataObject,
-	INode,
-	INodeExecutionData,
-	INodeParameters,
-	INodeType,
-	INodeTypes,
-	IRun,
-	IWorkflowBase,
-} from 'n8n-workflow';
-import { deepCopy, Workflow } from 'n8n-workflow';
-import { ExecutionLifecycleHooks, PollContext, WorkflowExecute } from 'n8n-core';
+import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParameters, INodeType, IRun } from 'n8n-workflow';
+import { deepCopy } from 'n8n-workflow';
+import { PollContext } from 'n8n-core';
 
 import { DocumentSigningStatusTrigger } from '../../nodes/DocumentSigningStatusTrigger/DocumentSigningStatusTrigger.node';
-import { executionDataStartingAt, harnessAdditionalData } from './additional-data';
+import { harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
-import { nodeTypes as harnessNodeTypes } from './node-types';
+import { nodeTypesWith, runFromTrigger, storedWorkflow, triggerNodeOf, workflowOf } from './trigger-workflow';
 
 export const POLL_NODE_NAME = 'Document Signing Status Trigger';
 const POLL_TYPE = 'documentSigningStatusTrigger';
 const POLLER: INodeType = new DocumentSigningStatusTrigger();
-
-const nodeTypes: INodeTypes = {
-	getByName: (name) => (name.replace(/^.*\./, '') === POLL_TYPE ? POLLER : harnessNodeTypes.getByName(name)),
-	getByNameAndVersion: (name, version) =>
-		name.replace(/^.*\./, '') === POLL_TYPE ? POLLER : harnessNodeTypes.getByNameAndVersion(name, version),
-	getKnownTypes: () => ({}),
-};
+const nodeTypes = nodeTypesWith(POLL_TYPE, POLLER);
 
 export interface PollRunnerOptions {
 	credentials: HarnessCredentials;
@@ -62,45 +46,25 @@ export interface PollResult {
 let runnerCount = 0;
 
 export async function startPollRunner(options: PollRunnerOptions) {
-	const triggerNode: INode = {
+	const trigger = triggerNodeOf({
 		id: 'poller',
 		name: POLL_NODE_NAME,
 		type: POLL_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
 		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...(options.parameters ?? {}) },
-		credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },
-	};
+	});
 	// What n8n keeps in its database.
-	const stored: IWorkflowBase = {
+	const stored = storedWorkflow({
 		id: `poll-harness-${++runnerCount}`,
 		name: 'Poll harness workflow',
-		active: true,
-		activeVersionId: null,
-		isArchived: false,
-		nodes: [triggerNode, ...(options.nodes ?? [])],
-		connections: options.connections ?? {},
-		settings: {},
-		staticData: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	};
+		nodes: [trigger, ...(options.nodes ?? [])],
+		connections: options.connections,
+	});
 	let executionCount = 0;
+	const additionalData = (executionId?: string, hooks?: Parameters<typeof harnessAdditionalData>[0]['hooks']) =>
+		harnessAdditionalData({ credentials: options.credentials, origin: 'http://127.0.0.1', executionId, hooks });
 
-	/** A Workflow of the stored workflow over the given static data. */
-	const workflowOver = (staticData: IDataObject) =>
-		new Workflow({
-			id: stored.id,
-			name: stored.name,
-			nodes: deepCopy(stored.nodes),
-			connections: stored.connections,
-			active: true,
-			nodeTypes,
-			staticData,
-			settings: {},
-		});
-	const newWorkflow = () => workflowOver(deepCopy(stored.staticData ?? {}));
 	// The workflow n8n builds on activation and keeps while the workflow is active.
+	const newWorkflow = () => workflowOf(stored, nodeTypes, deepCopy(stored.staticData ?? {}));
 	let workflow = newWorkflow();
 
 	function save(): void {
@@ -112,25 +76,22 @@ export async function startPollRunner(options: PollRunnerOptions) {
 
 	async function execute(mode: 'trigger' | 'manual', main: INodeExecutionData[][]): Promise<PollResult> {
 		const executionId = String(++executionCount);
-		const hooks = new ExecutionLifecycleHooks(mode, executionId, stored);
-		let finish: (run: IRun) => void = () => {};
-		const finished = new Promise<IRun>((resolve) => (finish = resolve));
-		hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
-		const additionalData = harnessAdditionalData({ credentials: options.credentials, origin: 'http://127.0.0.1', executionId, hooks });
-		// A run gets its own Workflow over the same static data, as n8n's WorkflowRunner does.
-		const runWorkflow = workflowOver(workflow.staticData);
-		const start = runWorkflow.getNode(POLL_NODE_NAME)!;
-		await new WorkflowExecute(additionalData, mode, executionDataStartingAt(start, main)).processRunExecutionData(runWorkflow);
-		const run = await finished;
-		const items = run.data.resultData.runData[POLL_NODE_NAME]?.[0]?.data?.main?.[0] ?? [];
-		return { items, run };
+		return await runFromTrigger({
+			stored,
+			// A run gets its own Workflow over the same static data, as n8n's WorkflowRunner does.
+			workflow: workflowOf(stored, nodeTypes, workflow.staticData),
+			mode,
+			executionId,
+			triggerName: POLL_NODE_NAME,
+			main,
+			additionalData: (hooks) => additionalData(executionId, hooks),
+		});
 	}
 
 	/** One scheduled poll: the node's `poll()` in `trigger` mode, then the execution it starts, if any. */
 	async function poll(): Promise<PollResult | null> {
 		const node = workflow.getNode(POLL_NODE_NAME)!;
-		const additionalData = harnessAdditionalData({ credentials: options.credentials, origin: 'http://127.0.0.1', executionId: undefined });
-		const context = new PollContext(workflow, node, additionalData, 'trigger', 'activate');
+		const context = new PollContext(workflow, node, additionalData(), 'trigger', 'activate');
 		const response = await POLLER.poll!.call(context);
 		if (response === null) return null;
 		// n8n saves the static data as the poll emits, before the run starts.

@@ -32,19 +32,17 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
-	INodeTypes,
 	IRun,
 	IWebhookData,
 	IWebhookResponseData,
-	IWorkflowBase,
 } from 'n8n-workflow';
 import { deepCopy, jsonParse, Workflow } from 'n8n-workflow';
-import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
+import { type ExecutionLifecycleHooks, WebhookContext } from 'n8n-core';
 
 import { DocumentSigningTrigger } from '../../nodes/DocumentSigningTrigger/DocumentSigningTrigger.node';
-import { executionDataStartingAt, harnessAdditionalData } from './additional-data';
+import { harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
-import { nodeTypes as harnessNodeTypes } from './node-types';
+import { nodeTypesWith, runFromTrigger, storedWorkflow, triggerNodeOf, workflowOf } from './trigger-workflow';
 
 export const TRIGGER_NODE_NAME = 'Document Signing Trigger';
 const TRIGGER_TYPE = 'documentSigningTrigger';
@@ -80,13 +78,7 @@ export interface ExecutionRecord {
 }
 
 const TRIGGER: INodeType = new DocumentSigningTrigger();
-
-const nodeTypes: INodeTypes = {
-	getByName: (name) => (name.replace(/^.*\./, '') === TRIGGER_TYPE ? TRIGGER : harnessNodeTypes.getByName(name)),
-	getByNameAndVersion: (name, version) =>
-		name.replace(/^.*\./, '') === TRIGGER_TYPE ? TRIGGER : harnessNodeTypes.getByNameAndVersion(name, version),
-	getKnownTypes: () => ({}),
-};
+const nodeTypes = nodeTypesWith(TRIGGER_TYPE, TRIGGER);
 
 /** Reads the body into `req.rawBody` and parses it by content type, as n8n's body parser does. */
 async function readBody(req: Request): Promise<{ ok: true } | { ok: false; message: string }> {
@@ -119,32 +111,23 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 		webhookSecret: '',
 		...options.credentials,
 	};
-	const triggerNode: INode = {
+	const triggerNode = triggerNodeOf({
 		id: 'trigger',
 		name: TRIGGER_NODE_NAME,
 		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters: options.parameters ?? {},
-		credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },
-	};
-	// What n8n keeps in its database; each request builds its workflow from it.
-	const stored: IWorkflowBase = {
-		// Each runner is its own workflow, as each n8n workflow has its own id (the trigger keeps
-		// per-workflow memory in the process).
+	});
+	// What n8n keeps in its database; each request builds its workflow from it. Each runner
+	// is its own workflow, as each n8n workflow has its own id (the trigger keeps per-workflow
+	// memory in the process).
+	const stored = storedWorkflow({
 		id: `webhook-harness-${++runnerCount}`,
 		name: 'Webhook harness workflow',
-		active: true,
-		activeVersionId: null,
-		isArchived: false,
 		nodes: [triggerNode, ...(options.nodes ?? [])],
-		connections: options.connections ?? {},
-		settings: {},
-		staticData: deepCopy(options.staticData ?? {}),
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	};
+		connections: options.connections,
+		staticData: options.staticData,
+	});
 
 	const deliveries: DeliveryRecord[] = [];
 	const executions: ExecutionRecord[] = [];
@@ -158,31 +141,22 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 	}
 
 	function newWorkflow(): Workflow {
-		return new Workflow({
-			id: stored.id,
-			name: stored.name,
-			nodes: deepCopy(stored.nodes),
-			connections: stored.connections,
-			active: true,
-			nodeTypes,
-			staticData: deepCopy(stored.staticData ?? {}),
-			settings: {},
-		});
+		return workflowOf(stored, nodeTypes, deepCopy(stored.staticData ?? {}));
 	}
 
 	/** Runs the execution the trigger started, as n8n does for a webhook start node. */
 	async function execute(workflow: Workflow, main: INodeExecutionData[][]): Promise<string> {
 		const executionId = String(++executionCount);
-		const hooks = new ExecutionLifecycleHooks('webhook', executionId, stored);
-		let finish: (run: IRun) => void = () => {};
-		const finished = new Promise<IRun>((resolve) => (finish = resolve));
-		hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
-		const start = workflow.getNode(TRIGGER_NODE_NAME)!;
-		const runExecutionData = executionDataStartingAt(start, main);
 		const done = (async () => {
-			await new WorkflowExecute(additionalDataFor(executionId, hooks), 'webhook', runExecutionData).processRunExecutionData(workflow);
-			const run = await finished;
-			const items = run.data.resultData.runData[TRIGGER_NODE_NAME]?.[0]?.data?.main?.[0] ?? [];
+			const { items, run } = await runFromTrigger({
+				stored,
+				workflow,
+				mode: 'webhook',
+				executionId,
+				triggerName: TRIGGER_NODE_NAME,
+				main,
+				additionalData: (hooks) => additionalDataFor(executionId, hooks),
+			});
 			executions.push({ id: executionId, items, run });
 			executionWaiters.splice(0).forEach((wake) => wake());
 		})();
@@ -252,16 +226,7 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 		if (result.workflowData !== undefined) {
 			// n8n's WorkflowRunner wraps the same static data in a new Workflow for the run, which
 			// clears its changed flag: a change not stored by now is not stored at all.
-			const runWorkflow = new Workflow({
-				id: stored.id,
-				name: stored.name,
-				nodes: deepCopy(stored.nodes),
-				connections: stored.connections,
-				active: true,
-				nodeTypes,
-				staticData: workflow.staticData,
-				settings: {},
-			});
+			const runWorkflow = workflowOf(stored, nodeTypes, workflow.staticData);
 			record.executionId = await execute(runWorkflow, result.workflowData);
 			// n8n 2.41 answers a trigger without a `responseData` setting with the literal
 			// text of its default, "firstEntryJson".
