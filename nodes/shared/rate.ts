@@ -59,6 +59,7 @@ export class RateController {
 	/** Counts 429s: a start slot reserved before the last one is given up and queued again. */
 	private generation = 0;
 	private readonly answers: number[] = [];
+	private firstStart = Infinity;
 
 	constructor(settings: RateSettings = {}) {
 		const max = Number(settings.maxPerSecond);
@@ -85,6 +86,7 @@ export class RateController {
 			if (start > now) await sleep(start - now);
 			if (generation !== this.generation) continue; // a 429 came meanwhile: queue again behind its pause
 			this.stats.requests++;
+			this.firstStart = Math.min(this.firstStart, Date.now());
 			return { epoch };
 		}
 	}
@@ -116,8 +118,11 @@ export class RateController {
 			while (this.answers.length && this.answers[0] <= now - RATE_POLICY.windowMs) {
 				this.answers.shift();
 			}
-			// Fewer than two answers tell nothing about the rate: then only a running pace drops.
-			const seen = this.answers.length >= 2 ? this.answers.length : Infinity;
+			// Too few answers, or less than half a window since the first request, tell nothing
+			// about the rate: then only a running pace drops.
+			const measured =
+				this.answers.length >= 2 && now - this.firstStart >= RATE_POLICY.windowMs / 2;
+			const seen = measured ? this.answers.length : Infinity;
 			const accepted = Math.min(seen, this.perSecond);
 			if (Number.isFinite(accepted)) {
 				this.accepted = accepted;
