@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as envelope from './actions/envelope/Envelope.resource';
+import { resourceProperties } from './actions/resources';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 
@@ -35,20 +35,7 @@ export class DocumentSigning implements INodeType {
 			},
 		],
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Envelope',
-						value: 'envelope',
-					},
-				],
-				default: 'envelope',
-			},
-			...envelope.description,
+			...resourceProperties,
 		],
 	};
 

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as envelope from './envelope/Envelope.resource';
+import * as template from './template/Template.resource';
 import type { DocumentSigningResource } from './node.type';
 
 /**
@@ -16,6 +17,7 @@ export type ResourceModule = { description: INodeProperties[] } & Record<string,
  */
 const RESOURCES: Array<{ name: string; value: DocumentSigningResource; module: ResourceModule }> = [
 	{ name: 'Envelope', value: 'envelope', module: envelope },
+	{ name: 'Template', value: 'template', module: template },
 ];
 
 /** Resource modules by resource value, for the router. */

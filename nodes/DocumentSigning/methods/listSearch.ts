@@ -4,6 +4,8 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import type { Endpoint } from '../../shared/endpoints';
+import { apiPath } from '../../shared/endpoints';
 import { apiRequest } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
@@ -12,17 +14,19 @@ const PAGE_SIZE = 50;
 const SHORT_ID_LENGTH = 12;
 
 /**
- * The list entry's name: title and a short id. No status: n8n keeps the name with the
- * saved workflow, where a status would soon be out of date.
+ * The list entry's name: title (or name) and a short id. No status: n8n keeps the name
+ * with the saved workflow, where a status would soon be out of date.
  */
-function entryName(envelope: IDataObject): string {
-	const id = String(envelope.id ?? '');
+function entryName(label: unknown, id: string): string {
 	const shortId = id.length > SHORT_ID_LENGTH ? `${id.slice(0, SHORT_ID_LENGTH)}…` : id;
-	return `${(envelope.title as string) || '(untitled)'} (${shortId})`;
+	return `${(label as string) || '(untitled)'} (${shortId})`;
 }
 
+/** One page of a list endpoint searched by `filter` (the API's `search`), as picker entries. */
 async function searchPage(
 	this: ILoadOptionsFunctions,
+	endpoint: Endpoint,
+	labelKey: string,
 	query: IDataObject,
 	filter?: string,
 	paginationToken?: string,
@@ -31,12 +35,12 @@ async function searchPage(
 	const qs: IDataObject = { ...query, page, limit: PAGE_SIZE };
 	if (filter) qs.search = filter;
 
-	const response = (await apiRequest.call(this, 'GET', '/envelopes', { qs })) as IDataObject;
+	const response = (await apiRequest.call(this, 'GET', apiPath(endpoint), { qs })) as IDataObject;
 	const items = (response.items as IDataObject[] | undefined) ?? [];
 	const pageInfo = (response.pageInfo as IDataObject | undefined) ?? {};
 
 	return {
-		results: items.map((envelope) => ({ name: entryName(envelope), value: envelope.id as string })),
+		results: items.map((item) => ({ name: entryName(item[labelKey], String(item.id ?? '')), value: item.id as string })),
 		paginationToken: pageInfo.hasNext ? String(page + 1) : undefined,
 	};
 }
@@ -47,7 +51,7 @@ export async function searchEnvelopes(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, {}, filter, paginationToken);
+	return await searchPage.call(this, 'envelopes', 'title', {}, filter, paginationToken);
 }
 
 /** Draft envelopes only: the picker of operations that need a draft (Send, Add Recipients). */
@@ -56,5 +60,23 @@ export async function searchDraftEnvelopes(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, { status: 'draft' }, filter, paginationToken);
+	return await searchPage.call(this, 'envelopes', 'title', { status: 'draft' }, filter, paginationToken);
+}
+
+/** Active templates of the key's workspace for the template picker, searched by name. */
+export async function searchTemplates(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage.call(this, 'templates', 'name', { status: 'active' }, filter, paginationToken);
+}
+
+/** Archived templates only: the picker of Restore. */
+export async function searchArchivedTemplates(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPage.call(this, 'templates', 'name', { status: 'archived' }, filter, paginationToken);
 }

@@ -10,6 +10,9 @@ import { SigningSettingsSchema } from './signingSettings';
 /** A value a field can hold; checkbox defaults such as `false` and `0` are real values. */
 export const FieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
+/** The field types the specification shows; others are passed through as given. */
+export const ShownFieldTypeSchema = z.enum(['text', 'signature']);
+
 export const FieldAssigneeTypeSchema = z.enum(['sender_prefill', 'recipient']);
 
 export const FieldAssigneeSchema = z

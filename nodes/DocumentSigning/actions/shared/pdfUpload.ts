@@ -1,0 +1,160 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { PdfFile } from '../../../shared/upload';
+import { MAX_PDF_MB, readPdfFromItem, uploadPdf } from '../../../shared/upload';
+
+/** What a create makes that holds a PDF: an envelope or a template. */
+export type PdfHolder = 'envelope' | 'template';
+
+/**
+ * The PDF parameters of a create: upload from a binary field in the same step (default),
+ * or create only and leave the upload address in the output; and the file name.
+ */
+export function pdfSourceProperties(holder: PdfHolder): INodeProperties[] {
+	return [
+		{
+			displayName: 'PDF Source',
+			name: 'pdfSource',
+			type: 'options',
+			options: [
+				{
+					name: 'Upload From Binary Field',
+					value: 'binary',
+					description: `Create the ${holder} and upload the PDF of this item in the same step`,
+				},
+				{
+					name: "Don't Upload",
+					value: 'none',
+					description: `Only create the ${holder}; the output holds the upload address (valid 1 hour) for a later step`,
+				},
+			],
+			default: 'binary',
+		},
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			hint: `The name of the input binary field holding the PDF (at most ${MAX_PDF_MB} MB)`,
+			displayOptions: { show: { pdfSource: ['binary'] } },
+		},
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. rental-agreement.pdf',
+			description: "Name of the PDF. When uploading, leave empty to use the binary file's name.",
+			displayOptions: { show: { pdfSource: ['binary'] } },
+		},
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. rental-agreement.pdf',
+			description: 'Name of the PDF that will be uploaded later',
+			displayOptions: { show: { pdfSource: ['none'] } },
+		},
+	];
+}
+
+/** The create's Options collection: the upload method. */
+export const pdfUploadOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: { show: { pdfSource: ['binary'] } },
+	options: [
+		{
+			displayName: 'Upload Method',
+			name: 'uploadMethod',
+			type: 'options',
+			options: [
+				{
+					name: 'Multipart Form POST',
+					value: 'post',
+					description: 'The upload form with every field the service returned (recommended)',
+				},
+				{ name: 'PUT', value: 'put', description: 'The PDF bytes as the request body' },
+			],
+			default: 'post',
+		},
+	],
+};
+
+export interface PdfSource {
+	/** The checked PDF of the item, when it is uploaded in the same step. */
+	pdf?: PdfFile;
+	/** The typed file name, else the binary file's name (may be empty: the schema names it). */
+	fileName: string;
+	method: 'post' | 'put';
+}
+
+/** Reads and checks the item's PDF (no request) and the file name. */
+export async function readPdfSource(this: IExecuteFunctions, i: number): Promise<PdfSource> {
+	const source = this.getNodeParameter('pdfSource', i, 'binary') as 'binary' | 'none';
+	const method = (this.getNodeParameter('options.uploadMethod', i, 'post') as 'post' | 'put') ?? 'post';
+	let pdf: PdfFile | undefined;
+	if (source === 'binary') {
+		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
+		pdf = await readPdfFromItem.call(this, i, binaryPropertyName);
+	}
+	const typedName = (this.getNodeParameter('fileName', i, '') as string).trim();
+	return { pdf, fileName: typedName || pdf?.fileName || '', method };
+}
+
+const NOUN: Record<PdfHolder, { label: string; left: string }> = {
+	envelope: { label: 'Envelope', left: 'The draft envelope' },
+	template: { label: 'Template', left: 'The template' },
+};
+
+/**
+ * Uploads the PDF to the address a create returned and gives the create's answer
+ * without the used upload form, plus what was uploaded. A failure names what was
+ * created, so a retry uploads to it instead of creating another.
+ */
+export async function uploadToCreated(
+	this: IExecuteFunctions,
+	i: number,
+	holder: PdfHolder,
+	created: IDataObject,
+	source: PdfSource & { pdf: PdfFile; fileName: string },
+): Promise<IDataObject> {
+	const { label, left } = NOUN[holder];
+	const id = String(created.id);
+	const upload = created.upload as { url: string; fields?: Record<string, string> } | undefined;
+	if (!upload?.url) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} ${id} was created but the service returned no upload address`,
+			{ itemIndex: i },
+		);
+	}
+	try {
+		await uploadPdf.call(this, upload, { ...source.pdf, fileName: source.fileName }, source.method);
+	} catch (error) {
+		const message = (error as Error).message;
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} ${id} was created, but uploading the PDF failed: ${message}`,
+			{
+				itemIndex: i,
+				description: `${left} ${id} exists without its PDF. Its upload address is valid for ${String(created.expiresIn ?? 3600)} seconds.`,
+			},
+		);
+	}
+
+	// The presigned upload form has been used; it is not repeated in the output.
+	const output: IDataObject = { ...created };
+	delete output.upload;
+	return {
+		...output,
+		uploaded: { fileName: source.fileName, size: source.pdf.size, method: source.method.toUpperCase() },
+	};
+}

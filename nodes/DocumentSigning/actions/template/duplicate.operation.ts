@@ -1,0 +1,44 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiPath } from '../../../shared/endpoints';
+import { TemplateCopySchema } from '../../../shared/schemas';
+import { apiRequest } from '../../../shared/transport';
+import { validateInput } from '../../../shared/validation';
+import { getTemplateId, templateIdProperty } from './templateLocator';
+
+const properties: INodeProperties[] = [
+	templateIdProperty,
+	{
+		displayName: 'New Name',
+		name: 'newName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Rental agreement (2027)',
+		description:
+			'Name of the copy. The copy is active, keeps the recipients, fields, signing settings and PDF, and belongs to this key.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['duplicate'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const templateId = getTemplateId.call(this, i);
+	const body = validateInput(
+		this.getNode(),
+		TemplateCopySchema,
+		{ newName: (this.getNodeParameter('newName', i, '') as string).trim() },
+		i,
+		'copy',
+	);
+	// Not retried: a resent copy could make a second template.
+	const copy = (await apiRequest.call(this, 'POST', apiPath('templateCopies', templateId), {
+		body,
+		itemIndex: i,
+	})) as IDataObject;
+	return [{ json: { ...copy, copiedFrom: templateId } }];
+}

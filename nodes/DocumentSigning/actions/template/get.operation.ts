@@ -1,0 +1,21 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiPath } from '../../../shared/endpoints';
+import { apiRequest } from '../../../shared/transport';
+import { getTemplateId, templateIdProperty } from './templateLocator';
+
+const properties: INodeProperties[] = [templateIdProperty];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const templateId = getTemplateId.call(this, i);
+	const template = (await apiRequest.call(this, 'GET', apiPath('template', templateId), {
+		itemIndex: i,
+	})) as IDataObject;
+	return [{ json: template }];
+}

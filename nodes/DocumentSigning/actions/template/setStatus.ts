@@ -1,0 +1,21 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { apiPath } from '../../../shared/endpoints';
+import type { TemplateStatusSchema } from '../../../shared/schemas';
+import { apiRequest } from '../../../shared/transport';
+import { getTemplateId } from './templateLocator';
+
+/** Archive and Restore: PATCH the template's status (the same body twice gives the same result). */
+export async function setTemplateStatus(
+	this: IExecuteFunctions,
+	i: number,
+	status: (typeof TemplateStatusSchema.options)[number],
+): Promise<INodeExecutionData[]> {
+	const templateId = getTemplateId.call(this, i);
+	const response = (await apiRequest.call(this, 'PATCH', apiPath('template', templateId), {
+		body: { status },
+		itemIndex: i,
+		idempotent: true,
+	})) as IDataObject;
+	return [{ json: response }];
+}
