@@ -100,23 +100,30 @@ export class DocumentSigningStatusTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const statuses = readStatuses.call(this);
-		const manual = this.getMode() === 'manual';
-
-		let envelopes: EnvelopeListItem[] = [];
-		if (manual) {
+		if (this.getMode() === 'manual') {
 			// A test run shows the newest envelope of each status and changes no memory.
+			const newest: EnvelopeListItem[] = [];
 			for (const status of statuses) {
-				const { items: listed } = await readChanged.call(this, status, undefined, false);
-				const newest = listed.sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
-				if (newest) envelopes.push(newest);
+				const { items } = await readChanged.call(this, status, undefined, false);
+				const first = items.sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
+				if (first) newest.push(first);
 			}
-		} else {
+			return await toOutput.call(this, newest);
+		}
+
+		// A poll still running when the next is due (a slow service): the next one skips.
+		const key = `${this.getWorkflow().id}:${this.getNode().id}`;
+		if (inFlight.has(key)) return null;
+		inFlight.add(key);
+		try {
 			const memory = this.getWorkflowStaticData('node') as NodeMemory;
 			const known = memory.statuses ?? {};
 			const next: Record<string, StatusMemory> = {};
+			const envelopes: EnvelopeListItem[] = [];
 			const now = Date.now();
 			for (const status of statuses) {
-				const state: StatusMemory = known[status] ?? { seen: {} };
+				// A copy: the memory changes only once the poll's output is complete.
+				const state: StatusMemory = { ...(known[status] ?? {}), seen: { ...(known[status]?.seen ?? {}) } };
 				// The first read of a final status needs only the newest change; of another
 				// status, every envelope in it (any may change later without being new).
 				const allPages = state.readAll === true || (state.cursor === undefined && !FINAL_STATUSES.has(status));
@@ -125,14 +132,28 @@ export class DocumentSigningStatusTrigger implements INodeType {
 				envelopes.push(...takeNew(status, state, items, now));
 				next[status] = state;
 			}
+			// A failed download throws before this: the next poll starts the same envelopes.
+			const output = await toOutput.call(this, envelopes);
 			// Statuses no longer chosen are forgotten; choosing one again starts a new baseline.
 			memory.statuses = next;
+			return output;
+		} finally {
+			inFlight.delete(key);
 		}
-
-		if (envelopes.length === 0) return null;
-		envelopes = dedupe(envelopes);
-		return [await Promise.all(envelopes.map(async (envelope) => await toItem.call(this, envelope)))];
 	}
+}
+
+/** Polls running in this process, by workflow and node. */
+const inFlight = new Set<string>();
+
+async function toOutput(
+	this: IPollFunctions,
+	envelopes: EnvelopeListItem[],
+): Promise<INodeExecutionData[][] | null> {
+	if (envelopes.length === 0) return null;
+	// One envelope may be listed under two statuses within a poll: it starts once.
+	const byId = new Map(envelopes.map((envelope) => [envelope.id, envelope]));
+	return [await Promise.all([...byId.values()].map(async (envelope) => await toItem.call(this, envelope)))];
 }
 
 function readStatuses(this: IPollFunctions): string[] {
@@ -146,13 +167,6 @@ function readStatuses(this: IPollFunctions): string[] {
 		);
 	}
 	return [...new Set(chosen)];
-}
-
-/** One envelope may be listed under two statuses within a poll: it starts once. */
-function dedupe(envelopes: EnvelopeListItem[]): EnvelopeListItem[] {
-	const byId = new Map<string, EnvelopeListItem>();
-	for (const envelope of envelopes) byId.set(envelope.id, envelope);
-	return [...byId.values()];
 }
 
 /** The list item, named for workflows; the signed PDF attached when asked and completed. */

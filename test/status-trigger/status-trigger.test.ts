@@ -131,6 +131,28 @@ describe('Document Signing Status Trigger', () => {
 		expect(files).toHaveLength(1);
 	});
 
+	it('a failed download leaves the memory as it was: the next poll starts the same envelope', async () => {
+		const p = await poller({ downloadSignedPdf: true });
+		await p.poll();
+		const [done] = await completedEnvelopes(h, 1, 'Download fails once');
+		await h.fault({ failures: [{ status: 404, path: `/envelopes/${done}/file`, count: 1 }] });
+		await expect(p.poll()).rejects.toThrow();
+		await h.fault({});
+		const result = await p.poll();
+		expect(result!.items.map((item) => item.json.envelopeId)).toEqual([done]);
+		expect(result!.items[0].binary?.data?.mimeType).toBe('application/pdf');
+		expect(await pollIds(p)).toEqual([]);
+	});
+
+	it('a poll due while the previous one still runs skips, so the two cannot start one envelope twice', async () => {
+		const p = await poller();
+		await p.poll();
+		await completedEnvelopes(h, 3, 'Overlap');
+		const [first, second] = await Promise.all([p.poll(), p.poll()]);
+		expect([first?.items.length ?? 0, second?.items.length ?? 0].sort()).toEqual([0, 3]);
+		expect(await pollIds(p)).toEqual([]);
+	});
+
 	it('keeps its memory bounded: a final status keeps only ids near the cursor, others the newest ones', async () => {
 		STATUS_POLL.seenLimit = 5;
 		const p = await poller({ statuses: ['pending', 'completed'] });
