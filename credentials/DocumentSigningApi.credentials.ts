@@ -33,7 +33,7 @@ export class DocumentSigningApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://<your-service>/api/v1',
-			hint: 'The service address including the path prefix /api/v1',
+			hint: 'The service address including the path prefix /api/v1. If the test answers ECONNREFUSED, ENOTFOUND or ERR_INVALID_URL, n8n cannot reach this address: check its spelling and that it starts with https://.',
 		},
 		{
 			displayName: 'API Key',
@@ -43,6 +43,7 @@ export class DocumentSigningApi implements ICredentialType {
 			default: '',
 			required: true,
 			description: 'Key created in the dashboard under Settings, API Keys',
+			hint: 'Create it in the dashboard (Settings, API Keys) while the workspace whose envelopes, templates and credits n8n should use is active',
 		},
 		{
 			displayName: 'Webhook Secret',

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceProperties } from './actions/resources';
+import * as envelope from './actions/envelope/Envelope.resource';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 
@@ -21,7 +21,7 @@ export class DocumentSigning implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Send PDFs for signature and track envelopes with the Document Signing Service',
+		description: 'Send PDFs for signature, create documents from templates, run signing workflows and read credits',
 		defaults: {
 			name: 'Document Signing',
 		},
@@ -35,7 +35,20 @@ export class DocumentSigning implements INodeType {
 			},
 		],
 		properties: [
-			...resourceProperties,
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Envelope',
+						value: 'envelope',
+					},
+				],
+				default: 'envelope',
+			},
+			...envelope.description,
 		],
 	};
 

@@ -43,8 +43,9 @@ export class DocumentSigningTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: `={{ ($parameter["events"] || []).length + " of ${WEBHOOK_EVENTS.length} events" }}`,
-		// n8n shows this description for the whole package in the node creator, so it names both nodes' purpose.
-		description: 'E-signature for PDFs: react to e-stamp and document-sent events',
+		// n8n's node creator shows one entry for the package's action and trigger nodes, with
+		// this description; so it speaks of the whole service, not only of this trigger.
+		description: 'E-signature: send PDFs for signature, create documents from templates, react to signing events',
 		defaults: {
 			name: 'Document Signing Trigger',
 		},

@@ -46,7 +46,9 @@ const withJsonRecipients = (recipients: unknown) =>
 	createWith({ recipientsInput: 'json', recipientsJson: JSON.stringify(recipients) });
 const withSettings = (signingSettings: IDataObject) => createWith({ signingSettings });
 const withEstamp = (overrides: Params) => createWith(estampParams(overrides));
-const party = (values: IDataObject) => ({ party: [values] });
+/** The flat parameters of one e-stamp party (`estampFirstPartyName`, ...). */
+const party = (who: 'First' | 'Second', values: IDataObject) =>
+	Object.fromEntries(['name', 'email', 'mobile', 'address'].map((f) => [`estamp${who}Party${f[0].toUpperCase()}${f.slice(1)}`, values[f] ?? '']));
 const shipping = (values: IDataObject) => ({
 	address: { name: 'Asha Rao', address: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9876543210', ...values },
 });
@@ -87,7 +89,7 @@ const cases: Case[] = [
 	{ name: 'reminder every 0 hours', params: withSettings({ reminderEveryHours: 0 }), expect: ['workflow.reminderEveryHours', 'from 1'] },
 	{ name: 'expiry that is not a date', params: withSettings({ expiresAt: 'next tuesday' }), expect: ['workflow.expiresAt', 'ISO 8601'] },
 	// e-stamp
-	{ name: 'e-stamp state not supported', params: withEstamp({ estampState: 'XX' }), expect: ['workflow.estampConfig.state', 'Invalid enum value'] },
+	{ name: 'e-stamp state not supported', params: withEstamp({ estampState: 'XX', estampArticleValue: 'Affidavit' }), expect: ['workflow.estampConfig.state', 'Invalid enum value'] },
 	{
 		name: 'article not in the KA catalog',
 		params: withEstamp({ estampArticle: '__exactValue__', estampArticleValue: 'Rental Agreement' }),
@@ -114,37 +116,32 @@ const cases: Case[] = [
 	},
 	{
 		name: 'party without legal name (mapped empty)',
-		params: withEstamp({ estampSecondParty: party({ name: '={{ "" }}', email: 'b@example.com', address: 'Park Street' }) }),
+		params: withEstamp({ ...party('Second', { name: '={{ "" }}', email: 'b@example.com', address: 'Park Street' }) }),
 		expect: ['workflow.estampConfig.secondParty.name', 'is required (the legal name)'],
 	},
 	{ name: 'negative consideration amount', params: withEstamp({ estampConsiderationAmount: '-5' }), expect: ['workflow.estampConfig.considerationAmount', 'non-negative whole number'] },
 	{
 		name: 'same legal name for both parties',
-		params: withEstamp({ estampSecondParty: party({ name: 'asha rao ', email: 'b@example.com', address: 'Elsewhere' }) }),
+		params: withEstamp({ ...party('Second', { name: 'asha rao ', email: 'b@example.com', address: 'Elsewhere' }) }),
 		expect: ['workflow.estampConfig.secondParty.name', 'must differ'],
 	},
 	{
 		name: 'party with a bad email',
-		params: withEstamp({ estampFirstParty: party({ name: 'Asha Rao', email: 'asha-at-example', address: 'MG Road' }) }),
+		params: withEstamp({ ...party('First', { name: 'Asha Rao', email: 'asha-at-example', address: 'MG Road' }) }),
 		expect: ['workflow.estampConfig.firstParty.email', 'Invalid email'],
 	},
 	{
 		name: 'party with an empty email (mapped)',
-		params: withEstamp({ estampFirstParty: party({ name: 'Asha Rao', email: '={{ "" }}', address: 'MG Road' }) }),
+		params: withEstamp({ ...party('First', { name: 'Asha Rao', email: '={{ "" }}', address: 'MG Road' }) }),
 		expect: ['workflow.estampConfig.firstParty.email', 'must not be empty'],
 		absent: ['Invalid email'],
 	},
 	{
-		name: 'KA article still selected after switching the state to DL',
-		params: withEstamp({ estampState: 'DL', estampArticle: 'Affidavit' }),
-		expect: ['E-stamp article', '"Affidavit" comes from another state\'s list', 'for DL choose "Type the Exact Value"'],
-	},
-	{
 		name: 'party mobile with 9 digits',
-		params: withEstamp({ estampFirstParty: party({ name: 'Asha Rao', email: 'asha@example.com', mobile: '987654321', address: 'MG Road' }) }),
+		params: withEstamp({ ...party('First', { name: 'Asha Rao', email: 'asha@example.com', mobile: '987654321', address: 'MG Road' }) }),
 		expect: ['workflow.estampConfig.firstParty.mobile', '10-digit'],
 	},
-	{ name: 'first party missing', params: withEstamp({ estampFirstParty: {} }), expect: ['workflow.estampConfig.firstParty', 'Required'] },
+	{ name: 'first party missing (all mapped empty)', params: withEstamp(party('First', { name: '={{ "" }}', email: '={{ "" }}', address: '={{ "" }}' })), expect: ['workflow.estampConfig.firstParty', 'Required'] },
 	{ name: 'hard copy without shipping address', params: withEstamp({ estampHardcopy: true }), expect: ['workflow.estampConfig.shipping', "required when hardcopy is 'y'"] },
 	{
 		name: 'shipping state given as a code',
@@ -232,10 +229,11 @@ describe('bad input: a clear error and no request', () => {
 		expect((await h.requests()).length).toBe(before);
 	});
 
-	it('a second entry in a party collection is stopped by n8n\'s own parameter check', async () => {
+	it('after switching the state from KA to DL, the KA article is not read: n8n asks for the typed article first', async () => {
 		const before = (await h.requests()).length;
-		const two = { party: [{ name: 'B One', email: 'b1@example.com', address: 'X' }, { name: 'B Two', email: 'b2@example.com', address: 'Y' }] };
-		await expect(runOp(h, withEstamp({ estampSecondParty: two }), [pdfItem(pdf)])).rejects.toThrow('At most 1 field is allowed');
+		await expect(runOp(h, withEstamp({ estampState: 'DL', estampArticle: 'Affidavit' }), [pdfItem(pdf)])).rejects.toThrow(
+			'Parameter "Article (Exact Value)" is required',
+		);
 		expect((await h.requests()).length).toBe(before);
 	});
 

@@ -163,11 +163,12 @@ describe('envelope create', () => {
 			{
 				operation: 'create',
 				recipients: recipientFields([SIGNER]),
-				// first item: the typed path; second: an expression in the article dropdown
+				// DL has no bundled list, so its article is typed or mapped; an article left in
+				// the dropdown from KA is not read.
 				...estampParams({
 					estampState: 'DL',
-					estampArticle: '={{ $json.article ?? "__exactValue__" }}',
-					estampArticleValue: 'Rent Agreement',
+					estampArticle: 'Affidavit',
+					estampArticleValue: '={{ $json.article ?? "Rent Agreement" }}',
 				}),
 			},
 			[pdfItem(pdf), pdfItem(pdf, { article: 'Indemnity Bond' })],
@@ -180,10 +181,10 @@ describe('envelope create', () => {
 		]);
 	});
 
-	it('e-stamp parties left at their default (one empty entry) are refused by the schema before any request', async () => {
+	it('e-stamp parties mapped to nothing are refused by the schema before any request', async () => {
 		const params = estampParams() as IDataObject;
-		delete params.estampFirstParty;
-		delete params.estampSecondParty;
+		// Mapped to nothing (a field left empty in the editor is stopped by n8n's own required check).
+		for (const key of Object.keys(params).filter((k) => /^estamp(First|Second)Party/.test(k))) params[key] = '={{ "" }}';
 		const run = await runOp(h, { operation: 'create', recipients: recipientFields([SIGNER]), ...params }, [pdfItem(pdf)]);
 		expect(errorText(run)).toContain('workflow.estampConfig.firstParty: Required');
 		expect(errorText(run)).toContain('workflow.estampConfig.secondParty: Required');

@@ -46,14 +46,15 @@ export function estampParams(overrides: Params = {}) {
 		estampEnabled: true,
 		estampState: 'KA',
 		estampArticle: 'Affidavit',
-		estampAmount: '100',
-		estampConsiderationAmount: '0',
-		estampFirstParty: {
-			party: [{ name: 'Asha Rao', email: 'asha@example.com', mobile: '9876543210', address: '12 MG Road, Bengaluru' }],
-		},
-		estampSecondParty: {
-			party: [{ name: 'Vikram Shah', email: 'vikram@example.com', address: '4 Park Street, Bengaluru' }],
-		},
+		estampAmount: 100,
+		estampConsiderationAmount: 0,
+		estampFirstPartyName: 'Asha Rao',
+		estampFirstPartyEmail: 'asha@example.com',
+		estampFirstPartyMobile: '9876543210',
+		estampFirstPartyAddress: '12 MG Road, Bengaluru',
+		estampSecondPartyName: 'Vikram Shah',
+		estampSecondPartyEmail: 'vikram@example.com',
+		estampSecondPartyAddress: '4 Park Street, Bengaluru',
 		...overrides,
 	};
 }

@@ -186,7 +186,7 @@ describe('envelope journeys', () => {
 					operation: 'create',
 					recipients: recipientFields([SIGNER]),
 					// the sandbox's documented trigger for a provider failure
-					...estampParams({ estampFirstParty: { party: [{ name: 'Provider Failure', email: 'pf@example.com', address: 'Somewhere' }] } }),
+					...estampParams({ estampFirstPartyName: 'Provider Failure', estampFirstPartyEmail: 'pf@example.com', estampFirstPartyAddress: 'Somewhere' }),
 				}),
 				node('Send', { operation: 'send', envelopeId: fromPrevious('={{ $json.id }}') }),
 			],

@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 				name: 'Check E-Stamp',
 				value: 'checkEstamp',
 				description: 'Ask the service to re-check a pending e-stamp now',
-				action: 'Ask the provider to recheck the stamp of an envelope',
+				action: 'Check the stamp of an envelope',
 			},
 			{
 				name: 'Create',
@@ -52,13 +52,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List envelopes, optionally filtered by status or title',
+				description: "List the API key's envelopes (an organization key: the organization's), optionally filtered by status or title",
 				action: 'Get many envelopes',
 			},
 			{
 				name: 'Get Status',
 				value: 'getStatus',
-				description: 'Get the signing progress of an envelope',
+				description: 'Get the signing progress of an envelope: status, e-stamp state, percentage and each recipient',
 				action: 'Get the status of an envelope',
 			},
 			{

@@ -16,12 +16,9 @@ import { draftEnvelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 const show = { resource: ['envelope'], operation: ['addRecipients'] };
 
 const properties: INodeProperties[] = [
-	draftEnvelopeIdProperty,
 	{
-		displayName: `Only draft envelopes accept recipients. At most ${MAX_RECIPIENTS} recipients per envelope across all roles.`,
-		name: 'addRecipientsNotice',
-		type: 'notice',
-		default: '',
+		...draftEnvelopeIdProperty,
+		hint: `Only draft envelopes accept recipients. At most ${MAX_RECIPIENTS} recipients per envelope across all roles.`,
 	},
 	...recipientProperties(show),
 	{

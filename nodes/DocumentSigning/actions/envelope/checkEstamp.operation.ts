@@ -6,13 +6,9 @@ import { apiRequest } from '../../../shared/transport';
 import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 
 const properties: INodeProperties[] = [
-	envelopeIdProperty,
 	{
-		displayName:
-			'Queues an immediate check of a pending e-stamp with the provider. The result is not in this answer: read it later with Get Status or wait for the trigger\'s e-stamp events.',
-		name: 'checkEstampNotice',
-		type: 'notice',
-		default: '',
+		...envelopeIdProperty,
+		hint: 'Queues an immediate check of a pending e-stamp with the provider. The result is not in this answer: read it later with Get Status or wait for the trigger\'s e-stamp events.',
 	},
 ];
 

@@ -12,13 +12,6 @@ import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 
 const properties: INodeProperties[] = [
 	envelopeIdProperty,
-	{
-		displayName:
-			'Outputs one item per envelope: { envelopeId, items, total }, where items are the form fields',
-		name: 'getFieldsNotice',
-		type: 'notice',
-		default: '',
-	},
 ];
 
 export const description = updateDisplayOptions(

@@ -15,13 +15,6 @@ import { ENVELOPE_STATUS_OPTIONS } from './statusOptions';
 const show = { resource: ['envelope'], operation: ['getMany'] };
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Outputs one item per envelope. Only envelopes of the API key\'s workspace are listed (an organization key lists the organization\'s envelopes).',
-		name: 'getManyNotice',
-		type: 'notice',
-		default: '',
-	},
 	...returnAllOrLimit({ show }),
 	{
 		displayName: 'Filters',

@@ -7,13 +7,6 @@ import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 
 const properties: INodeProperties[] = [
 	envelopeIdProperty,
-	{
-		displayName:
-			'Returns the signing progress: status, e-stamp state, completed count, percentage and each recipient\'s status',
-		name: 'getStatusNotice',
-		type: 'notice',
-		default: '',
-	},
 ];
 
 export const description = updateDisplayOptions(

@@ -11,13 +11,9 @@ import { apiRequest } from '../../../shared/transport';
 import { draftEnvelopeIdProperty, getEnvelopeId } from './envelopeLocator';
 
 const properties: INodeProperties[] = [
-	draftEnvelopeIdProperty,
 	{
-		displayName:
-			'With e-stamping on, the envelope goes to "estamping" and recipients are notified only after the stamp is attached: use the Document Signing Trigger or Get Status to follow it.',
-		name: 'sendNotice',
-		type: 'notice',
-		default: '',
+		...draftEnvelopeIdProperty,
+		hint: 'With e-stamping on, the envelope goes to "estamping" and recipients are notified only after the stamp is attached: use the Document Signing Trigger or Get Status to follow it.',
 	},
 ];
 

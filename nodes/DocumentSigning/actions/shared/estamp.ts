@@ -7,9 +7,8 @@ import type {
 } from 'n8n-workflow';
 
 import { getArticles } from '../../../shared/estamp/articles';
-import { ESTAMP_STATES, getEstampState, INDIAN_STATE_NAMES, MIN_DUTY } from '../../../shared/estamp/states';
+import { ESTAMP_STATES, INDIAN_STATE_NAMES, MIN_DUTY } from '../../../shared/estamp/states';
 import { EstampPayeeSchema } from '../../../shared/schemas';
-import { inputError } from '../../../shared/validation';
 import { compact, enumOptions } from './params';
 
 /**
@@ -42,36 +41,65 @@ const SHIPPING_STATE_OPTIONS: INodePropertyOptions[] = INDIAN_STATE_NAMES.map((n
 	value: name,
 }));
 
-const partyValues = (who: string): INodeProperties[] => [
-	{
-		displayName: 'Legal Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		description: `Legal name of the ${who}; the two parties must have different names`,
-	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		placeholder: 'name@email.com',
-		default: '',
-	},
-	{
-		displayName: 'Mobile',
-		name: 'mobile',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 9876543210',
-		description: 'Optional. 10 digits, without country code.',
-	},
-	{
-		displayName: 'Address',
-		name: 'address',
-		type: 'string',
-		default: '',
-	},
-];
+/** The party fields, flat (`estampFirstPartyName`, ...): every field shows at once, and there is no list to add to. */
+const PARTY_FIELDS = ['Name', 'Email', 'Mobile', 'Address'] as const;
+
+function partyProperties(who: 'First' | 'Second', displayOptions: IDisplayOptions): INodeProperties[] {
+	const party = `${who.toLowerCase()} party`;
+	const name = (field: (typeof PARTY_FIELDS)[number]) => `estamp${who}Party${field}`;
+	return [
+		{
+			displayName: `${who} Party Legal Name`,
+			name: name('Name'),
+			type: 'string',
+			default: '',
+			required: true,
+			description: `Legal name of the ${party}; the two parties must have different names`,
+			displayOptions,
+		},
+		{
+			displayName: `${who} Party Email`,
+			name: name('Email'),
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			required: true,
+			displayOptions,
+		},
+		{
+			displayName: `${who} Party Mobile`,
+			name: name('Mobile'),
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 9876543210',
+			description: 'Optional. 10 digits, without country code.',
+			displayOptions,
+		},
+		{
+			displayName: `${who} Party Address`,
+			name: name('Address'),
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions,
+		},
+	];
+}
+
+/** States whose article catalog is bundled: their article is picked from a list. */
+const CATALOG_STATES = ESTAMP_STATES.filter((s) => getArticles(s.code)).map((s) => s.code);
+
+const articleValueProperty = (displayOptions: IDisplayOptions): INodeProperties => ({
+	displayName: 'Article (Exact Value)',
+	name: 'estampArticleValue',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. Affidavit',
+	description: "Exact instrument name from the state's catalog; capitalization and punctuation matter",
+	hint: 'Do not include the Stamp Act article number',
+	displayOptions,
+});
 
 /** The e-stamp parameters, shown when `estampEnabled` is on (and `show` matches). */
 export function estampPickerProperties(displayOptions: IDisplayOptions): INodeProperties[] {
@@ -88,15 +116,8 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			default: false,
 			description:
 				'Whether the service buys a government e-stamp and adds its certificate as page 1 before recipients are asked to sign',
+			hint: 'Send then answers "estamping"; recipients are notified once the stamp is attached (follow it with the Document Signing Trigger or Get Status)',
 			displayOptions,
-		},
-		{
-			displayName:
-				'E-stamping is asynchronous: Send answers with status "estamping". Use the Document Signing Trigger (e-stamp events) or poll Get Status to learn when recipients are notified.',
-			name: 'estampNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: when(),
 		},
 		{
 			displayName: 'Stamp State',
@@ -119,66 +140,36 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			default: ARTICLE_EXACT_VALUE,
 			required: true,
 			description:
-				'Instrument name from the state\'s catalog. For states whose catalog is not bundled, choose "Type the Exact Value" and enter it below. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			hint: 'Choose the article again after changing the state',
-			displayOptions: when(),
+				'Instrument name from the state\'s catalog, verbatim (near-duplicates such as "Up to" and "Upto" are separate catalog entries: pick the one your instrument uses). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			displayOptions: when({ estampState: CATALOG_STATES }),
 		},
-		{
-			displayName: 'Article (Exact Value)',
-			name: 'estampArticleValue',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. Affidavit',
-			description:
-				"Exact instrument name from the state's catalog; capitalization and punctuation matter",
-			hint: 'Do not include the Stamp Act article number',
-			displayOptions: when({ estampArticle: [ARTICLE_EXACT_VALUE] }),
-		},
+		// Two definitions of one parameter: states without a bundled catalog (or a state given
+		// by an expression) always type the value; catalog states when "Type the Exact Value"
+		// is picked. A value picked for another state is then neither shown nor read.
+		articleValueProperty({ ...displayOptions, show: { ...(displayOptions.show ?? {}), estampEnabled: [true] }, hide: { ...(displayOptions.hide ?? {}), estampState: CATALOG_STATES } }),
+		articleValueProperty(when({ estampState: CATALOG_STATES, estampArticle: [ARTICLE_EXACT_VALUE] })),
 		{
 			displayName: 'Stamp Duty Amount',
 			name: 'estampAmount',
-			type: 'string',
-			default: '',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 0,
 			required: true,
-			placeholder: 'e.g. 100',
 			description: `Duty in rupees, a whole number from ${MIN_DUTY} up to the state's maximum`,
 			displayOptions: when(),
 		},
 		{
 			displayName: 'Consideration Amount',
 			name: 'estampConsiderationAmount',
-			type: 'string',
-			default: '',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 0,
 			required: true,
-			placeholder: 'e.g. 500000',
 			description: 'Value of the instrument in rupees, a whole number of 0 or more',
 			displayOptions: when(),
 		},
-		{
-			displayName: 'First Party',
-			name: 'estampFirstParty',
-			type: 'fixedCollection',
-			// One entry from the start, so the fields show at once (n8n's way of a one-entry default).
-			typeOptions: { multipleValues: true, maxAllowedFields: 1 },
-			default: { party: [{}] },
-			required: true,
-			placeholder: 'Add First Party',
-			options: [{ displayName: 'First Party', name: 'party', values: partyValues('first party') }],
-			displayOptions: when(),
-		},
-		{
-			displayName: 'Second Party',
-			name: 'estampSecondParty',
-			type: 'fixedCollection',
-			// One entry from the start, so the fields show at once (n8n's way of a one-entry default).
-			typeOptions: { multipleValues: true, maxAllowedFields: 1 },
-			default: { party: [{}] },
-			required: true,
-			placeholder: 'Add Second Party',
-			options: [{ displayName: 'Second Party', name: 'party', values: partyValues('second party') }],
-			displayOptions: when(),
-		},
+		...partyProperties('First', when()),
+		...partyProperties('Second', when()),
 		{
 			displayName: 'Duty Paid By',
 			name: 'estampPayee',
@@ -268,24 +259,6 @@ const asText = (value: unknown): IDataObject[string] =>
 			: (value as IDataObject[string]);
 
 /**
- * Refuses an article picked from a list when the chosen state has no bundled list: it was
- * picked for another state (the editor keeps the old choice when the state changes). An
- * expression is the user's own value and is left to the schema.
- */
-function refuseStaleArticle(this: IExecuteFunctions, i: number, state: unknown, picked: string): void {
-	if (picked === ARTICLE_EXACT_VALUE || typeof state !== 'string') return;
-	if (!getEstampState(state) || getArticles(state)) return;
-	const raw = this.getNode().parameters.estampArticle;
-	if (typeof raw === 'string' && raw.startsWith('=')) return;
-	throw inputError(
-		this.getNode(),
-		`E-stamp article: "${picked}" comes from another state's list; for ${state} choose "Type the Exact Value" and enter the exact instrument name`,
-		i,
-		`Article lists are bundled for ${ESTAMP_STATES.filter((s) => getArticles(s.code)).map((s) => s.code).join(', ')} only. Choose the article again after changing the state.`,
-	);
-}
-
-/**
  * Whether e-stamping is switched on, and the raw `estampConfig` for item `i`
  * (unchecked: the schema decides whether it is complete and valid).
  */
@@ -299,15 +272,12 @@ export function readEstampConfig(
 	const get = (name: string, fallback: IDataObject[string] = '') =>
 		this.getNodeParameter(name, i, fallback) as IDataObject[string];
 	const state = asText(get('estampState'));
-	const picked = get('estampArticle', ARTICLE_EXACT_VALUE) as string;
-	refuseStaleArticle.call(this, i, state, picked);
+	// Only a catalog state reads the list; a choice left from another state is not read.
+	const picked = typeof state === 'string' && getArticles(state) ? (get('estampArticle', ARTICLE_EXACT_VALUE) as string) : ARTICLE_EXACT_VALUE;
 	const article = picked === ARTICLE_EXACT_VALUE ? get('estampArticleValue') : picked;
 	const hardcopy = get('estampHardcopy', false) as boolean;
 	// Required values stay in, even when empty, so the schema names them with its own rule.
-	const group = (name: string, key: string, optional: string[] = []) => {
-		let values = (get(name, {}) as IDataObject)[key] as IDataObject | IDataObject[] | undefined;
-		// The party collections are lists of one entry (n8n's own check refuses a second one).
-		if (Array.isArray(values)) values = values[0];
+	const group = (values: IDataObject | undefined, optional: string[] = []) => {
 		if (!values || !compact(values)) return undefined;
 		const out: IDataObject = {};
 		for (const [field, value] of Object.entries(values)) out[field] = asText(value);
@@ -323,12 +293,17 @@ export function readEstampConfig(
 		payee: get('estampPayee', 'first-party'),
 		hardcopy: hardcopy ? 'y' : 'n',
 	};
-	const firstParty = group('estampFirstParty', 'party', ['mobile']);
+	const party = (who: 'First' | 'Second') => {
+		const values: IDataObject = {};
+		for (const field of PARTY_FIELDS) values[field.toLowerCase()] = get(`estamp${who}Party${field}`);
+		return values;
+	};
+	const firstParty = group(party('First'), ['mobile']);
 	if (firstParty) config.firstParty = firstParty;
-	const secondParty = group('estampSecondParty', 'party', ['mobile']);
+	const secondParty = group(party('Second'), ['mobile']);
 	if (secondParty) config.secondParty = secondParty;
 	if (hardcopy) {
-		const shipping = group('estampShipping', 'address');
+		const shipping = group((get('estampShipping', {}) as IDataObject).address as IDataObject | undefined);
 		if (shipping) config.shipping = shipping;
 	}
 	return { enabled: true, config };

@@ -40,6 +40,14 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 	const template = kind === 'template';
 	const values: INodeProperties[] = [
 		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			required: true,
+			...(template ? { placeholder: 'e.g. Client', description: 'Name of the role, e.g. Client or Landlord' } : {}),
+		},
+		{
 			displayName: 'Email',
 			name: 'email',
 			type: 'string',
@@ -47,15 +55,8 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 			placeholder: 'name@email.com',
 			description: template
 				? 'Optional on a template: the real contact is given when a document is created'
-				: 'Email and/or phone is required',
-		},
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			required: true,
-			...(template ? { placeholder: 'e.g. Client', description: 'Name of the role, e.g. Client or Landlord' } : {}),
+				: 'Where the signing link is sent',
+			...(template ? {} : { hint: 'An email, a phone or both: at least one is needed' }),
 		},
 		{
 			displayName: 'Phone',
@@ -67,11 +68,28 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 		},
 		{ displayName: 'Role', name: 'role', type: 'options', options: ROLE_OPTIONS, default: 'signer' },
 		{
+			displayName: 'Signing Order',
+			name: 'order',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Position in sequential signing, from 1. 0 leaves it to the service (the position in this list).',
+			hint: '0 = the position in this list',
+		},
+		{
 			displayName: 'Signature Method',
 			name: 'signatureMethod',
 			type: 'options',
 			options: SIGNATURE_METHOD_OPTIONS,
 			default: 'electronic',
+		},
+		{
+			displayName: 'Verification Method',
+			name: 'verificationMethod',
+			type: 'options',
+			options: [{ name: 'Signing Settings Default', value: '' }, ...VERIFICATION_OPTIONS],
+			default: '',
 		},
 		{
 			displayName: 'Signature Placement',
@@ -103,22 +121,6 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 				},
 				{ displayName: 'Width', name: 'width', type: 'number', default: 200 },
 			],
-		},
-		{
-			displayName: 'Signing Order',
-			name: 'order',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 0,
-			description:
-				'Position in sequential signing, from 1. 0 leaves it to the service (the position in this list).',
-		},
-		{
-			displayName: 'Verification Method',
-			name: 'verificationMethod',
-			type: 'options',
-			options: [{ name: 'Signing Settings Default', value: '' }, ...VERIFICATION_OPTIONS],
-			default: '',
 		},
 	];
 	if (template) {
