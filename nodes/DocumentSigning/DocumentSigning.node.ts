@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as envelope from './actions/envelope/Envelope.resource';
-import { router } from './actions/router';
+import { resourceProperties } from './actions/resources';
+import { router, runSettingsDescription } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 
 export class DocumentSigning implements INodeType {
@@ -35,20 +35,8 @@ export class DocumentSigning implements INodeType {
 			},
 		],
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Envelope',
-						value: 'envelope',
-					},
-				],
-				default: 'envelope',
-			},
-			...envelope.description,
+			...resourceProperties,
+			...runSettingsDescription,
 		],
 	};
 
