@@ -127,5 +127,6 @@ export const ASSUMPTIONS: Assumption[] = [
 	{ topic: 'Replacing envelope recipients', guess: 'The node refuses a replacing recipient list without a signer before any request, since such an envelope could never be sent; an append is left to the service.' },
 	{ topic: 'Envelope list order', guess: 'Newest change first: `updatedAt` descending, then `id` descending. The status trigger reads pages until it passes its last poll; once a page shows another order, it reads every page from then on.' },
 	{ topic: 'Envelope `updatedAt`', guess: 'Set by every change of the envelope (a signature, a status change). A `completed` or `estamp_failed` envelope no longer changes: its `updatedAt` is when it got there.' },
+	{ topic: 'Resending a template update', guess: 'A `PATCH /templates/{id}` (update, archive, restore) sent twice leaves the template as one send does, so the node sends it again after a lost connection or a server error, as it does reads; a template create, copy or delete is never sent again.' },
 	{ topic: 'Rate limits', guess: 'None documented; the node retries 429 and 503, honouring `Retry-After`.' },
 ];

@@ -2,16 +2,13 @@
  * The node's editor methods run in n8n-core's real LoadOptionsContext (what the editor's
  * backend uses), with the credential applied by the credential type's own block.
  */
-import type { INode, INodeParameters, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-import { LoadOptionsContext } from 'n8n-core';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.node';
 import { ARTICLE_EXACT_VALUE } from '../../nodes/DocumentSigning/actions/shared/estamp';
 import { ESTAMP_STATE_CODES, getArticles } from '../../nodes/shared/estamp';
 import { type Harness, startHarness } from '../harness';
-import { HarnessCredentialsHelper } from '../harness/credentials';
-import { nodeTypes } from '../harness/node-types';
+import { loadOptionsContext } from '../harness/load-options';
 import { makePdf, seedEnvelope } from './helpers';
 
 /** The id as the envelope list shows it. */
@@ -27,34 +24,7 @@ describe('envelope editor methods', () => {
 	afterAll(async () => await h.close());
 	beforeEach(async () => await h.reset());
 
-	function context(parameters: INodeParameters, apiKey = h.sandbox.apiKey): LoadOptionsContext {
-		const node: INode = {
-			id: 'n1',
-			name: 'Document Signing',
-			type: 'documentSigning',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters,
-			credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },
-		};
-		const workflow = new Workflow({ id: 'w', nodes: [node], connections: {}, active: false, nodeTypes });
-		const additionalData = {
-			credentialsHelper: new HarnessCredentialsHelper({
-				baseUrl: h.sandbox.baseUrl,
-				apiKey,
-				webhookSecret: h.sandbox.webhookSecret,
-			}),
-			currentNodeParameters: parameters,
-			restApiUrl: 'http://127.0.0.1/rest',
-			instanceBaseUrl: 'http://127.0.0.1/',
-			webhookBaseUrl: 'http://127.0.0.1/webhook',
-			webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
-			webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
-			formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
-			variables: {},
-		} as unknown as IWorkflowExecuteAdditionalData;
-		return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
-	}
+	const context = (parameters: INodeParameters, apiKey?: string) => loadOptionsContext(h, parameters, apiKey);
 
 	describe('searchEnvelopes (envelope picker)', () => {
 		it('finds envelopes by title with the service\'s search, and lists all without a filter', async () => {

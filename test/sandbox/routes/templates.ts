@@ -8,6 +8,8 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
+
+import { routePattern } from '../../../nodes/shared/endpoints';
 import {
 	DocumentCreateSchema,
 	documentCreateIssues,
@@ -218,7 +220,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		return result.data;
 	}
 
-	router.post('/templates', write, (req, res) => {
+	router.post(routePattern('templates'), write, (req, res) => {
 		const body = parse(res, TemplateCreateSchema, req.body ?? {});
 		if (!body) return;
 		const key = keyOf(res);
@@ -255,7 +257,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.get('/templates', read, (req, res) => {
+	router.get(routePattern('templates'), read, (req, res) => {
 		const query = parse(res, TemplateListQuerySchema, req.query);
 		if (!query) return;
 		const workspace = keyOf(res).workspace;
@@ -268,12 +270,12 @@ export default function templatesRoutes(state: SandboxState): Router {
 		res.json(pageOf(items, query.page, query.limit));
 	});
 
-	router.get('/templates/:templateId', read, (req, res) => {
+	router.get(routePattern('template'), read, (req, res) => {
 		const template = load(req, res);
 		if (template) res.json(fullView(state, template));
 	});
 
-	router.patch('/templates/:templateId', write, (req, res) => {
+	router.patch(routePattern('template'), write, (req, res) => {
 		const template = load(req, res, true);
 		if (!template) return;
 		const body = parse(res, TemplateUpdateSchema, req.body ?? {});
@@ -306,7 +308,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.post('/templates/:templateId/copies', write, (req, res) => {
+	router.post(routePattern('templateCopies'), write, (req, res) => {
 		const source = load(req, res);
 		if (!source) return;
 		const body = parse(res, TemplateCopySchema, req.body ?? {});
@@ -332,7 +334,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		res.json({ id, name: copy.name, createdAt: now });
 	});
 
-	router.delete('/templates/:templateId', remove, (req, res) => {
+	router.delete(routePattern('template'), remove, (req, res) => {
 		const template = load(req, res, true);
 		if (!template) return;
 		state.templates.delete(template.id);
@@ -340,7 +342,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		res.status(204).end();
 	});
 
-	router.get('/templates/:templateId/document-payload', read, (req, res) => {
+	router.get(routePattern('templateDocumentPayload'), read, (req, res) => {
 		const template = load(req, res);
 		if (!template) return;
 		res.json({
@@ -359,7 +361,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.post('/templates/:templateId/documents', createDocument, (req, res) => {
+	router.post(routePattern('templateDocuments'), createDocument, (req, res) => {
 		const template = load(req, res);
 		if (!template) return;
 		const body = parse(res, DocumentCreateSchema, req.body ?? {});
@@ -385,7 +387,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.post('/documents/:envelopeId/send', sign, (req, res) => {
+	router.post(routePattern('documentSend'), sign, (req, res) => {
 		const envelope = findEnvelope(state, keyOf(res).workspace, String(req.params.envelopeId));
 		if (!envelope || !envelope.templateId) {
 			return void apiError(res, 'NOT_FOUND', `Document ${req.params.envelopeId} not found (a document created from a template)`);
