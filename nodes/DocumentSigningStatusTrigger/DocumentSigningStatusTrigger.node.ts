@@ -60,7 +60,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Checks the envelope list at the times set below and starts once for each envelope that reached the status since the last check. Envelopes already there when the workflow is published do not start it.',
+					'Checks the envelope list at the Poll Times above and starts once for each envelope that reached the status since the last check. Envelopes already there when the workflow is first published do not start it.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
