@@ -114,7 +114,8 @@ test('no output item, error, hint or log line contains the API key or the webhoo
 		await h.fault({});
 	}
 	await h.fault({ rateLimitPerSecond: 20, retryAfterSeconds: 0.05 });
-	await run({ operation: 'getStatus', envelopeId: byId(draft) }, Array.from({ length: 50 }, () => ({ json: {} })));
+	const limited = await run({ operation: 'getStatus', envelopeId: byId(draft) }, Array.from({ length: 50 }, () => ({ json: {} })));
+	expect(limited.error?.message).toBeUndefined();
 	await h.fault({});
 
 	// the trigger: signed, badly signed, not JSON, not an event

@@ -87,7 +87,9 @@ export function faults(): RequestHandler {
 			byKey.set(who, current);
 			if (current.count > f.rateLimitPerSecond) {
 				res.locals.fault = 'rateLimit';
-				res.setHeader('Retry-After', String(f.retryAfterSeconds));
+				// never earlier than the window's end: an honest Retry-After
+				const untilWindowEnd = Math.ceil((second + 1) * 1000 - Date.now()) / 1000;
+				res.setHeader('Retry-After', String(Math.max(f.retryAfterSeconds, untilWindowEnd)));
 				res.status(429).json({
 					code: 'RATE_LIMITED',
 					message: `Rate limit of ${f.rateLimitPerSecond} requests per second exceeded; retry after 1 second`,
