@@ -10,10 +10,11 @@ import { check, type E2eContext, type Execution, executions, expect, expectEqual
 
 export const EXAMPLE_SEND = 'DsExampleSend001';
 export const EXAMPLE_EVENTS = 'DsExampleEvents1';
+export const EXAMPLE_ESTAMP = 'DsExampleEstamp1';
 
 export default async function suite({ stack, sandbox, workflows, examples }: E2eContext): Promise<void> {
 	expect(workflows.DsE2eSendPdf0001 && workflows.DsE2eFinish00001, 'an envelope workflow fixture is missing');
-	expect(examples[EXAMPLE_SEND] && examples[EXAMPLE_EVENTS], 'an example workflow is missing');
+	expect(examples[EXAMPLE_SEND] && examples[EXAMPLE_EVENTS] && examples[EXAMPLE_ESTAMP], 'an example workflow is missing');
 
 	await check('action workflows in n8n: PDF from disk -> create with upload -> send -> recipients sign -> status -> signed PDF', async () => {
 		const original = await makePdf('Rental agreement');
@@ -74,10 +75,10 @@ export default async function suite({ stack, sandbox, workflows, examples }: E2e
 		expect(String(signedPdf.getSubject() ?? '').includes('Asha Rao'), `the signed PDF does not name its signer (subject ${signedPdf.getSubject()})`);
 	});
 
-	await check('example "react to e-stamp events": its Try-it branch sends an e-stamped PDF; its trigger routes each event', async () => {
+	await check('examples "send an e-stamped PDF" (its Execute workflow button) and "react to e-stamp events" (each event routed)', async () => {
 		const example = examples[EXAMPLE_EVENTS];
 		await fs.writeFile(path.join(stack.filesDir, 'sample-contract.pdf'), await makePdf('Sample contract'));
-		const run = await stack.rest.post(`/workflows/${example.id}/run`, { triggerToStartFrom: { name: 'Try It: Send an E-Stamped PDF' } });
+		const run = await stack.rest.post(`/workflows/${EXAMPLE_ESTAMP}/run`, { triggerToStartFrom: { name: "When clicking 'Execute workflow'" } });
 		expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
 		const manualId = String(run.data.data.executionId);
 		const manual = await waitFor(
