@@ -62,3 +62,27 @@ export function readJsonParameter(
 		throw inputError(this.getNode(), `${label}: not valid JSON`, i, (error as Error).message);
 	}
 }
+
+/**
+ * A JSON parameter holding a list of `what` (undefined when empty). Also accepted: an
+ * object with the list under `key` (as earlier nodes and Get often produce it), or one
+ * object alone.
+ */
+export function readJsonList(
+	this: IExecuteFunctions,
+	name: string,
+	i: number,
+	label: string,
+	key: string,
+	what: string,
+): unknown[] | undefined {
+	let value = readJsonParameter.call(this, name, i, label, '[]');
+	if (value === undefined) return undefined;
+	if (value && typeof value === 'object' && !Array.isArray(value)) {
+		value = (value as IDataObject)[key] ?? [value];
+	}
+	if (!Array.isArray(value)) {
+		throw inputError(this.getNode(), `${label}: must be an array of ${what}`, i);
+	}
+	return value;
+}

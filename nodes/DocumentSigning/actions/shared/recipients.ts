@@ -7,8 +7,7 @@ import {
 	SignatureMethodSchema,
 	VerificationMethodSchema,
 } from '../../../shared/schemas';
-import { inputError } from '../../../shared/validation';
-import { compact, enumOptions, readJsonParameter } from './params';
+import { compact, enumOptions, readJsonList } from './params';
 
 export const ROLE_OPTIONS = enumOptions(RecipientRoleSchema, {
 	signer: { name: 'Signer', description: 'Must sign' },
@@ -214,16 +213,7 @@ export function readRecipients(this: IExecuteFunctions, i: number): unknown[] | 
 	const input = this.getNodeParameter('recipientsInput', i, 'fields') as string;
 
 	if (input === 'json') {
-		let value = readJsonParameter.call(this, 'recipientsJson', i, 'Recipients (JSON)', '[]');
-		if (value === undefined) return undefined;
-		if (value && typeof value === 'object' && !Array.isArray(value)) {
-			// also accept { recipients: [...] }, as earlier nodes often produce
-			value = (value as IDataObject).recipients ?? [value];
-		}
-		if (!Array.isArray(value)) {
-			throw inputError(this.getNode(), 'Recipients (JSON): must be an array of recipients', i);
-		}
-		return value;
+		return readJsonList.call(this, 'recipientsJson', i, 'Recipients (JSON)', 'recipients', 'recipients');
 	}
 
 	const collection = this.getNodeParameter('recipients', i, {}) as IDataObject;

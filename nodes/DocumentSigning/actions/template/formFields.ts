@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { FieldAssigneeTypeSchema, ShownFieldTypeSchema } from '../../../shared/schemas';
-import { inputError } from '../../../shared/validation';
-import { compact, enumOptions, readJsonParameter } from '../shared/params';
+import { compact, enumOptions, readJsonList } from '../shared/params';
 
 const FIELD_VALUES: INodeProperties[] = [
 	{
@@ -133,16 +132,7 @@ function fieldFromRow(row: IDataObject): IDataObject {
 export function readFormFields(this: IExecuteFunctions, i: number): unknown[] {
 	const input = this.getNodeParameter('formFieldsInput', i, 'fields') as string;
 	if (input === 'json') {
-		let value = readJsonParameter.call(this, 'formFieldsJson', i, 'Form Fields (JSON)', '[]');
-		if (value === undefined) return [];
-		if (value && typeof value === 'object' && !Array.isArray(value)) {
-			// also accept { formFields: [...] }, as a template read by Get returns it
-			value = (value as IDataObject).formFields ?? [value];
-		}
-		if (!Array.isArray(value)) {
-			throw inputError(this.getNode(), 'Form Fields (JSON): must be an array of form fields', i);
-		}
-		return value;
+		return readJsonList.call(this, 'formFieldsJson', i, 'Form Fields (JSON)', 'formFields', 'form fields') ?? [];
 	}
 	const collection = this.getNodeParameter('formFields', i, {}) as IDataObject;
 	return ((collection.field as IDataObject[] | undefined) ?? []).map(fieldFromRow);

@@ -1,0 +1,59 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { resourceId } from '../../../shared/validation';
+
+export interface LocatorSpec {
+	/** Shown name of the thing picked, e.g. "Envelope". */
+	label: string;
+	/** Parameter name, e.g. "envelopeId". */
+	name: string;
+	/** listSearch method of the list mode. */
+	searchListMethod: string;
+	description: string;
+	/** Placeholder of the list, e.g. "Select an envelope...". */
+	listPlaceholder: string;
+	/** Example id, e.g. "env_8f3a2c". */
+	exampleId: string;
+}
+
+/** A picker: a list (from `searchListMethod`, searchable), or an id typed or mapped. */
+export function resourceLocator(spec: LocatorSpec): INodeProperties {
+	const noun = spec.label.toLowerCase();
+	return {
+		displayName: spec.label,
+		name: spec.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: spec.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: spec.listPlaceholder,
+				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: `e.g. ${spec.exampleId}`,
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: '^\\S+$',
+							errorMessage: `${/^[aeiou]/.test(noun) ? 'An' : 'A'} ${noun} ID has no spaces`,
+						},
+					},
+				],
+			},
+		],
+	};
+}
+
+/** The id picked in locator parameter `name` for item `i`, checked by the one id rule. */
+export function readLocatorId(this: IExecuteFunctions, name: string, label: string, i: number): string {
+	return resourceId(this.getNode(), label, this.getNodeParameter(name, i, '', { extractValue: true }), i);
+}
