@@ -1,15 +1,13 @@
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems, returnAllOrLimit } from '../../../shared/pagination';
+import { returnAllOrLimit } from '../../../shared/pagination';
 import { EnvelopeListQuerySchema } from '../../../shared/schemas';
-import { validateInput } from '../../../shared/validation';
-import { compact } from '../shared/params';
+import { listAll } from '../shared/list';
 import { ENVELOPE_STATUS_OPTIONS } from './statusOptions';
 
 const show = { resource: ['envelope'], operation: ['getMany'] };
@@ -44,17 +42,5 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = this.getNodeParameter('limit', i, 50) as number;
-	const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject) ?? {};
-
-	// page and limit are set by the pagination helper; only the filters are checked here
-	validateInput(this.getNode(), EnvelopeListQuerySchema.pick({ status: true, search: true }), filters, i, 'filters');
-
-	const envelopes = (await apiRequestAllItems.call(this, '/envelopes', filters, {
-		returnAll,
-		limit,
-		itemIndex: i,
-	})) as IDataObject[];
-	return envelopes.map((envelope) => ({ json: envelope }));
+	return await listAll.call(this, i, 'envelopes', EnvelopeListQuerySchema.pick({ status: true, search: true }));
 }

@@ -1,16 +1,14 @@
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { apiRequestAllItems, returnAllOrLimit } from '../../../shared/pagination';
+import { returnAllOrLimit } from '../../../shared/pagination';
 import { TemplateListQuerySchema, TemplateStatusSchema } from '../../../shared/schemas';
-import { validateInput } from '../../../shared/validation';
-import { compact, enumOptions } from '../shared/params';
+import { listAll } from '../shared/list';
+import { enumOptions } from '../shared/params';
 
 const show = { resource: ['template'], operation: ['getMany'] };
 
@@ -54,17 +52,5 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = this.getNodeParameter('limit', i, 50) as number;
-	const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject) ?? {};
-
-	// page and limit are set by the pagination helper; only the filters are checked here
-	validateInput(this.getNode(), TemplateListQuerySchema.pick({ status: true, search: true }), filters, i, 'filters');
-
-	const templates = (await apiRequestAllItems.call(this, apiPath('templates'), filters, {
-		returnAll,
-		limit,
-		itemIndex: i,
-	})) as IDataObject[];
-	return templates.map((template) => ({ json: template }));
+	return await listAll.call(this, i, 'templates', TemplateListQuerySchema.pick({ status: true, search: true }));
 }

@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { ZodTypeAny } from 'zod';
+
+import type { Endpoint } from '../../../shared/endpoints';
+import { apiPath } from '../../../shared/endpoints';
+import { apiRequestAllItems } from '../../../shared/pagination';
+import { validateInput } from '../../../shared/validation';
+import { compact } from './params';
+
+/**
+ * A Get Many: the item's Filters collection checked by `filterSchema` (page and limit
+ * are the pagination helper's), then every page of `endpoint` as Return All / Limit
+ * ask. One output item per listed object.
+ */
+export async function listAll(
+	this: IExecuteFunctions,
+	i: number,
+	endpoint: Endpoint,
+	filterSchema: ZodTypeAny,
+): Promise<INodeExecutionData[]> {
+	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+	const limit = this.getNodeParameter('limit', i, 50) as number;
+	const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject) ?? {};
+
+	validateInput(this.getNode(), filterSchema, filters, i, 'filters');
+
+	const items = (await apiRequestAllItems.call(this, apiPath(endpoint), filters, {
+		returnAll,
+		limit,
+		itemIndex: i,
+	})) as IDataObject[];
+	return items.map((json) => ({ json }));
+}
