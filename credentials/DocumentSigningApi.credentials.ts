@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { GUESSED_SCOPES } from '../nodes/shared/assumptions';
+import { ENDPOINTS } from '../nodes/shared/endpoints';
 
 /**
  * API key of the Document Signing Service. The key belongs to the workspace (personal or
@@ -70,7 +71,7 @@ export class DocumentSigningApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/envelopes',
+			url: ENDPOINTS.envelopes,
 			method: 'GET',
 			qs: { limit: 1 },
 		},

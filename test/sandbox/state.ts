@@ -260,7 +260,6 @@ export const UPLOAD_EXPIRES_IN = 3600;
 export const DOWNLOAD_EXPIRES_IN = 3600;
 /** The API's PDF size limit (spec part 8), defined once beside the node's upload checks. */
 export const MAX_FILE_SIZE = MAX_PDF_BYTES;
-export const MAX_RECIPIENTS = 15;
 /** Starting balances after start and after reset. */
 export const INITIAL_CREDITS = { personal: 25, organization: 100 };
 
