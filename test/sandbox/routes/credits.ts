@@ -28,7 +28,7 @@ export default function creditsRoutes(state: SandboxState): Router {
 	const ownTransactions = (res: Parameters<typeof keyOf>[0]) =>
 		state.creditTransactions.filter((tx) => sameWorkspace(tx.workspace, keyOf(res).workspace));
 
-	router.get('/credits/transactions', read, (req, res) => {
+	router.get(routePattern('creditTransactions'), read, (req, res) => {
 		const query = validate(CreditTransactionsQuerySchema, req.query);
 		if (!query.ok) return void validationError(res, query.error);
 		const { page, limit, type } = query.data;
@@ -39,7 +39,7 @@ export default function creditsRoutes(state: SandboxState): Router {
 		res.json(pageOf(items, page, limit));
 	});
 
-	router.get('/credits/usage', read, (req, res) => {
+	router.get(routePattern('creditUsage'), read, (req, res) => {
 		const query = validate(CreditUsageQuerySchema, req.query);
 		if (!query.ok) return void validationError(res, query.error);
 		const endDate = query.data.endDate ?? dateOf(state.nowMs());

@@ -4,6 +4,7 @@
  */
 import { Router } from 'express';
 import { GUESSED_SCOPES } from '../../../nodes/shared/assumptions';
+import { routePattern } from '../../../nodes/shared/endpoints';
 import { AddRecipientsSchema, EnvelopeCreateSchema, EnvelopeListQuerySchema, recipientTotalIssue } from '../../../nodes/shared/schemas';
 import {
 	buildRecipients,
@@ -44,14 +45,14 @@ export default function envelopeRoutes(state: SandboxState): Router {
 	const write = requireAuth([GUESSED_SCOPES.documentsWrite]);
 	const sign = requireAuth([GUESSED_SCOPES.signingWrite]);
 
-	router.post('/envelopes', write, (req, res) => {
+	router.post(routePattern('envelopes'), write, (req, res) => {
 		const body = validate(EnvelopeCreateSchema, req.body ?? {});
 		if (!body.ok) return void validationError(res, body.error);
 		const { envelope, upload } = createEnvelopeRecord(state, keyOf(res).workspace, body.data);
 		res.status(201).json(createResponse(envelope, upload));
 	});
 
-	router.get('/envelopes', read, (req, res) => {
+	router.get(routePattern('envelopes'), read, (req, res) => {
 		const query = validate(EnvelopeListQuerySchema, req.query);
 		if (!query.ok) return void validationError(res, query.error);
 		const { page, limit, status, search } = query.data;
@@ -66,7 +67,7 @@ export default function envelopeRoutes(state: SandboxState): Router {
 		res.json(pageOf(items, page, limit));
 	});
 
-	router.post('/envelopes/:envelopeId/recipients', write, (req, res) => {
+	router.post(routePattern('envelopeRecipients'), write, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		const body = validate(AddRecipientsSchema, req.body ?? {});
@@ -88,25 +89,25 @@ export default function envelopeRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.post('/envelopes/:envelopeId/send', sign, (req, res) => {
+	router.post(routePattern('envelopeSend'), sign, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		answerSend(res, sendEnvelope(state, envelope));
 	});
 
-	router.get('/envelopes/:envelopeId/status', read, (req, res) => {
+	router.get(routePattern('envelopeStatus'), read, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		res.json(statusView(envelope));
 	});
 
-	router.get('/envelopes/:envelopeId/fields', read, (req, res) => {
+	router.get(routePattern('envelopeFields'), read, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		res.json({ items: envelope.fields, total: envelope.fields.length });
 	});
 
-	router.get('/envelopes/:envelopeId/file', read, (req, res) => {
+	router.get(routePattern('envelopeFile'), read, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		// A completed envelope serves its signed PDF.
@@ -124,7 +125,7 @@ export default function envelopeRoutes(state: SandboxState): Router {
 		res.json({ url: `${state.origin}/storage/download/${token}`, expiresIn: DOWNLOAD_EXPIRES_IN, fileName: envelope.fileName });
 	});
 
-	router.post('/envelopes/:envelopeId/estamp/check', sign, (req, res) => {
+	router.post(routePattern('envelopeEstampCheck'), sign, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		res.json(queueEstampCheck(state, envelope));

@@ -196,7 +196,7 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		};
 	}
 
-	router.post('/workflows', write, (req, res) => {
+	router.post(routePattern('workflows'), write, (req, res) => {
 		const body = parse(res, WorkflowCreateSchema, req.body ?? {});
 		if (!body) return;
 		const key = keyOf(res);
@@ -236,7 +236,7 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		res.json({ definition: definitionView(definition), version: versionView(latestVersion(definition.id)) });
 	});
 
-	router.patch('/workflows/:workflowId', write, (req, res) => {
+	router.patch(routePattern('workflow'), write, (req, res) => {
 		const definition = load(req, res);
 		if (!definition) return;
 		const body = parse(res, WorkflowUpdateSchema, req.body ?? {});
@@ -256,7 +256,7 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		res.json({ definition: definitionView(definition), version: versionView(version) });
 	});
 
-	router.post('/workflows/:workflowId/publish', write, (req, res) => {
+	router.post(routePattern('workflowPublish'), write, (req, res) => {
 		const definition = load(req, res);
 		if (!definition) return;
 		const draft = latestVersion(definition.id);
@@ -280,7 +280,7 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		res.json({ definition: definitionView(definition), version: versionView(draft) });
 	});
 
-	router.post('/workflows/:workflowId/runs', write, (req, res) => {
+	router.post(routePattern('workflowRuns'), write, (req, res) => {
 		const definition = load(req, res);
 		if (!definition) return;
 		const body: WorkflowRun | undefined = parse(res, WorkflowRunSchema, req.body ?? {});
