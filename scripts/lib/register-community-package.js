@@ -8,7 +8,8 @@
  * The package is read with n8n-core's PackageDirectoryLoader, the loader n8n uses for
  * such packages, so the recorded node names and versions are the ones n8n itself sees.
  *
- * Runs under the Node that runs n8n (sqlite3 is built for it):
+ * The database is n8n's SQLite file, or PostgreSQL when DB_TYPE=postgresdb (n8n's own
+ * DB_POSTGRESDB_* settings). Runs under the Node that runs n8n (sqlite3 is built for it):
  *   node register-community-package.js <n8n node_modules> <n8n user folder> <package name>
  * Prints one JSON line {packageName, installedVersion, nodes: [{name, type, latestVersion}]}.
  */
@@ -24,7 +25,6 @@ async function main() {
 	const n8nDir = path.join(userFolder, '.n8n');
 	const packageDir = path.join(n8nDir, 'nodes', 'node_modules', packageName);
 	const { PackageDirectoryLoader } = require(path.join(n8nModules, 'n8n-core'));
-	const sqlite3 = require(path.join(n8nModules, 'sqlite3'));
 
 	const loader = new PackageDirectoryLoader(packageDir);
 	await loader.loadAll();
@@ -39,12 +39,10 @@ async function main() {
 	}));
 
 	const prefix = process.env.DB_TABLE_PREFIX ?? '';
-	const db = new sqlite3.Database(path.join(n8nDir, 'database.sqlite'));
-	const run = (sql, params = []) =>
-		new Promise((resolve, reject) => db.run(sql, params, (error) => (error ? reject(error) : resolve())));
+	const db = process.env.DB_TYPE === 'postgresdb' ? await openPostgres(n8nModules) : openSqlite(n8nModules, n8nDir);
+	const { run } = db;
 	const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
 	try {
-		await run('PRAGMA foreign_keys = ON');
 		await run('BEGIN');
 		// A package installed again replaces its earlier record (and, by cascade, its nodes).
 		await run(`DELETE FROM "${prefix}installed_packages" WHERE "packageName" = ?`, [name]);
@@ -63,9 +61,46 @@ async function main() {
 		await run('ROLLBACK').catch(() => undefined);
 		throw error;
 	} finally {
-		await new Promise((resolve) => db.close(resolve));
+		await db.close();
 	}
 	process.stdout.write(`${JSON.stringify({ packageName: name, installedVersion: version, nodes })}\n`);
+}
+
+/** n8n's default database: the SQLite file in the user folder. */
+function openSqlite(n8nModules, n8nDir) {
+	const sqlite3 = require(path.join(n8nModules, 'sqlite3'));
+	const db = new sqlite3.Database(path.join(n8nDir, 'database.sqlite'));
+	const run = (sql, params = []) =>
+		new Promise((resolve, reject) => db.run(sql, params, (error) => (error ? reject(error) : resolve())));
+	return {
+		run: async (sql, params) => {
+			if (sql === 'BEGIN') await run('PRAGMA foreign_keys = ON');
+			await run(sql, params);
+		},
+		close: () => new Promise((resolve) => db.close(resolve)),
+	};
+}
+
+/** PostgreSQL, from n8n's own DB_POSTGRESDB_* settings (queue mode). */
+async function openPostgres(n8nModules) {
+	const { Client } = require(path.join(n8nModules, 'pg'));
+	const env = process.env;
+	const client = new Client({
+		host: env.DB_POSTGRESDB_HOST,
+		port: Number(env.DB_POSTGRESDB_PORT || 5432),
+		database: env.DB_POSTGRESDB_DATABASE,
+		user: env.DB_POSTGRESDB_USER,
+		password: env.DB_POSTGRESDB_PASSWORD || undefined,
+	});
+	await client.connect();
+	if (env.DB_POSTGRESDB_SCHEMA) await client.query(`SET search_path TO "${env.DB_POSTGRESDB_SCHEMA}"`);
+	return {
+		run: async (sql, params = []) => {
+			let n = 0;
+			await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+		},
+		close: () => client.end(),
+	};
 }
 
 main().catch((error) => {

@@ -276,9 +276,13 @@ export class Stack {
 	/** True once a stop has begun (children exiting then is expected). */
 	stopping = false;
 
+	/** Run after the processes have stopped (e.g. removing a temporary folder). */
+	readonly cleanups: Array<() => Promise<void>> = [];
+
 	async stop(): Promise<void> {
 		this.stopping = true;
 		await this.processes.stopAll();
+		for (const cleanup of this.cleanups.splice(0)) await cleanup().catch(() => undefined);
 	}
 
 	/** Resolves with the name of the first of n8n and the sandbox to exit. */
@@ -369,8 +373,11 @@ export class Stack {
 		this.sandbox = { ...info, origin: new URL(info.baseUrl).origin };
 	}
 
-	/** n8n's environment: loopback only, no calls home, data under this stack's folder. */
-	n8nEnv(): NodeJS.ProcessEnv {
+	/**
+	 * n8n's environment: loopback only, no calls home, data under this stack's folder;
+	 * `overrides` for another process of the same n8n (its own user folder and ports).
+	 */
+	n8nEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
 		// The caller's environment (proxy and CA settings reach npm, which n8n runs), without
 		// n8n or database settings that would change this n8n, and without npm's own
 		// variables of the `npm start` / `npm run e2e` that runs this.
@@ -401,6 +408,7 @@ export class Stack {
 			N8N_LOG_LEVEL: this.options.n8nLogLevel ?? 'warn',
 			N8N_LOG_OUTPUT: 'console',
 			...this.options.n8nEnv,
+			...overrides,
 		};
 	}
 
@@ -451,10 +459,19 @@ export class Stack {
 	}
 
 	private async startN8n(): Promise<void> {
-		const logFile = createWriteStream(path.join(this.dir, 'n8n.log'));
-		const child = this.processes.start('n8n', NODE24, [N8N_BIN, 'start'], {
+		await this.startN8nProcess('n8n', ['start'], this.n8nEnv(), `${this.n8nUrl}/healthz/readiness`);
+	}
+
+	/**
+	 * Starts an n8n command (`start`, `worker`, `webhook`) with its log in <stack folder>/<name>.log;
+	 * resolves once `readyUrl` answers 200. It stops with the stack.
+	 */
+	async startN8nProcess(name: string, args: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<void> {
+		const logPath = path.join(this.dir, `${name}.log`);
+		const logFile = createWriteStream(logPath);
+		const child = this.processes.start(name, NODE24, [N8N_BIN, ...args], {
 			cwd: this.dir,
-			env: this.n8nEnv(),
+			env,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		child.stdout!.pipe(logFile);
@@ -462,13 +479,11 @@ export class Stack {
 		const end = Date.now() + 120_000;
 		for (;;) {
 			if (!this.processes.running(child)) {
-				throw new Error(`n8n exited with ${child.exitCode ?? child.signalCode} (see ${path.relative(ROOT, path.join(this.dir, 'n8n.log'))})`);
+				throw new Error(`${name} exited with ${child.exitCode ?? child.signalCode} (see ${path.relative(ROOT, logPath)})`);
 			}
-			const response = await axios
-				.get(`${this.n8nUrl}/healthz/readiness`, { validateStatus: () => true, timeout: 2000 })
-				.catch(() => undefined);
+			const response = await axios.get(readyUrl, { validateStatus: () => true, timeout: 2000 }).catch(() => undefined);
 			if (response?.status === 200) return;
-			if (Date.now() > end) throw new Error('n8n was not ready within 120 s');
+			if (Date.now() > end) throw new Error(`${name} was not ready within 120 s`);
 			await sleep(500);
 		}
 	}

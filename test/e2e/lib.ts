@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'fs';
 import path from 'path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
-import type { Stack, WorkflowFixture } from '../../scripts/lib/stack';
+import type { CredentialFixture, SandboxInfo, Stack, WorkflowFixture } from '../../scripts/lib/stack';
 
 export const PACKAGE = 'n8n-nodes-document-signing';
 export const CREDENTIAL_ID = 'DsSandboxCred001';
@@ -56,6 +56,34 @@ export async function check(name: string, body: () => Promise<void>): Promise<vo
 	}
 }
 
+/**
+ * Runs the suites of a folder in name order (only the file names containing E2E_ONLY); each
+ * module's default export gets `context`. A suite that throws counts as one failure.
+ */
+export async function runSuites<C>(dir: string, context: C): Promise<void> {
+	const only = process.env.E2E_ONLY ?? '';
+	for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f.includes(only)).sort()) {
+		log(`SUITE ${file}`);
+		try {
+			const suite = ((await import(path.join(dir, file))) as { default: (context: C) => Promise<void> }).default;
+			await suite(context);
+		} catch (error) {
+			results.push({ name: `${file} ran to its end`, ok: false });
+			log(`FAIL  ${file} stopped: ${(error as Error).message}`);
+		}
+	}
+}
+
+/** Lists every result, then prints `N passed, N failed` as the last line; returns the exit code. */
+export function summarize(): number {
+	const passed = results.filter((r) => r.ok).length;
+	const failed = results.length - passed;
+	for (const r of results) log(`${r.ok ? 'passed' : 'FAILED'}: ${r.name}`);
+	log(`done in ${elapsedSeconds()} s`);
+	console.log(`${passed} passed, ${failed} failed`);
+	return failed === 0 ? 0 : 1;
+}
+
 export function expect(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
 }
@@ -67,6 +95,22 @@ export function expectEqual(actual: unknown, expected: unknown, what: string): v
 }
 
 // ---------- fixtures ---------------------------------------------------------------
+
+/** The credentials the e2e workflows use: with the sandbox's webhook secret, and without. */
+export const credentials = (sandbox: SandboxInfo): CredentialFixture[] => [
+	{
+		id: CREDENTIAL_ID,
+		name: 'Document Signing sandbox',
+		type: 'documentSigningApi',
+		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret },
+	},
+	{
+		id: PLAIN_CREDENTIAL_ID,
+		name: 'Document Signing sandbox without webhook secret',
+		type: 'documentSigningApi',
+		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: '' },
+	},
+];
 
 export function loadWorkflows(dir: string): Record<string, WorkflowFixture> {
 	const byId: Record<string, WorkflowFixture> = {};

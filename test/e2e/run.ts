@@ -12,41 +12,16 @@
  * the stack folder under .e2e/ (default "e2e"), so two runs can go side by side.
  * Prints `N passed, N failed` last and exits non-zero on any failure.
  */
-import { readdirSync } from 'fs';
 import path from 'path';
 
-import { type CredentialFixture, type SandboxInfo, Stack, stopOnExit } from '../../scripts/lib/stack';
-import { clients, CREDENTIAL_ID, PLAIN_CREDENTIAL_ID, type E2eContext, elapsedSeconds, EXAMPLES_DIR, loadWorkflows, log, results, WORKFLOWS_DIR } from './lib';
+import { Stack, stopOnExit } from '../../scripts/lib/stack';
+import { clients, credentials, type E2eContext, EXAMPLES_DIR, loadWorkflows, log, results, runSuites, summarize, WORKFLOWS_DIR } from './lib';
 
 const SUITES_DIR = path.join(__dirname, 'suites');
-
-const credentials = (sandbox: SandboxInfo): CredentialFixture[] => [
-	{
-		id: CREDENTIAL_ID,
-		name: 'Document Signing sandbox',
-		type: 'documentSigningApi',
-		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret },
-	},
-	{
-		id: PLAIN_CREDENTIAL_ID,
-		name: 'Document Signing sandbox without webhook secret',
-		type: 'documentSigningApi',
-		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: '' },
-	},
-];
-
-type Suite = (context: E2eContext) => Promise<void>;
-
-async function loadSuites(): Promise<Array<{ name: string; run: Suite }>> {
-	const only = process.env.E2E_ONLY ?? '';
-	const files = readdirSync(SUITES_DIR).filter((file) => file.endsWith('.ts') && file.includes(only)).sort();
-	return await Promise.all(files.map(async (file) => ({ name: file, run: ((await import(path.join(SUITES_DIR, file))) as { default: Suite }).default })));
-}
 
 async function main(): Promise<void> {
 	const workflows = loadWorkflows(WORKFLOWS_DIR);
 	const examples = loadWorkflows(EXAMPLES_DIR);
-	const suites = await loadSuites();
 
 	const stack = new Stack({
 		name: process.env.E2E_STACK || 'e2e',
@@ -74,15 +49,7 @@ async function main(): Promise<void> {
 	results.push({ name: 'stack starts', ok: true });
 
 	const context: E2eContext = { stack, ...clients(stack), workflows, examples };
-	for (const suite of suites) {
-		log(`SUITE ${suite.name}`);
-		try {
-			await suite.run(context);
-		} catch (error) {
-			results.push({ name: `${suite.name} ran to its end`, ok: false });
-			log(`FAIL  ${suite.name} stopped: ${(error as Error).message}`);
-		}
-	}
+	await runSuites(SUITES_DIR, context);
 	await finish(stack, stopAndExit);
 }
 
@@ -90,12 +57,7 @@ async function main(): Promise<void> {
 async function finish(stack: Stack, stopAndExit: (code: number) => Promise<never>): Promise<never> {
 	log('stopping n8n and the sandbox');
 	await stack.stop();
-	const passed = results.filter((r) => r.ok).length;
-	const failed = results.length - passed;
-	for (const r of results) log(`${r.ok ? 'passed' : 'FAILED'}: ${r.name}`);
-	log(`done in ${elapsedSeconds()} s`);
-	console.log(`${passed} passed, ${failed} failed`);
-	return await stopAndExit(failed === 0 ? 0 : 1);
+	return await stopAndExit(summarize());
 }
 
 main().catch((error) => {
