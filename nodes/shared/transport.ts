@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
@@ -13,6 +14,15 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
+import {
+	addressWithoutQuery,
+	bodyText,
+	isJson,
+	MAYBE_SENT_CODES,
+	messageOf,
+	NOT_SENT_CODES,
+	systemErrorCode,
+} from './failures';
 import { type RateController, rateControllerFor } from './rate';
 
 /**
@@ -64,26 +74,6 @@ const RETRY_STATUSES = new Set([429, 503]);
 /** Server failures after which a read or an idempotent request is sent again. */
 const RESEND_STATUSES = new Set([500, 502, 504]);
 
-/** Network failures where no byte reached the server: safe to resend for any method. */
-const NOT_SENT_CODES = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-]);
-
-/** Network failures where the request may have arrived: resend only reads and idempotent requests. */
-const MAYBE_SENT_CODES = new Set([
-	'ECONNRESET',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'EPIPE',
-	'UND_ERR_SOCKET',
-	'UND_ERR_HEADERS_TIMEOUT',
-	'UND_ERR_BODY_TIMEOUT',
-]);
-
 /** Calls the API at `<baseUrl><endpoint>` with the credential's key and returns the parsed JSON body. */
 export async function apiRequest<T = IDataObject>(
 	this: ApiContext,
@@ -91,10 +81,8 @@ export async function apiRequest<T = IDataObject>(
 	endpoint: string,
 	options: ApiRequestOptions = {},
 ): Promise<T> {
-	const credentials = await this.getCredentials<{ baseUrl: string; apiKey: string }>(
-		CREDENTIAL_TYPE,
-	);
-	const secret = credentials.apiKey;
+	const credentials = await credentialsOf(this);
+	const secret = String(credentials.apiKey ?? '');
 	const request: IHttpRequestOptions = {
 		method,
 		baseURL: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
@@ -112,6 +100,7 @@ export async function apiRequest<T = IDataObject>(
 		itemIndex: options.itemIndex,
 		// One pace per node run and credential (the key names it in memory only).
 		rate: rateControllerFor(this, `${request.baseURL ?? ''}\n${secret}`),
+		credentials,
 	});
 
 	const text = bodyText(response.body);
@@ -174,13 +163,31 @@ interface SendOptions {
 	itemIndex?: number;
 	/** The run's rate controller (API calls only; storage addresses are not the API's limit). */
 	rate?: RateController;
+	/** The credential as read once for this run (n8n still applies its `authenticate` block). */
+	credentials?: ICredentialDataDecryptedObject;
+}
+
+/**
+ * The credential of a node run, read once: in a real n8n every read is a database query
+ * and a decryption, which would otherwise happen twice for every request of a batch.
+ */
+const credentialsByRun = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
+
+function credentialsOf(context: ApiContext): Promise<ICredentialDataDecryptedObject> {
+	let credentials = credentialsByRun.get(context);
+	if (!credentials) {
+		credentials = context.getCredentials(CREDENTIAL_TYPE);
+		credentialsByRun.set(context, credentials);
+		credentials.catch(() => credentialsByRun.delete(context));
+	}
+	return credentials;
 }
 
 /** Sends once, then again while the failure is one that is safe to retry. */
 async function sendWithRetries(
 	this: ApiContext,
 	request: IHttpRequestOptions,
-	{ authenticated, resendable, secret, itemIndex, rate }: SendOptions,
+	{ authenticated, resendable, secret, itemIndex, rate, credentials }: SendOptions,
 ): Promise<IN8nHttpFullResponse> {
 	const expectJson = request.json === true;
 	let rateLimited = 0;
@@ -209,6 +216,9 @@ async function sendWithRetries(
 						this,
 						CREDENTIAL_TYPE,
 						attemptOptions,
+						credentials && {
+							credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: credentials },
+						},
 					)
 				: await this.helpers.httpRequest(attemptOptions);
 		} catch (error) {
@@ -277,48 +287,4 @@ export function retryAfterMs(headers: IDataObject | undefined): number | undefin
 		ms = Math.max(0, date - Date.now());
 	}
 	return Math.min(ms, RETRY_POLICY.maxRetryAfterMs);
-}
-
-/** The Node.js error code (ECONNREFUSED, ...) anywhere in the error's cause chain. */
-function systemErrorCode(error: unknown): string | undefined {
-	const seen = new Set<unknown>();
-	let current: unknown = error;
-	while (current && typeof current === 'object' && !seen.has(current)) {
-		seen.add(current);
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && (NOT_SENT_CODES.has(code) || MAYBE_SENT_CODES.has(code))) {
-			return code;
-		}
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
-}
-
-function messageOf(error: unknown): string {
-	const cause = (error as { cause?: { message?: unknown } })?.cause;
-	if (cause && typeof cause.message === 'string') return cause.message;
-	return error instanceof Error ? error.message : String(error);
-}
-
-function bodyText(body: unknown): string {
-	if (body === undefined || body === null) return '';
-	if (typeof body === 'string') return body;
-	if (Buffer.isBuffer(body)) return body.toString('utf8');
-	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
-	return JSON.stringify(body);
-}
-
-function isJson(text: string): boolean {
-	if (!text.trim()) return true; // an empty answer (e.g. 204) is fine
-	try {
-		JSON.parse(text);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-/** Presigned addresses carry signatures in their query: never show it. */
-function addressWithoutQuery(url: string): string {
-	return url.split('?')[0];
 }
