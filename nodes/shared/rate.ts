@@ -31,9 +31,11 @@ export const RATE_POLICY = {
 	decrease: 0.95,
 	/** Lowest pace after repeated 429s, requests per second. */
 	minPerSecond: 0.5,
-	/** Climb per second while below the rate accepted before the last 429 (share of it). */
+	/** Climb per second while below `settle` x the rate accepted before the last 429 (share of it). */
 	recover: 0.02,
-	/** Climb per second beyond that rate: slow probing for a higher limit (share of it). */
+	/** Where the quick climb ends: just under the rate that met the limit. */
+	settle: 0.97,
+	/** Climb per second beyond that: slow probing for a higher limit (share of it). */
 	probe: 0.002,
 	/** The window in which accepted answers are counted. */
 	windowMs: 1000,
@@ -97,7 +99,8 @@ export class RateController {
 		this.answers.push(now);
 		while (this.answers.length && this.answers[0] <= now - RATE_POLICY.windowMs) this.answers.shift();
 		if (!Number.isFinite(this.perSecond) || this.accepted === undefined) return;
-		const share = this.perSecond < this.accepted ? RATE_POLICY.recover : RATE_POLICY.probe;
+		const below = this.perSecond < this.accepted * RATE_POLICY.settle;
+		const share = below ? RATE_POLICY.recover : RATE_POLICY.probe;
 		// `share` of the accepted rate per second, spread over the requests of that second.
 		this.perSecond = Math.min(
 			this.ceiling,
