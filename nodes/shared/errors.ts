@@ -17,6 +17,7 @@ export interface ApiErrorFields extends IDataObject {
 	requestId?: string;
 	httpCode?: string;
 	fieldErrors?: string[];
+	envelopeId?: string;
 }
 
 const REDACTED = '[redacted]';
@@ -156,6 +157,8 @@ export function apiErrorFields(error: unknown): ApiErrorFields {
 	const context = ((error as { context?: IDataObject }).context ?? {}) as IDataObject;
 	if (typeof context.apiCode === 'string') fields.code = context.apiCode;
 	if (typeof context.requestId === 'string') fields.requestId = context.requestId;
+	// a document created but not sent: its draft, to send instead of creating it again
+	if (typeof context.envelopeId === 'string') fields.envelopeId = context.envelopeId;
 	const httpCode = (error as { httpCode?: unknown }).httpCode;
 	if (typeof httpCode === 'string' && httpCode) fields.httpCode = httpCode;
 	if (Array.isArray(context.fieldErrors) && context.fieldErrors.length) {

@@ -2,15 +2,29 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as archive from './archive.operation';
 import * as create from './create.operation';
+import * as createDocument from './createDocument.operation';
 import * as deleteTemplate from './deleteTemplate.operation';
 import * as duplicate from './duplicate.operation';
 import * as get from './get.operation';
 import * as getDocumentPayload from './getDocumentPayload.operation';
 import * as getMany from './getMany.operation';
 import * as restore from './restore.operation';
+import * as sendDocument from './sendDocument.operation';
 import * as update from './update.operation';
 
-export { archive, create, deleteTemplate, duplicate, get, getDocumentPayload, getMany, restore, update };
+export {
+	archive,
+	create,
+	createDocument,
+	deleteTemplate,
+	duplicate,
+	get,
+	getDocumentPayload,
+	getMany,
+	restore,
+	sendDocument,
+	update,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -31,6 +45,12 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description: 'Create a template with its roles and fields, and upload its PDF',
 				action: 'Create a template',
+			},
+			{
+				name: 'Create Document',
+				value: 'createDocument',
+				description: 'Create a document (a draft envelope) from a template, optionally sending it at once',
+				action: 'Create a document from a template',
 			},
 			{
 				name: 'Delete',
@@ -69,6 +89,12 @@ export const description: INodeProperties[] = [
 				action: 'Restore a template',
 			},
 			{
+				name: 'Send Document',
+				value: 'sendDocument',
+				description: 'Send a document created from a template to its recipients',
+				action: 'Send a document created from a template',
+			},
+			{
 				name: 'Update',
 				value: 'update',
 				description: 'Change the name, description, recipients, fields or signing settings of a template',
@@ -86,4 +112,6 @@ export const description: INodeProperties[] = [
 	...duplicate.description,
 	...deleteTemplate.description,
 	...getDocumentPayload.description,
+	...createDocument.description,
+	...sendDocument.description,
 ];

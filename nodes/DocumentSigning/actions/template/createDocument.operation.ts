@@ -1,0 +1,169 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { apiPath } from '../../../shared/endpoints';
+import { DocumentCreateSchema, documentCreateIssues, MAX_RECIPIENTS } from '../../../shared/schemas';
+import { apiRequest } from '../../../shared/transport';
+import { inputError, validateInput } from '../../../shared/validation';
+import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
+import { type DocumentTemplate, fetchTemplate, readPrefillValues, readRecipientMapping, roleLabel } from './documentMapping';
+import { sendDraftDocument } from './sendDocument.operation';
+import { getTemplateId, templateIdProperty } from './templateLocator';
+
+const show = { resource: ['template'], operation: ['createDocument'] };
+
+const mapper = (method: string, singular: string, plural: string) => ({
+	loadOptionsDependsOn: ['templateId.value'],
+	resourceMapper: {
+		resourceMapperMethod: method,
+		mode: 'add' as const,
+		fieldWords: { singular, plural },
+		addAllFields: true,
+		multiKeyMatch: false,
+		supportAutoMap: false,
+	},
+});
+
+const properties: INodeProperties[] = [
+	{ ...templateIdProperty, description: 'The template to create the document from (the list shows active templates)' },
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Rental agreement - {{ $json.name }}',
+		description: 'Title of the new document',
+	},
+	{
+		displayName: 'Recipients Input',
+		name: 'recipientsInput',
+		type: 'options',
+		options: [
+			{ name: 'Map Each Role', value: 'roles', description: "Name, e-mail and phone for each of the template's roles" },
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'An array of recipientMapping entries, e.g. from Get Document Payload',
+			},
+		],
+		default: 'roles',
+	},
+	{
+		displayName: 'Recipients',
+		name: 'recipientMapping',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		description: `The real person for each role of the template: a name plus an e-mail, a phone (E.164) or both. At most ${MAX_RECIPIENTS} recipients.`,
+		typeOptions: mapper('getTemplateRoles', 'recipient field', 'recipient fields'),
+		displayOptions: { show: { recipientsInput: ['roles'] } },
+	},
+	{
+		displayName: 'Recipients (JSON)',
+		name: 'recipientMappingJson',
+		type: 'json',
+		default: '[\n  {\n    "templateRecipientId": "client",\n    "name": "",\n    "email": ""\n  }\n]',
+		description: `Array of {templateRecipientId, name, email and/or phone}, exactly one per template role (at most ${MAX_RECIPIENTS}). A whole document payload is accepted too.`,
+		displayOptions: { show: { recipientsInput: ['json'] } },
+	},
+	{
+		displayName: 'Prefill Fields',
+		name: 'prefill',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		description: "Values of the fields the sender fills. A field left empty keeps the template's stored default.",
+		typeOptions: mapper('getPrefillFields', 'field', 'fields'),
+	},
+	...signingSettingsProperties(
+		{ show },
+		"Settings that replace the template's own for this document; the others are kept from the template",
+	),
+	{
+		displayName: 'Send Immediately',
+		name: 'sendImmediately',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to send the document to its recipients right after creating it. If the send fails, the error names the draft so it can be sent later instead of created again.',
+	},
+];
+
+export const description = updateDisplayOptions({ show }, properties);
+
+/** `recipientMapping.2.email` becomes `recipientMapping.2 (Client (signer)).email`: the role a user knows. */
+function withRoleNames(lines: string[], mapping: IDataObject[], template?: DocumentTemplate): string[] {
+	return lines.map((line) =>
+		line.replace(/^recipientMapping\.(\d+)/, (path, n: string) => {
+			const id = mapping[Number(n)]?.templateRecipientId;
+			const role = template?.recipients.find((r) => r.id === id);
+			return `${path} (${role ? roleLabel(role) : `"${String(id ?? '')}"`})`;
+		}),
+	);
+}
+
+/** The body of item `i`, checked by every rule before the POST (no request for the rules that need no template). */
+async function documentBody(this: IExecuteFunctions, i: number, templateId: string) {
+	const overrides = readSigningSettings.call(this, i);
+	const draft: IDataObject = {
+		title: (this.getNodeParameter('title', i, '') as string).trim(),
+		recipientMapping: readRecipientMapping.call(this, i) as IDataObject[],
+	};
+	if (overrides) draft.workflow = overrides;
+	try {
+		validateInput(this.getNode(), DocumentCreateSchema, draft, i, 'document');
+	} catch (error) {
+		const lines = withRoleNames((error as NodeOperationError).context.fieldErrors as string[], draft.recipientMapping as IDataObject[]);
+		throw inputError(this.getNode(), `Invalid document: ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`, i, lines.join('; '));
+	}
+
+	const template = await fetchTemplate.call(this, templateId, i);
+	const prefillValues = readPrefillValues.call(this, i, template);
+	const body = validateInput(this.getNode(), DocumentCreateSchema, { ...draft, prefillValues }, i, 'document');
+	const issues = documentCreateIssues(template, body);
+	if (issues.length) {
+		const lines = withRoleNames(issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`), draft.recipientMapping as IDataObject[], template);
+		throw inputError(this.getNode(), `Invalid document for template "${template.name ?? template.id}": ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`, i, lines.join('; '));
+	}
+	// Overrides on top of the template's settings: a given workflow replaces the template's.
+	if (body.workflow) body.workflow = { ...(template.workflow ?? {}), ...body.workflow };
+	return body;
+}
+
+/** A failed send after the document exists: the error names the draft, so it is sent rather than created again. */
+function draftNotSent(this: IExecuteFunctions, i: number, envelopeId: string, error: unknown): Error {
+	const reason = error instanceof Error ? error.message : String(error);
+	const message = `The document was created as draft ${envelopeId}, but sending it failed: ${reason}`;
+	const advice = `Send draft ${envelopeId} with Template > Send Document; do not create it again.`;
+	const failure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), reason, { itemIndex: i });
+	failure.message = message;
+	failure.description = [advice, failure.description].filter(Boolean).join('\n');
+	failure.context.envelopeId = envelopeId;
+	failure.context.itemIndex ??= i;
+	return failure;
+}
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const templateId = getTemplateId.call(this, i);
+	const sendImmediately = this.getNodeParameter('sendImmediately', i, false) as boolean;
+	const body = await documentBody.call(this, i, templateId);
+
+	// Not resent after a lost connection (the transport's rule for creates): it could make a second document.
+	const created = (await apiRequest.call(this, 'POST', apiPath('templateDocuments', templateId), {
+		body: body as IDataObject,
+		itemIndex: i,
+	})) as IDataObject;
+	const envelopeId = String(created.envelopeId);
+	const json: IDataObject = { envelopeId, status: created.status ?? null, message: created.message ?? null, templateId, title: body.title, steps: ['createDocument'] };
+	if (!sendImmediately) return [{ json }];
+
+	let sent: IDataObject;
+	try {
+		sent = await sendDraftDocument.call(this, i, envelopeId);
+	} catch (error) {
+		throw draftNotSent.call(this, i, envelopeId, error);
+	}
+	return [{ json: { ...json, status: sent.status, steps: ['createDocument', 'sendDocument'], send: sent } }];
+}

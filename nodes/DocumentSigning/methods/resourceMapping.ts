@@ -1,0 +1,69 @@
+import type { ILoadOptionsFunctions, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+
+import {
+	CONTACT_PARTS,
+	contactFieldId,
+	type DocumentTemplate,
+	fetchTemplate,
+	fieldOptions,
+	fieldType,
+	roleLabel,
+	senderFields,
+} from '../actions/template/documentMapping';
+
+const PART_LABELS = { name: 'Name', email: 'Email', phone: 'Phone' } as const;
+
+/** The template picked in the node, or undefined while none is picked. */
+async function pickedTemplate(this: ILoadOptionsFunctions): Promise<DocumentTemplate | undefined> {
+	const id = this.getNodeParameter('templateId', undefined, { extractValue: true }) as string | undefined;
+	if (typeof id !== 'string' || !id.trim() || id.startsWith('=')) return undefined;
+	return await fetchTemplate.call(this, id.trim());
+}
+
+/**
+ * Create Document's recipient mapper: for every role of the template, the real person's
+ * name (required), e-mail and phone (at least one of them), labelled with the role.
+ */
+export async function getTemplateRoles(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const template = await pickedTemplate.call(this);
+	if (!template) return { fields: [], emptyFieldsNotice: 'Pick a template first: its roles appear here' };
+	const fields: ResourceMapperField[] = template.recipients.flatMap((recipient) =>
+		CONTACT_PARTS.map((part) => {
+			const stored = part === 'name' ? undefined : recipient[part];
+			return {
+				id: contactFieldId(recipient.id, part),
+				displayName: `${roleLabel(recipient)}: ${PART_LABELS[part]}`,
+				required: part === 'name',
+				defaultMatch: false,
+				display: true,
+				type: 'string' as const,
+				...(stored ? { defaultValue: stored } : {}),
+			};
+		}),
+	);
+	return { fields, emptyFieldsNotice: 'This template has no recipients' };
+}
+
+/**
+ * Create Document's prefill mapper: the fields the sender fills, typed from the field
+ * type, required where the template says so and has no stored default (an empty field
+ * keeps the stored default, also `false` or `0`).
+ */
+export async function getPrefillFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const template = await pickedTemplate.call(this);
+	if (!template) return { fields: [], emptyFieldsNotice: 'Pick a template first: its fields appear here' };
+	const fields: ResourceMapperField[] = senderFields(template).map((field) => {
+		const stored = field.defaultValue;
+		const hasDefault = stored !== undefined && stored !== null && stored !== '';
+		return {
+			id: field.fieldKey,
+			displayName: `${field.label ? `${field.label} (${field.fieldKey})` : field.fieldKey}${hasDefault ? `, default ${JSON.stringify(stored)}` : ''}`,
+			required: field.required === true && !hasDefault,
+			defaultMatch: false,
+			display: true,
+			type: fieldType(field),
+			options: fieldOptions(field),
+		};
+	});
+	return { fields, emptyFieldsNotice: 'This template has no fields for the sender to fill' };
+}

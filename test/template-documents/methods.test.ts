@@ -1,0 +1,66 @@
+/** Create Document's role and prefill mappers load in n8n-core's real LoadOptionsContext from the sandbox. */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.node';
+import { type Harness, startHarness } from '../harness';
+import { loadOptionsContext } from '../harness/load-options';
+import { byId, seedLease } from './helpers';
+
+describe('Create Document mappers', () => {
+	let h: Harness;
+	const { resourceMapping } = new DocumentSigning().methods;
+	const parameters = (templateId: string): INodeParameters => ({ resource: 'template', operation: 'createDocument', templateId: byId(templateId) });
+
+	beforeAll(async () => {
+		h = await startHarness();
+	});
+	afterAll(async () => await h.close());
+	beforeEach(async () => await h.reset());
+
+	it('getTemplateRoles: name (required), email and phone for each role, labelled with the role', async () => {
+		const id = await seedLease(h, { recipients: [{ id: 'tenant', name: 'Tenant', role: 'signer' }, { id: 'agent', name: 'Agent', role: 'cc', email: 'desk@agency.example' }] });
+		const before = (await h.requests()).length;
+		const { fields } = await resourceMapping.getTemplateRoles.call(loadOptionsContext(h, parameters(id)));
+		expect(fields.map((f) => [f.id, f.displayName, f.required, f.type])).toEqual([
+			['tenant.name', 'Tenant (signer): Name', true, 'string'],
+			['tenant.email', 'Tenant (signer): Email', false, 'string'],
+			['tenant.phone', 'Tenant (signer): Phone', false, 'string'],
+			['agent.name', 'Agent (cc): Name', true, 'string'],
+			['agent.email', 'Agent (cc): Email', false, 'string'],
+			['agent.phone', 'Agent (cc): Phone', false, 'string'],
+		]);
+		// a contact stored on the template role is offered as the starting value
+		expect(fields.find((f) => f.id === 'agent.email')?.defaultValue).toBe('desk@agency.example');
+		const requests = (await h.requests()).slice(before);
+		expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/templates/${id}`]);
+	});
+
+	it('getPrefillFields: sender fields only, typed from the field type, required unless a stored default covers them', async () => {
+		const id = await seedLease(h);
+		const { fields } = await resourceMapping.getPrefillFields.call(loadOptionsContext(h, parameters(id)));
+		expect(fields.map((f) => [f.id, f.displayName, f.type, f.required])).toEqual([
+			['company', 'Company (company)', 'string', true],
+			['deposit', 'deposit, default 0', 'number', false],
+			['furnished', 'furnished, default false', 'boolean', false],
+			['plan', 'plan', 'options', false],
+			['start', 'start', 'dateTime', false],
+		]);
+		expect(fields.find((f) => f.id === 'plan')?.options).toEqual([
+			{ name: 'basic', value: 'basic' },
+			{ name: 'premium', value: 'premium' },
+		]);
+	});
+
+	it('no template picked yet: no fields and a notice, no request', async () => {
+		const context = loadOptionsContext(h, { resource: 'template', operation: 'createDocument', templateId: byId('') });
+		const result = await resourceMapping.getPrefillFields.call(context);
+		expect(result.fields).toEqual([]);
+		expect(result.emptyFieldsNotice).toContain('Pick a template');
+		expect(await h.requests()).toEqual([]);
+	});
+
+	it("an organization key loads only the organization's templates", async () => {
+		const id = await seedLease(h);
+		await expect(resourceMapping.getTemplateRoles.call(loadOptionsContext(h, parameters(id), h.sandbox.orgApiKey))).rejects.toThrow(/NOT_FOUND/);
+	});
+});
