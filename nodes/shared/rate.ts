@@ -37,6 +37,8 @@ export const RATE_POLICY = {
 	settle: 0.97,
 	/** Climb per second beyond that: slow probing for a higher limit (share of it). */
 	probe: 0.002,
+	/** Fewest answers in the window from which a rate is taken. */
+	minSample: 10,
 	/** The window in which accepted answers are counted. */
 	windowMs: 1000,
 };
@@ -61,7 +63,6 @@ export class RateController {
 	/** Counts 429s: a start slot reserved before the last one is given up and queued again. */
 	private generation = 0;
 	private readonly answers: number[] = [];
-	private firstStart = Infinity;
 
 	constructor(settings: RateSettings = {}) {
 		const max = Number(settings.maxPerSecond);
@@ -88,7 +89,6 @@ export class RateController {
 			if (start > now) await sleep(start - now);
 			if (generation !== this.generation) continue; // a 429 came meanwhile: queue again behind its pause
 			this.stats.requests++;
-			this.firstStart = Math.min(this.firstStart, Date.now());
 			return { epoch };
 		}
 	}
@@ -121,11 +121,8 @@ export class RateController {
 			while (this.answers.length && this.answers[0] <= now - RATE_POLICY.windowMs) {
 				this.answers.shift();
 			}
-			// Too few answers, or less than half a window since the first request, tell nothing
-			// about the rate: then only a running pace drops.
-			const measured =
-				this.answers.length >= 2 && now - this.firstStart >= RATE_POLICY.windowMs / 2;
-			const seen = measured ? this.answers.length : Infinity;
+			// A handful of answers tells nothing about the rate: then only a running pace drops.
+			const seen = this.answers.length >= RATE_POLICY.minSample ? this.answers.length : Infinity;
 			const accepted = Math.min(seen, this.perSecond);
 			if (Number.isFinite(accepted)) {
 				this.accepted = accepted;
