@@ -19,6 +19,7 @@ import { createServer } from 'net';
 import path from 'path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
+import { EXAMPLE_TEMPLATE_ID, prepareExampleData } from './lib/example-data';
 import { type CredentialFixture, HOST, OWNER, ROOT, type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from './lib/stack';
 
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
 		});
 		const sample = path.join(stack.filesDir, 'sample-contract.pdf');
 		if (!existsSync(sample)) await fs.writeFile(sample, await samplePdf());
+		await prepareExampleData(stack);
+		log(`the sandbox holds template ${EXAMPLE_TEMPLATE_ID} and the files folder the CSV rows of the batch example`);
 
 		// The sandbox is new on each run: subscribe the example triggers' production URLs, and
 		// their test URLs so that "Execute step" in the editor hears events too.
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
 			'',
 			`  Sandbox:   ${stack.sandbox.origin}/ (its dashboard: webhook URLs, deliveries, signing pages)`,
 			`  API:       ${stack.sandbox.baseUrl} (credential "Document Signing sandbox" points here)`,
-			`  Files:     ${path.relative(ROOT, stack.filesDir)}/ (sample-contract.pdf; signed PDFs are saved here)`,
+			`  Files:     ${path.relative(ROOT, stack.filesDir)}/ (sample-contract.pdf, batch-recipients.csv; signed PDFs are saved here)`,
 			`  Logs:      ${path.relative(ROOT, stack.dir)}/n8n.log, ${path.relative(ROOT, stack.dir)}/sandbox.log`,
 			'',
 			'  Examples:  ' + examples.map((w) => `"${w.name}"`).join('\n             '),

@@ -130,6 +130,19 @@ export default function adminRoutes(state: SandboxState): Router {
 		res.json({ items: state.requestLog });
 	});
 
+	/** Gives a template a fixed id (examples refer to their template by id across sandbox runs). */
+	router.post('/templates/:templateId/fixed-id', (req, res) => {
+		const body = validate(z.object({ id: z.string().regex(/^[\w-]{1,64}$/) }), req.body ?? {});
+		if (!body.ok) return void bad(res, body.error);
+		const template = state.templates.get(req.params.templateId) as { id: string } | undefined;
+		if (!template) return void res.status(404).json({ code: 'NOT_FOUND', message: `Template ${req.params.templateId} not found` });
+		if (state.templates.has(body.data.id)) return void res.status(409).json({ code: 'CONFLICT', message: `Template ${body.data.id} exists` });
+		state.templates.delete(template.id);
+		template.id = body.data.id;
+		state.templates.set(template.id, template);
+		res.json({ id: template.id });
+	});
+
 	router.get('/transactions', (_req, res) => {
 		res.json({ items: state.creditTransactions });
 	});
