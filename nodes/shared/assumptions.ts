@@ -86,7 +86,7 @@ export const REPLAY_WINDOW_MINUTES = 24 * 60;
 
 export const ASSUMPTIONS: Assumption[] = [
 	{ topic: 'Credit balance path and fields', guess: '`GET /credits/balance` returns `context`, `balance` (number) and `currency` (`credits`).' },
-	{ topic: 'Reusable workflow list and get', guess: '`GET /workflows` (`page`, `limit`, `items[]` of definitions, `pageInfo`); `GET /workflows/{id}` returns `definition` and `version` (the latest version).' },
+	{ topic: 'Reusable workflow list and get', guess: '`GET /workflows` (`page`, `limit`, `items[]` of definitions, `pageInfo`); `GET /workflows/{id}` returns `definition`, `version` (the latest version) and `publishedVersion` (the latest published version, `null` before the first publish; a run uses it, so its participant keys are read there).' },
 	{ topic: 'Reusable workflow update and publish bodies', guess: 'PATCH takes `name`, `description`, `config` (any of them) and returns `definition` and `version`; publish takes no body and returns `definition` and the published `version`.' },
 	{ topic: 'Reusable workflow run response', guess: '`run` (`id`, `workflowId`, `version`, `idempotencyKey`, `createdAt`), `envelope` (envelope fields of 2.2 with `recipients[]`), `approval` (`required`, `status`).' },
 	{ topic: 'Send a template-created document', guess: '`POST /documents/{envelopeId}/send` takes no body and answers as envelope send does.' },

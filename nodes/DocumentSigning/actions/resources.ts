@@ -1,8 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as credit from './credit/Credit.resource';
 import * as envelope from './envelope/Envelope.resource';
 import * as template from './template/Template.resource';
 import type { DocumentSigningResource } from './node.type';
+import * as workflow from './workflow/Workflow.resource';
 
 /**
  * A resource module (`<resource>/<Resource>.resource.ts`): its `description` (the
@@ -18,6 +20,8 @@ export type ResourceModule = { description: INodeProperties[] } & Record<string,
 const RESOURCES: Array<{ name: string; value: DocumentSigningResource; module: ResourceModule }> = [
 	{ name: 'Envelope', value: 'envelope', module: envelope },
 	{ name: 'Template', value: 'template', module: template },
+	{ name: 'Signing Workflow', value: 'workflow', module: workflow },
+	{ name: 'Credit', value: 'credit', module: credit },
 ];
 
 /** Resource modules by resource value, for the router. */

@@ -80,3 +80,18 @@ export async function searchArchivedTemplates(
 ): Promise<INodeListSearchResult> {
 	return await searchPage.call(this, 'templates', 'name', { status: 'archived' }, filter, paginationToken);
 }
+
+/**
+ * Signing workflows of the key's workspace, searched by name. The list endpoint has no
+ * search parameter, so the name is matched on each page read.
+ */
+export async function searchWorkflows(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = await searchPage.call(this, 'workflows', 'name', {}, undefined, paginationToken);
+	const wanted = filter?.trim().toLowerCase();
+	if (!wanted) return page;
+	return { ...page, results: page.results.filter((entry) => entry.name.toLowerCase().includes(wanted)) };
+}

@@ -233,7 +233,12 @@ export default function workflowsRoutes(state: SandboxState): Router {
 	router.get(routePattern('workflow'), read, (req, res) => {
 		const definition = load(req, res);
 		if (!definition) return;
-		res.json({ definition: definitionView(definition), version: versionView(latestVersion(definition.id)) });
+		const published = publishedVersion(definition.id);
+		res.json({
+			definition: definitionView(definition),
+			version: versionView(latestVersion(definition.id)),
+			publishedVersion: published ? versionView(published) : null,
+		});
 	});
 
 	router.patch(routePattern('workflow'), write, (req, res) => {

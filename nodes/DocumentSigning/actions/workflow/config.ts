@@ -1,0 +1,220 @@
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { inputError } from '../../../shared/validation';
+import { compact, readJsonParameter } from '../shared/params';
+import { ROLE_OPTIONS, SIGNATURE_METHOD_OPTIONS, VERIFICATION_OPTIONS } from '../shared/recipients';
+import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
+import { templateIdProperty } from '../template/templateLocator';
+
+const EXAMPLE_CONFIG = {
+	documents: [{ templateId: 'tpl_8f3a2c', label: 'Sales agreement', required: true }],
+	participants: [
+		{ key: 'buyer', label: 'Buyer', order: 1, role: 'signer' },
+		{ key: 'seller', label: 'Seller', order: 2, role: 'signer' },
+	],
+	execution: { mode: 'sequential', expiresInDays: 14 },
+	approvalStages: [],
+	allowedOverrides: [],
+};
+
+/** Execution-only settings added to the shared signing settings (which bring Expires At, not used here). */
+const executionOptions: INodeProperties[] = [
+	{
+		displayName: 'Expires In (Days)',
+		name: 'expiresInDays',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 30,
+		description: 'Days after a run until its envelopes expire if not completed',
+	},
+	{
+		displayName: 'Require Final Sender Confirmation',
+		name: 'requireFinalSenderConfirmation',
+		type: 'boolean',
+		default: false,
+		description: 'Whether a run waits for the sender to confirm before the envelopes go out',
+	},
+];
+
+function executionProperties(displayOptions: IDisplayOptions): INodeProperties[] {
+	const [settings, ...estamp] = signingSettingsProperties(
+		displayOptions,
+		'How each run sends its envelopes (none set: the service defaults)',
+	);
+	const options = [
+		...((settings.options as INodeProperties[]) ?? []).filter((o) => o.name !== 'expiresAt'),
+		...executionOptions,
+	].sort((a, b) => a.displayName.localeCompare(b.displayName));
+	return [{ ...settings, displayName: 'Execution Settings', options }, ...estamp];
+}
+
+/**
+ * The configuration of a signing workflow: documents (templates), participants, execution
+ * settings, approval stages and allowed overrides, in fields or as one JSON object.
+ */
+export function configProperties(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
+	const inFields = { show: { ...show, configInput: ['fields'] } };
+	return [
+		{
+			displayName: 'Define Configuration',
+			name: 'configInput',
+			type: 'options',
+			options: [
+				{ name: 'Using Fields Below', value: 'fields' },
+				{ name: 'Using JSON', value: 'json', description: 'The whole config object as the API takes it' },
+			],
+			default: 'fields',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Configuration (JSON)',
+			name: 'configJson',
+			type: 'json',
+			default: JSON.stringify(EXAMPLE_CONFIG, null, 2),
+			required: true,
+			description:
+				'Object with documents[] (templateId, label, required), participants[] (key, label, order, role, signatureMethod, verificationMethod, required), execution, approvalStages[] and allowedOverrides[]',
+			displayOptions: { show: { ...show, configInput: ['json'] } },
+		},
+		{
+			displayName: 'Documents',
+			name: 'documents',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			placeholder: 'Add Document',
+			default: {},
+			description: 'The templates each run creates a document from (at least one)',
+			displayOptions: inFields,
+			options: [
+				{
+					displayName: 'Document',
+					name: 'document',
+					values: [
+						{ ...templateIdProperty, description: 'The template of this document (the list shows active templates)' },
+						{
+							displayName: 'Label',
+							name: 'label',
+							type: 'string',
+							default: '',
+							required: true,
+							placeholder: 'e.g. Sales agreement',
+						},
+						{
+							displayName: 'Required',
+							name: 'required',
+							type: 'boolean',
+							default: true,
+							description: 'Whether every run must include this document',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Participants',
+			name: 'participants',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			placeholder: 'Add Participant',
+			default: {},
+			description:
+				'The people of a run, by key: a run names one recipient per key. A key equal to a template recipient ID takes that role in the document.',
+			displayOptions: inFields,
+			options: [
+				{
+					displayName: 'Participant',
+					name: 'participant',
+					values: [
+						{ displayName: 'Key', name: 'key', type: 'string', default: '', required: true, placeholder: 'e.g. buyer' },
+						{ displayName: 'Label', name: 'label', type: 'string', default: '', required: true, placeholder: 'e.g. Buyer' },
+						{
+							displayName: 'Order',
+							name: 'order',
+							type: 'number',
+							typeOptions: { minValue: 1 },
+							default: 1,
+							description: 'Signing position, from 1',
+						},
+						{
+							displayName: 'Required',
+							name: 'required',
+							type: 'boolean',
+							default: true,
+							description: 'Whether every run must name a recipient for this participant',
+						},
+						{ displayName: 'Role', name: 'role', type: 'options', options: ROLE_OPTIONS, default: 'signer' },
+						{
+							displayName: 'Signature Method',
+							name: 'signatureMethod',
+							type: 'options',
+							options: SIGNATURE_METHOD_OPTIONS,
+							default: 'electronic',
+						},
+						{
+							displayName: 'Verification Method',
+							name: 'verificationMethod',
+							type: 'options',
+							options: VERIFICATION_OPTIONS,
+							default: 'email_verification',
+						},
+					],
+				},
+			],
+		},
+		...executionProperties(inFields),
+		{
+			displayName: 'Approval Stages (JSON)',
+			name: 'approvalStages',
+			type: 'json',
+			default: '[]',
+			description:
+				'Array of approval stages, sent as given (the service does not document their shape; [] for none)',
+			displayOptions: inFields,
+		},
+		{
+			displayName: 'Allowed Overrides (JSON)',
+			name: 'allowedOverrides',
+			type: 'json',
+			default: '[]',
+			description:
+				'Array of allowed overrides, sent as given (the service does not document their shape; [] for none)',
+			displayOptions: inFields,
+		},
+	];
+}
+
+/** A resource locator value (or a plain id) as the id text, unchecked (the schema names it). */
+function locatorValue(value: unknown): unknown {
+	if (value && typeof value === 'object' && '__rl' in value) return (value as { value?: unknown }).value;
+	return value;
+}
+
+function jsonArray(this: IExecuteFunctions, name: string, label: string, i: number): unknown[] | undefined {
+	const value = readJsonParameter.call(this, name, i, label, '[]');
+	if (value === undefined) return undefined;
+	if (!Array.isArray(value)) throw inputError(this.getNode(), `${label}: must be a JSON array`, i);
+	return value;
+}
+
+/** The config of item `i` in the API's shape, unchecked (the schema decides). */
+export function readConfig(this: IExecuteFunctions, i: number): unknown {
+	if (this.getNodeParameter('configInput', i, 'fields') === 'json') {
+		return readJsonParameter.call(this, 'configJson', i, 'Configuration (JSON)');
+	}
+	const documents = ((this.getNodeParameter('documents.document', i, []) as IDataObject[]) ?? []).map((d) => ({
+		...d,
+		templateId: typeof locatorValue(d.templateId) === 'string' ? String(locatorValue(d.templateId)).trim() : locatorValue(d.templateId),
+		label: typeof d.label === 'string' ? d.label.trim() : d.label,
+	}));
+	const participants = ((this.getNodeParameter('participants.participant', i, []) as IDataObject[]) ?? []).map(
+		(p) => compact(p) ?? {},
+	);
+	const config: IDataObject = { documents, participants };
+	const execution = readSigningSettings.call(this, i);
+	if (execution) config.execution = execution;
+	const approvalStages = jsonArray.call(this, 'approvalStages', 'Approval Stages (JSON)', i);
+	if (approvalStages) config.approvalStages = approvalStages as IDataObject[];
+	const allowedOverrides = jsonArray.call(this, 'allowedOverrides', 'Allowed Overrides (JSON)', i);
+	if (allowedOverrides) config.allowedOverrides = allowedOverrides as IDataObject[];
+	return config;
+}

@@ -1,0 +1,56 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiPath } from '../../../shared/endpoints';
+import { WorkflowCreateSchema } from '../../../shared/schemas';
+import { apiRequest } from '../../../shared/transport';
+import { validateInput } from '../../../shared/validation';
+import { compact } from '../shared/params';
+import { configProperties, readConfig } from './config';
+
+const show = { resource: ['workflow'], operation: ['create'] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Creates the signing workflow with its configuration as draft version 1. Publish it before running it.',
+		name: 'createWorkflowNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Property sale',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		typeOptions: { rows: 2 },
+		default: '',
+	},
+	...configProperties(show),
+];
+
+export const description = updateDisplayOptions({ show }, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const body = {
+		...compact({
+			name: this.getNodeParameter('name', i, '') as string,
+			description: this.getNodeParameter('description', i, '') as string,
+		}),
+		config: readConfig.call(this, i),
+	};
+	const checked = validateInput(this.getNode(), WorkflowCreateSchema, body, i, 'signing workflow');
+	// A create that may have arrived is never sent again (no idempotency key on this endpoint).
+	const response = (await apiRequest.call(this, 'POST', apiPath('workflows'), {
+		body: checked as IDataObject,
+		itemIndex: i,
+	})) as IDataObject;
+	return [{ json: response }];
+}

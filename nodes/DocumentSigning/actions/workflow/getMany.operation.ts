@@ -1,0 +1,25 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { returnAllOrLimit } from '../../../shared/pagination';
+import { WorkflowListQuerySchema } from '../../../shared/schemas';
+import { listAll } from '../shared/list';
+
+const show = { resource: ['workflow'], operation: ['getMany'] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			"Outputs one item per signing workflow (its definition; use Get for the configuration). Only workflows of the API key's workspace are listed.",
+		name: 'getManyWorkflowsNotice',
+		type: 'notice',
+		default: '',
+	},
+	...returnAllOrLimit({ show }),
+];
+
+export const description = updateDisplayOptions({ show }, properties);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	return await listAll.call(this, i, 'workflows', WorkflowListQuerySchema.pick({}));
+}

@@ -1,0 +1,30 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiPath } from '../../../shared/endpoints';
+import { apiRequest } from '../../../shared/transport';
+import { getWorkflowId, workflowIdProperty } from './workflowLocator';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Publishes the draft version: the service checks its templates, the version becomes the one every run uses, and the previously published version is archived',
+		name: 'publishWorkflowNotice',
+		type: 'notice',
+		default: '',
+	},
+	workflowIdProperty,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workflow'], operation: ['publish'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const workflowId = getWorkflowId.call(this, i);
+	const response = (await apiRequest.call(this, 'POST', apiPath('workflowPublish', workflowId), {
+		itemIndex: i,
+	})) as IDataObject;
+	return [{ json: response }];
+}

@@ -1,0 +1,184 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiPath } from '../../../shared/endpoints';
+import { WorkflowRunSchema, workflowRunIssues } from '../../../shared/schemas';
+import { apiRequest } from '../../../shared/transport';
+import { inputError, validateInput } from '../../../shared/validation';
+import { compact, readJsonList } from '../shared/params';
+import { publishedForRun } from './published';
+import { getWorkflowId, workflowIdProperty } from './workflowLocator';
+
+const show = { resource: ['workflow'], operation: ['run'] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Starts a run of the latest published version: its envelopes are created from the configured templates and sent (or held for approval). Outputs the created envelope and its approval state.',
+		name: 'runWorkflowNotice',
+		type: 'notice',
+		default: '',
+	},
+	workflowIdProperty,
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Sale of 12 MG Road',
+		description: 'Title of the envelopes of this run (with several documents, each title ends with the document label)',
+	},
+	{
+		displayName: 'Define Recipients',
+		name: 'recipientsInput',
+		type: 'options',
+		options: [
+			{ name: 'Using Fields Below', value: 'fields' },
+			{ name: 'Using JSON', value: 'json' },
+		],
+		default: 'fields',
+	},
+	{
+		displayName: 'Recipients',
+		name: 'runRecipients',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Recipient',
+		default: {},
+		description: 'One recipient per participant of the workflow (every required participant needs one)',
+		displayOptions: { show: { recipientsInput: ['fields'] } },
+		options: [
+			{
+				displayName: 'Recipient',
+				name: 'recipient',
+				values: [
+					{
+						displayName: 'Participant Name or ID',
+						name: 'participantKey',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getWorkflowParticipants', loadOptionsDependsOn: ['workflowId.value'] },
+						default: '',
+						required: true,
+						description:
+							'A participant of the latest published version. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
+					{
+						displayName: 'Email',
+						name: 'email',
+						type: 'string',
+						default: '',
+						placeholder: 'name@email.com',
+						hint: 'An email, a phone or both: at least one is needed',
+					},
+					{
+						displayName: 'Phone',
+						name: 'phone',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. +919876543210',
+						description: 'In international format (E.164)',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Recipients (JSON)',
+		name: 'recipientsJson',
+		type: 'json',
+		default: '[\n  { "participantKey": "buyer", "name": "Asha Rao", "email": "asha@example.com" }\n]',
+		required: true,
+		description: 'Array of { participantKey, name, email and/or phone }',
+		displayOptions: { show: { recipientsInput: ['json'] } },
+	},
+	{
+		displayName: 'Idempotency Key',
+		name: 'idempotency',
+		type: 'options',
+		options: [
+			{
+				name: 'Automatic',
+				value: 'auto',
+				description:
+					"From this execution, node and item: a retry of the node (Retry On Fail) or a resend after a lost answer returns the same run instead of starting another",
+			},
+			{
+				name: 'Custom',
+				value: 'custom',
+				description: 'Your own key, e.g. an order number: one run per key, across executions',
+			},
+			{
+				name: 'None',
+				value: 'none',
+				description: 'No key: a retry or a lost answer can start a second run with new envelopes',
+			},
+		],
+		default: 'auto',
+	},
+	{
+		displayName: 'Custom Key',
+		name: 'idempotencyKey',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. {{ $json.orderId }}',
+		description: 'Up to 255 characters. The service answers a repeated key with the first run of this workflow.',
+		displayOptions: { show: { idempotency: ['custom'] } },
+	},
+];
+
+export const description = updateDisplayOptions({ show }, properties);
+
+/** The key of an Automatic run: the same for every try of this item in this execution. */
+export function automaticKey(this: IExecuteFunctions, i: number): string {
+	const workflow = this.getWorkflow();
+	return ['n8n', workflow.id ?? '', this.getExecutionId(), this.getNode().id, i].join(':');
+}
+
+function readRunRecipients(this: IExecuteFunctions, i: number): unknown {
+	if (this.getNodeParameter('recipientsInput', i, 'fields') === 'json') {
+		return readJsonList.call(this, 'recipientsJson', i, 'Recipients (JSON)', 'recipients', 'recipients') ?? [];
+	}
+	const rows = (this.getNodeParameter('runRecipients.recipient', i, []) as IDataObject[]) ?? [];
+	return rows.map((row) => compact(row) ?? {});
+}
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const workflowId = getWorkflowId.call(this, i);
+	const mode = this.getNodeParameter('idempotency', i, 'auto') as string;
+	let idempotencyKey: string | undefined;
+	if (mode === 'custom') idempotencyKey = String(this.getNodeParameter('idempotencyKey', i, '') ?? '').trim();
+	else if (mode === 'auto') idempotencyKey = automaticKey.call(this, i);
+	if (mode === 'custom' && !idempotencyKey) {
+		throw inputError(this.getNode(), 'Custom Key: an idempotency key is required (or choose Automatic)', i);
+	}
+
+	const body = {
+		title: (this.getNodeParameter('title', i, '') as string).trim(),
+		recipients: readRunRecipients.call(this, i),
+		...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+	};
+	const checked = validateInput(this.getNode(), WorkflowRunSchema, body, i, 'run');
+
+	const published = await publishedForRun.call(this, workflowId, i);
+	const issues = workflowRunIssues(published.participants, checked.recipients);
+	if (issues.length > 0) {
+		const lines = issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+		throw inputError(
+			this.getNode(),
+			`Invalid run of "${published.name}" (version ${published.version}): ${lines[0]}`,
+			i,
+			lines.join('; '),
+		);
+	}
+
+	// With a key the service answers a repeat with the first run: safe to resend.
+	const response = (await apiRequest.call(this, 'POST', apiPath('workflowRuns', workflowId), {
+		body: checked as IDataObject,
+		itemIndex: i,
+		idempotent: checked.idempotencyKey !== undefined,
+	})) as IDataObject;
+	return [{ json: response }];
+}
