@@ -1,0 +1,123 @@
+/**
+ * The benchmark's workflows, one per contender, each started by a webhook: the body's
+ * `items` are split into n8n items, then two API calls per item (a create, then a call on
+ * what it created) run in two nodes, and the last node's items are the answer.
+ */
+import type { SandboxInfo, WorkflowFixture } from '../../scripts/lib/stack';
+
+export const CREDENTIAL_ID = 'DsBenchCred00001';
+export const PACKAGE_NODE = 'n8n-nodes-document-signing.documentSigning';
+
+/** The two API-calling nodes of every contender, by name (their time is the figure). */
+export const CALL_NODES = ['First Call', 'Second Call'];
+
+let counter = 0;
+const nodeId = (n: number) => `b3c4d5e6-0000-4000-8000-${String(++counter * 10 + n).padStart(12, '0')}`;
+
+function workflow(id: string, name: string, path: string, calls: Array<Record<string, unknown>>): WorkflowFixture {
+	const nodes: Array<Record<string, unknown>> = [
+		{
+			id: nodeId(0),
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: nodeId(9),
+			parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		},
+		{
+			id: nodeId(1),
+			name: 'Items',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: { fieldToSplitOut: 'body.items', options: {} },
+		},
+		...calls.map((call, k) => ({ id: nodeId(2 + k), position: [400 + 200 * k, 0], ...call, name: CALL_NODES[k] })),
+	];
+	const connections: Record<string, unknown> = {};
+	const order = nodes.map((n) => n.name as string);
+	for (let k = 0; k < order.length - 1; k++) {
+		connections[order[k]] = { main: [[{ node: order[k + 1], type: 'main', index: 0 }]] };
+	}
+	return { id, name, active: true, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+const packageCredential = { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing bench' } };
+
+/** This package's node: create an envelope (no PDF), then read its status. */
+export function packageWorkflow(id: string, path: string, batching: Record<string, number>, continueOnFail = true): WorkflowFixture {
+	const common = {
+		type: PACKAGE_NODE,
+		typeVersion: 1,
+		credentials: packageCredential,
+		...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+	};
+	return workflow(id, `Bench: this node ${path}`, path, [
+		{
+			...common,
+			parameters: {
+				resource: 'envelope',
+				operation: 'create',
+				pdfSource: 'none',
+				fileName: 'bench.pdf',
+				title: '={{ $json.title }}',
+				batching,
+			},
+		},
+		{
+			...common,
+			parameters: {
+				resource: 'envelope',
+				operation: 'getStatus',
+				envelopeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				batching,
+			},
+		},
+	]);
+}
+
+/**
+ * n8n's HTTP Request node doing the same two calls. `options` are the node's options
+ * (e.g. batching); `settings` node settings such as Retry On Fail.
+ */
+export function httpWorkflow(
+	id: string,
+	path: string,
+	sandbox: SandboxInfo,
+	options: Record<string, unknown> = {},
+	settings: Record<string, unknown> = {},
+): WorkflowFixture {
+	const auth = { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${sandbox.apiKey}` }] } };
+	const common = { type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, ...settings };
+	return workflow(id, `Bench: HTTP Request ${path}`, path, [
+		{
+			...common,
+			parameters: {
+				method: 'POST',
+				url: `${sandbox.baseUrl}/envelopes`,
+				...auth,
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: '={{ JSON.stringify({ fileName: "bench.pdf", title: $json.title }) }}',
+				options,
+			},
+		},
+		{
+			...common,
+			parameters: { method: 'GET', url: `=${sandbox.baseUrl}/envelopes/{{ $json.id }}/status`, ...auth, options },
+		},
+	]);
+}
+
+/** getMany with Return All. */
+export function listWorkflow(id: string, path: string): WorkflowFixture {
+	return workflow(id, 'Bench: get many, return all', path, [
+		{
+			type: PACKAGE_NODE,
+			typeVersion: 1,
+			credentials: packageCredential,
+			parameters: { resource: 'envelope', operation: 'getMany', returnAll: true },
+		},
+	]);
+}
