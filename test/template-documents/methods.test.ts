@@ -45,6 +45,8 @@ describe('Create Document mappers', () => {
 			['plan', 'plan', 'options', false],
 			['start', 'start', 'dateTime', false],
 		]);
+		// a switch always shows a state: it starts at the stored default
+		expect(fields.find((f) => f.id === 'furnished')?.defaultValue).toBe(false);
 		expect(fields.find((f) => f.id === 'plan')?.options).toEqual([
 			{ name: 'basic', value: 'basic' },
 			{ name: 'premium', value: 'premium' },

@@ -55,14 +55,17 @@ export async function getPrefillFields(this: ILoadOptionsFunctions): Promise<Res
 	const fields: ResourceMapperField[] = senderFields(template).map((field) => {
 		const stored = field.defaultValue;
 		const hasDefault = stored !== undefined && stored !== null && stored !== '';
+		const type = fieldType(field);
 		return {
 			id: field.fieldKey,
 			displayName: `${field.label ? `${field.label} (${field.fieldKey})` : field.fieldKey}${hasDefault ? `, default ${JSON.stringify(stored)}` : ''}`,
 			required: field.required === true && !hasDefault,
 			defaultMatch: false,
 			display: true,
-			type: fieldType(field),
+			type,
 			options: fieldOptions(field),
+			// a switch always shows a state: the stored default, else off
+			...(type === 'boolean' ? { defaultValue: typeof stored === 'boolean' ? stored : false } : {}),
 		};
 	});
 	return { fields, emptyFieldsNotice: 'This template has no fields for the sender to fill' };

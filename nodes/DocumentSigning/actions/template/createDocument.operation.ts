@@ -12,11 +12,12 @@ import { getTemplateId, templateIdProperty } from './templateLocator';
 
 const show = { resource: ['template'], operation: ['createDocument'] };
 
-const mapper = (method: string, singular: string, plural: string) => ({
+const mapper = (method: string, valuesLabel: string, singular: string, plural: string) => ({
 	loadOptionsDependsOn: ['templateId.value'],
 	resourceMapper: {
 		resourceMapperMethod: method,
 		mode: 'add' as const,
+		valuesLabel,
 		fieldWords: { singular, plural },
 		addAllFields: true,
 		multiKeyMatch: false,
@@ -57,7 +58,7 @@ const properties: INodeProperties[] = [
 		default: { mappingMode: 'defineBelow', value: null },
 		required: true,
 		description: `The real person for each role of the template: a name plus an e-mail, a phone (E.164) or both. At most ${MAX_RECIPIENTS} recipients.`,
-		typeOptions: mapper('getTemplateRoles', 'recipient field', 'recipient fields'),
+		typeOptions: mapper('getTemplateRoles', 'Recipients', 'recipient field', 'recipient fields'),
 		displayOptions: { show: { recipientsInput: ['roles'] } },
 	},
 	{
@@ -75,7 +76,7 @@ const properties: INodeProperties[] = [
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
 		description: "Values of the fields the sender fills. A field left empty keeps the template's stored default.",
-		typeOptions: mapper('getPrefillFields', 'field', 'fields'),
+		typeOptions: mapper('getPrefillFields', 'Prefill Fields', 'field', 'fields'),
 	},
 	...signingSettingsProperties(
 		{ show },
