@@ -24,6 +24,7 @@ import {
 	systemErrorCode,
 } from './failures';
 import { type RateController, rateControllerFor } from './rate';
+import { credentialsOf, oncePerRun } from './runCache';
 
 /**
  * The only module that does HTTP. API calls carry the credential's Bearer key (added by
@@ -47,7 +48,13 @@ export interface ApiRequestOptions {
 	/** the request carries an idempotency key or is a read: safe to resend */
 	idempotent?: boolean;
 	itemIndex?: number;
+	/**
+	 * A read whose answer holds for the whole node run (e.g. the template every item of a
+	 * batch uses): sent once per run, each caller gets its own copy of the answer.
+	 */
+	oncePerRun?: boolean;
 }
+
 
 /**
  * Retry policy. A mutable object so a test run can shorten the waits; node code never
@@ -81,7 +88,27 @@ export async function apiRequest<T = IDataObject>(
 	endpoint: string,
 	options: ApiRequestOptions = {},
 ): Promise<T> {
-	const credentials = await credentialsOf(this);
+	if (!options.oncePerRun || method !== 'GET') {
+		return parseAnswer<T>(await apiRequestText.call(this, method, endpoint, options));
+	}
+	const key = `${endpoint}?${JSON.stringify(options.qs ?? {})}`;
+	const answer = oncePerRun(this, key, () => apiRequestText.call(this, method, endpoint, options));
+	return parseAnswer<T>(await answer);
+}
+
+function parseAnswer<T>(text: string): T {
+	if (!text.trim()) return {} as T;
+	return JSON.parse(text) as T; // checked in sendWithRetries
+}
+
+/** One API call; the body of a successful answer as text. */
+async function apiRequestText(
+	this: ApiContext,
+	method: IHttpRequestMethods,
+	endpoint: string,
+	options: ApiRequestOptions,
+): Promise<string> {
+	const credentials = await credentialsOf(this, CREDENTIAL_TYPE);
 	const secret = String(credentials.apiKey ?? '');
 	const request: IHttpRequestOptions = {
 		method,
@@ -107,8 +134,7 @@ export async function apiRequest<T = IDataObject>(
 	if (response.statusCode >= 400) {
 		throw apiResponseError(this.getNode(), response.statusCode, text, secret, options.itemIndex);
 	}
-	if (!text.trim()) return {} as T;
-	return JSON.parse(text) as T; // checked in sendWithRetries
+	return text;
 }
 
 /**
@@ -167,21 +193,6 @@ interface SendOptions {
 	credentials?: ICredentialDataDecryptedObject;
 }
 
-/**
- * The credential of a node run, read once: in a real n8n every read is a database query
- * and a decryption, which would otherwise happen twice for every request of a batch.
- */
-const credentialsByRun = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
-
-function credentialsOf(context: ApiContext): Promise<ICredentialDataDecryptedObject> {
-	let credentials = credentialsByRun.get(context);
-	if (!credentials) {
-		credentials = context.getCredentials(CREDENTIAL_TYPE);
-		credentialsByRun.set(context, credentials);
-		credentials.catch(() => credentialsByRun.delete(context));
-	}
-	return credentials;
-}
 
 /** Sends once, then again while the failure is one that is safe to retry. */
 async function sendWithRetries(

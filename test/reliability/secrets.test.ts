@@ -40,7 +40,7 @@ const spies: jest.SpyInstance[] = [];
 beforeAll(async () => {
 	h = await startHarness();
 	pdf = await makePdf(1);
-	Object.assign(RETRY_POLICY, { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 300 });
+	Object.assign(RETRY_POLICY, { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 1500 });
 	const logger = Container.get(Logger);
 	for (const level of ['error', 'warn', 'info', 'debug']) {
 		spies.push(jest.spyOn(logger, level).mockImplementation((...args: unknown[]) => collect(...args)));

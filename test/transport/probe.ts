@@ -81,6 +81,7 @@ async function runCall(
 				body: args.body as IDataObject | undefined,
 				qs: args.qs as IDataObject | undefined,
 				idempotent: args.idempotent as boolean | undefined,
+				oncePerRun: args.oncePerRun as boolean | undefined,
 				itemIndex: i,
 			},
 		)) as IDataObject;
