@@ -37,6 +37,8 @@ describe('batch of documents from a template', () => {
 		const creates = run.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/documents'));
 		const sends = run.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/send'));
 		expect([creates.length, sends.length]).toEqual([ROWS, ROWS]);
+		// the template is read once for the whole batch
+		expect(run.requests.filter((r) => r.method === 'GET')).toHaveLength(1);
 		// each item's prefill reached its own document
 		const fields = await h.api<{ items: IDataObject[] }>('GET', `/envelopes/${envelopeIds[41]}/fields`);
 		expect(fields.items.find((f) => f.fieldKey === 'company')?.value).toBe('Company 42');

@@ -58,6 +58,22 @@ export async function fetchTemplate(
 	} as DocumentTemplate;
 }
 
+/** Templates read in one node run, by id: a batch reads its template once. */
+const readInRun = new WeakMap<IExecuteFunctions, Map<string, Promise<DocumentTemplate>>>();
+
+/** The template for item `i`, read once per node run (a failed read is not kept). */
+export async function templateForRun(this: IExecuteFunctions, templateId: string, i: number): Promise<DocumentTemplate> {
+	const cache = readInRun.get(this) ?? new Map<string, Promise<DocumentTemplate>>();
+	readInRun.set(this, cache);
+	let pending = cache.get(templateId);
+	if (!pending) {
+		pending = fetchTemplate.call(this, templateId, i);
+		cache.set(templateId, pending);
+		pending.catch(() => cache.delete(templateId));
+	}
+	return await pending;
+}
+
 /** The fields the sender fills when a document is created. */
 export function senderFields(template: DocumentTemplate): TemplateField[] {
 	return template.formFields.filter((field) => field.assignee?.type === 'sender_prefill');
