@@ -123,6 +123,9 @@ describe('template documents', () => {
 		const kept = await runTemplateOp(h, createDocumentParams(id, { sendImmediately: true }), [{ json: tenant(2) }], { continueOnFail: true });
 		expect(kept.items[0].json).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', envelopeId: expect.stringMatching(/./) });
 
+		// the API key appears in neither
+		for (const shown of [text, JSON.stringify(kept.items)]) expect(shown).not.toContain(h.sandbox.apiKey);
+
 		const sent = await runTemplateOp(h, { operation: 'sendDocument', envelopeId: byId(draftId) });
 		expect(errorText(sent)).toBe('');
 		expect(sent.items[0].json).toMatchObject({ envelopeId: draftId, status: 'pending' });
