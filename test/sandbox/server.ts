@@ -6,7 +6,7 @@
  *   /storage/...       presigned upload and download addresses (no key)
  *   /sign/<token>      recipient action pages (GET page, POST sign/approve)
  *   /__sandbox/...     test control: reset, clock, keys, credits, estamp timing, faults,
- *                      webhooks, deliveries, events, request log
+ *                      webhooks, deliveries, events, request log, fixed template ids
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AddressInfo } from 'net';
