@@ -6,7 +6,7 @@ import { DocumentCreateSchema, documentCreateIssues, MAX_RECIPIENTS } from '../.
 import { apiRequest } from '../../../shared/transport';
 import { inputError, validateInput } from '../../../shared/validation';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
-import { type DocumentTemplate, readPrefillValues, readRecipientMapping, roleLabel, templateForRun } from './documentMapping';
+import { type DocumentTemplate, fetchTemplate, readPrefillValues, readRecipientMapping, roleLabel } from './documentMapping';
 import { sendDraftDocument } from './sendDocument.operation';
 import { getTemplateId, templateIdProperty } from './templateLocator';
 
@@ -120,7 +120,7 @@ async function documentBody(this: IExecuteFunctions, i: number, templateId: stri
 		throw inputError(this.getNode(), `Invalid document: ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`, i, lines.join('; '));
 	}
 
-	const template = await templateForRun.call(this, templateId, i);
+	const template = await fetchTemplate.call(this, templateId, i);
 	const prefillValues = readPrefillValues.call(this, i, template);
 	const body = validateInput(this.getNode(), DocumentCreateSchema, { ...draft, prefillValues }, i, 'document');
 	const issues = documentCreateIssues(template, body);

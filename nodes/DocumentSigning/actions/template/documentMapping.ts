@@ -43,35 +43,19 @@ export function roleLabel(recipient: { id: string; role?: string; name?: string 
 	return `${recipient.name || recipient.id} (${effectiveRole(recipient)})`;
 }
 
-/** The template with its roles and fields (GET /templates/{id}). */
+/** The template with its roles and fields (GET /templates/{id}), read once per node run: a batch reads it once. */
 export async function fetchTemplate(
 	this: IExecuteFunctions | ILoadOptionsFunctions,
 	templateId: string,
 	itemIndex?: number,
 ): Promise<DocumentTemplate> {
-	const template = (await apiRequest.call(this, 'GET', apiPath('template', templateId), { itemIndex })) as IDataObject;
+	const template = (await apiRequest.call(this, 'GET', apiPath('template', templateId), { itemIndex, oncePerRun: true })) as IDataObject;
 	return {
 		...template,
 		id: String(template.id ?? templateId),
 		recipients: (template.recipients as DocumentTemplate['recipients'] | undefined) ?? [],
 		formFields: (template.formFields as DocumentTemplate['formFields'] | undefined) ?? [],
 	} as DocumentTemplate;
-}
-
-/** Templates read in one node run, by id: a batch reads its template once. */
-const readInRun = new WeakMap<IExecuteFunctions, Map<string, Promise<DocumentTemplate>>>();
-
-/** The template for item `i`, read once per node run (a failed read is not kept). */
-export async function templateForRun(this: IExecuteFunctions, templateId: string, i: number): Promise<DocumentTemplate> {
-	const cache = readInRun.get(this) ?? new Map<string, Promise<DocumentTemplate>>();
-	readInRun.set(this, cache);
-	let pending = cache.get(templateId);
-	if (!pending) {
-		pending = fetchTemplate.call(this, templateId, i);
-		cache.set(templateId, pending);
-		pending.catch(() => cache.delete(templateId));
-	}
-	return await pending;
 }
 
 /** The fields the sender fills when a document is created. */
