@@ -121,3 +121,103 @@ export function listWorkflow(id: string, path: string): WorkflowFixture {
 		},
 	]);
 }
+
+/** The template every document of the template scenarios comes from (scripts/lib/example-data.ts). */
+export const TEMPLATE_ID = 'tpl_example_lease';
+const TENANT = { name: 'Ravi Kumar', email: 'ravi@example.com' };
+const LANDLORD = { name: 'Asha Rao', email: 'landlord@example.com' };
+
+const mapper = (value: Record<string, unknown>, ids: Array<[string, string]>) => ({
+	mappingMode: 'defineBelow',
+	value,
+	matchingColumns: [],
+	schema: ids.map(([id, type]) => ({ id, displayName: id, required: false, defaultMatch: false, display: true, type, canBeUsedToMatch: false })),
+	attemptToConvertTypes: false,
+	convertFieldsToString: false,
+});
+
+/** This package's node: Create Document from the template, then Send Document. */
+export function packageTemplateWorkflow(id: string, path: string, batching: Record<string, number>): WorkflowFixture {
+	const common = { type: PACKAGE_NODE, typeVersion: 1, credentials: packageCredential, onError: 'continueRegularOutput' };
+	return workflow(id, `Bench: this node, template documents ${path}`, path, [
+		{
+			...common,
+			parameters: {
+				resource: 'template',
+				operation: 'createDocument',
+				templateId: { __rl: true, mode: 'id', value: TEMPLATE_ID },
+				title: '={{ $json.title }}',
+				recipientMapping: mapper(
+					{ 'tenant.name': TENANT.name, 'tenant.email': TENANT.email, 'landlord.name': LANDLORD.name, 'landlord.email': LANDLORD.email },
+					[['tenant.name', 'string'], ['tenant.email', 'string'], ['landlord.name', 'string'], ['landlord.email', 'string']],
+				),
+				prefill: mapper({ property_address: '12 MG Road', monthly_rent: 25000 }, [['property_address', 'string'], ['monthly_rent', 'number']]),
+				sendImmediately: false,
+				batching,
+			},
+		},
+		{
+			...common,
+			parameters: {
+				resource: 'template',
+				operation: 'sendDocument',
+				envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' },
+				batching,
+			},
+		},
+	]);
+}
+
+/** The body of POST /templates/{id}/documents for one title (the HTTP Request and raw contenders). */
+export function documentBody(title: string): Record<string, unknown> {
+	return {
+		title,
+		recipientMapping: [
+			{ templateRecipientId: 'tenant', ...TENANT },
+			{ templateRecipientId: 'landlord', ...LANDLORD },
+		],
+		prefillValues: [
+			{ fieldId: 'f-address', fieldKey: 'property_address', value: '12 MG Road' },
+			{ fieldId: 'f-rent', fieldKey: 'monthly_rent', value: 25000 },
+		],
+	};
+}
+
+/** n8n's HTTP Request node: create the document from the template, then send it. */
+export function httpTemplateWorkflow(
+	id: string,
+	path: string,
+	sandbox: SandboxInfo,
+	options: Record<string, unknown> = {},
+	settings: Record<string, unknown> = {},
+): WorkflowFixture {
+	const auth = { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${sandbox.apiKey}` }] } };
+	const common = { type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, ...settings };
+	const body = JSON.stringify(documentBody('TITLE')).replace('"TITLE"', '$json.title');
+	return workflow(id, `Bench: HTTP Request, template documents ${path}`, path, [
+		{
+			...common,
+			parameters: {
+				method: 'POST',
+				url: `${sandbox.baseUrl}/templates/${TEMPLATE_ID}/documents`,
+				...auth,
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: `={{ JSON.stringify(${body}) }}`,
+				options,
+			},
+		},
+		{
+			...common,
+			parameters: {
+				method: 'POST',
+				url: `=${sandbox.baseUrl}/documents/{{ $json.envelopeId }}/send`,
+				...auth,
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: '{}',
+				options,
+			},
+		},
+	]);
+}

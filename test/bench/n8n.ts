@@ -14,7 +14,8 @@ import * as os from 'os';
 
 import { type SandboxInfo, Stack, stopOnExit } from '../../scripts/lib/stack';
 import { computeSignature, verifySignature } from '../../nodes/DocumentSigningTrigger/signature';
-import { CALL_NODES, CREDENTIAL_ID, httpWorkflow, listWorkflow, packageWorkflow } from './contenders';
+import { prepareExampleData } from '../../scripts/lib/example-data';
+import { CALL_NODES, CREDENTIAL_ID, documentBody, httpTemplateWorkflow, listWorkflow, packageTemplateWorkflow, TEMPLATE_ID } from './contenders';
 
 const ITEMS = 500;
 const LATENCY_MS = 25;
@@ -35,9 +36,10 @@ interface Row {
 	note?: string;
 }
 
-const packageDefault = packageWorkflow('DsBenchPkgDef001', 'bench-package-default', {});
-const packageTuned = packageWorkflow('DsBenchPkgTun001', 'bench-package-tuned', { parallelRequests: 10, maxRequestsPerSecond: 98 });
-const packageNoLimit = packageWorkflow('DsBenchPkgFree01', 'bench-package-free', {});
+// Scenarios 1 and 2: a document from a template, then sent (two API calls per item).
+const packageDefault = packageTemplateWorkflow('DsBenchPkgDef001', 'bench-package-default', {});
+const packageTuned = packageTemplateWorkflow('DsBenchPkgTun001', 'bench-package-tuned', { parallelRequests: 10, maxRequestsPerSecond: 98 });
+const packageNoLimit = packageTemplateWorkflow('DsBenchPkgFree01', 'bench-package-free', {});
 const list = listWorkflow('DsBenchList00001', 'bench-list');
 
 async function main(): Promise<void> {
@@ -47,13 +49,13 @@ async function main(): Promise<void> {
 	try {
 		// The HTTP Request workflows carry the sandbox's key, known once the sandbox runs:
 		// they are built in the credentials callback, which gets the sandbox first.
-		const httpFlows: ReturnType<typeof httpWorkflow>[] = [];
+		const httpFlows: ReturnType<typeof httpTemplateWorkflow>[] = [];
 		await stack.start({
 			credentials: (sandbox) => {
 				httpFlows.push(
-					httpWorkflow('DsBenchHttpDef01', 'bench-http-default', sandbox),
-					httpWorkflow('DsBenchHttpBat01', 'bench-http-batched', sandbox, { batching: { batch: { batchSize: 10, batchInterval: 100 } } }),
-					httpWorkflow('DsBenchHttpRetr1', 'bench-http-retry', sandbox, {}, { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 }),
+					httpTemplateWorkflow('DsBenchHttpDef01', 'bench-http-default', sandbox),
+					httpTemplateWorkflow('DsBenchHttpBat01', 'bench-http-batched', sandbox, { batching: { batch: { batchSize: 10, batchInterval: 100 } } }),
+					httpTemplateWorkflow('DsBenchHttpRetr1', 'bench-http-retry', sandbox, {}, { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 }),
 				);
 				return [{ id: CREDENTIAL_ID, name: 'Document Signing bench', type: 'documentSigningApi', data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret } }];
 			},
@@ -72,12 +74,12 @@ async function main(): Promise<void> {
 		];
 		if (only.includes('1')) {
 			for (const [name, path] of contenders) {
-				rows.push(await batch(stack, sandbox, '1 rate-limited', name, path, { latencyMs: LATENCY_MS, rateLimitPerSecond: LIMIT_PER_SECOND }));
+				rows.push(await batch(stack, '1 rate-limited', name, path, { latencyMs: LATENCY_MS, rateLimitPerSecond: LIMIT_PER_SECOND }));
 			}
 		}
 		if (only.includes('2')) {
-			rows.push(await batch(stack, sandbox, '2 no limit', 'this node, default (5 parallel)', 'bench-package-free', { latencyMs: LATENCY_MS }));
-			rows.push(await rawBatch(sandbox, 5));
+			rows.push(await batch(stack, '2 no limit', 'this node, default (5 parallel)', 'bench-package-free', { latencyMs: LATENCY_MS }));
+			rows.push(await rawBatch(stack, 5));
 		}
 		if (only.includes('3')) rows.push(...(await listAll(stack, sandbox)));
 		if (only.includes('5')) rows.push(signatureCheck());
@@ -93,8 +95,9 @@ const admin = (sandbox: SandboxInfo) => axios.create({ baseURL: `${sandbox.origi
 const api = (sandbox: SandboxInfo) =>
 	axios.create({ baseURL: sandbox.baseUrl, headers: { authorization: `Bearer ${sandbox.apiKey}` }, validateStatus: () => true });
 
-async function freshSandbox(sandbox: SandboxInfo, faults: Record<string, unknown>): Promise<void> {
+async function freshSandbox(sandbox: SandboxInfo, faults: Record<string, unknown>, stack?: Stack): Promise<void> {
 	await admin(sandbox).post('/reset');
+	if (stack) await prepareExampleData(stack); // the template, again after the reset
 	await admin(sandbox).post('/faults', faults);
 	// start in a new window of the per-second limit
 	await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
@@ -105,9 +108,11 @@ interface LogEntry { method: string; path: string; status: number | null; body: 
 /** Figures from the sandbox's request log and records. */
 async function outcome(sandbox: SandboxInfo) {
 	const requests = (await admin(sandbox).get('/requests')).data.items as LogEntry[];
-	const created = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/envelopes' && r.status === 201);
+	const creates = [`/api/v1/templates/${TEMPLATE_ID}/documents`, '/api/v1/envelopes'];
+	const created = requests.filter((r) => r.method === 'POST' && creates.includes(r.path) && r.status === 201);
 	const titles = new Set(created.map((r) => r.body?.title));
-	const secondOk = new Set(requests.filter((r) => r.method === 'GET' && r.path.endsWith('/status') && r.status === 200).map((r) => r.path));
+	const second = (r: LogEntry) => (r.method === 'POST' && /^\/api\/v1\/documents\/[^/]+\/send$/.test(r.path)) || (r.method === 'GET' && r.path.endsWith('/status'));
+	const secondOk = new Set(requests.filter((r) => second(r) && r.status === 200).map((r) => r.path));
 	return {
 		requests: requests.length,
 		rateLimited: requests.filter((r) => r.status === 429).length,
@@ -116,8 +121,9 @@ async function outcome(sandbox: SandboxInfo) {
 	};
 }
 
-async function batch(stack: Stack, sandbox: SandboxInfo, scenario: string, contender: string, path: string, faults: Record<string, unknown>): Promise<Row> {
-	await freshSandbox(sandbox, faults);
+async function batch(stack: Stack, scenario: string, contender: string, path: string, faults: Record<string, unknown>): Promise<Row> {
+	const sandbox = stack.sandbox;
+	await freshSandbox(sandbox, faults, stack);
 	log(`${scenario}: ${contender}`);
 	const items = Array.from({ length: ITEMS }, (_, n) => ({ title: `Bench ${path} ${n}` }));
 	const t0 = performance.now();
@@ -157,8 +163,9 @@ async function callNodeSeconds(stack: Stack, path: string): Promise<number | und
 }
 
 /** Scenario 2's baseline: Node's fetch, the same two calls, the same concurrency. */
-async function rawBatch(sandbox: SandboxInfo, concurrency: number): Promise<Row> {
-	await freshSandbox(sandbox, { latencyMs: LATENCY_MS });
+async function rawBatch(stack: Stack, concurrency: number): Promise<Row> {
+	const sandbox = stack.sandbox;
+	await freshSandbox(sandbox, { latencyMs: LATENCY_MS }, stack);
 	const headers = { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' };
 	const pool = async <T>(count: number, work: (n: number) => Promise<T>): Promise<T[]> => {
 		const out: T[] = new Array(count);
@@ -170,10 +177,10 @@ async function rawBatch(sandbox: SandboxInfo, concurrency: number): Promise<Row>
 	};
 	const t0 = performance.now();
 	const ids = await pool(ITEMS, async (n) => {
-		const r = await fetch(`${sandbox.baseUrl}/envelopes`, { method: 'POST', headers, body: JSON.stringify({ fileName: 'bench.pdf', title: `Bench raw ${n}` }) });
-		return ((await r.json()) as { id: string }).id;
+		const r = await fetch(`${sandbox.baseUrl}/templates/${TEMPLATE_ID}/documents`, { method: 'POST', headers, body: JSON.stringify(documentBody(`Bench raw ${n}`)) });
+		return ((await r.json()) as { envelopeId: string }).envelopeId;
 	});
-	await pool(ITEMS, async (n) => await (await fetch(`${sandbox.baseUrl}/envelopes/${ids[n]}/status`, { headers })).json());
+	await pool(ITEMS, async (n) => await (await fetch(`${sandbox.baseUrl}/documents/${ids[n]}/send`, { method: 'POST', headers, body: '{}' })).json());
 	const wallS = (performance.now() - t0) / 1000;
 	const o = await outcome(sandbox);
 	return { scenario: '2 no limit', contender: `raw fetch loop, ${concurrency} at once`, wallS, failed: ITEMS - o.completed, duplicates: o.duplicates, rateLimited: 0, requests: o.requests };
