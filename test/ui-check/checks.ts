@@ -8,7 +8,14 @@ import { type Panel, visibleParameters } from './panels';
 
 const LOAD_MS = 15_000;
 
-const list = (entries: string[]) => `${entries.length} (${entries.slice(0, 3).join(' | ').slice(0, 120)}${entries.length > 3 ? ' | …' : ''})`;
+/** What n8n's loader route answered for `method` in this panel, for a failure message. */
+const answered = (editor: Editor, method: string) =>
+	editor.answers
+		.filter((a) => a.method === method)
+		.map((a) => `${a.status} ${JSON.stringify(a.body).slice(0, 200)}`)
+		.join('; ') || 'no request';
+
+const list = (entries: string[]) => `${entries.length} (${entries.slice(0, 3).map((e) => e.replace(/\s+/g, ' ')).join(' | ').slice(0, 120)}${entries.length > 3 ? ' | …' : ''})`;
 
 /** Counts and names what a panel check did, for the summary. */
 export const tally = { panels: 0, parameters: 0, loaders: 0, screenshots: 0 };
@@ -50,7 +57,7 @@ export async function checkPanel(editor: Editor, workflowId: string, nodeId: str
 		await check(`${panel.title}: ${p.displayName} lists options (${p.loadOptions})`, async () => {
 			const entries = await editor.dropdownEntries(editor.ndv.getByTestId(`parameter-input-${p.name}`).first());
 			log(`        ${p.name}: ${list(entries)}`);
-			expect(entries.length > 0, `the dropdown of ${p.displayName} is empty`);
+			expect(entries.length > 0, `the dropdown of ${p.displayName} is empty (n8n's answers: ${answered(editor, p.loadOptions as string)})`);
 		});
 	}
 	for (const p of expected.filter((e) => e.resourceMapper)) {
@@ -79,7 +86,7 @@ export async function checkPanel(editor: Editor, workflowId: string, nodeId: str
 				if ((await choice.count()) > 0) await choice.first().click();
 				const entries = await editor.dropdownEntries(editor.ndv.getByTestId(`parameter-input-${inner.name}`).first());
 				log(`        ${inner.name}: ${list(entries)}`);
-				expect(entries.length > 0, `the dropdown of ${inner.displayName} is empty`);
+				expect(entries.length > 0, `the dropdown of ${inner.displayName} is empty (n8n's answers: ${answered(editor, inner.loadOptions)})`);
 			});
 		}
 	}

@@ -126,12 +126,20 @@ export class Editor {
 		return entries;
 	}
 
-	/** Opens an options dropdown and returns its entries (closes it again). */
+	/**
+	 * Opens an options dropdown and returns its entries (closes it again). A second try
+	 * after a pause: a dropdown that has just appeared (a new list entry) may not open yet.
+	 */
 	async dropdownEntries(input: Locator): Promise<string[]> {
-		await input.click();
-		const entries = await this.visibleEntries('.el-select-dropdown__item, [data-test-id="parameter-input-item"]', 15_000);
-		await this.page.keyboard.press('Escape');
-		await this.page.waitForTimeout(200);
+		let entries: string[] = [];
+		for (let attempt = 0; attempt < 2 && entries.length === 0; attempt++) {
+			await input.scrollIntoViewIfNeeded();
+			const box = input.locator('input, .el-select__wrapper').first();
+			await ((await box.count()) > 0 ? box : input).click();
+			entries = await this.visibleEntries('.el-select-dropdown__item, [data-test-id="parameter-input-item"]', 8_000);
+			await this.page.keyboard.press('Escape');
+			await this.page.waitForTimeout(attempt === 0 && entries.length === 0 ? 1_000 : 200);
+		}
 		return entries;
 	}
 

@@ -25,6 +25,9 @@ const field = (fieldKey: string, label: string, y: number) => ({
 	assignee: { type: 'sender_prefill' },
 });
 
+/** A one-page PDF (the sandbox checks the `%PDF-` signature and the content type). */
+const MINIMAL_PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n', 'latin1');
+
 export async function seedSandbox(sandbox: SandboxInfo): Promise<Seeded> {
 	const api = axios.create({
 		baseURL: sandbox.baseUrl,
@@ -58,6 +61,13 @@ export async function seedSandbox(sandbox: SandboxInfo): Promise<Seeded> {
 			{ ...field('tenant_signature', 'Tenant signature', 400), type: 'signature', assignee: { type: 'recipient', templateRecipientId: 'tenant' } },
 		],
 	});
+	// Publishing a signing workflow needs its templates' PDFs: upload one to the grant.
+	const upload = template?.upload as { url?: string } | undefined;
+	if (upload?.url) {
+		const put = await axios.put(upload.url, MINIMAL_PDF, { headers: { 'Content-Type': 'application/pdf' }, validateStatus: () => true });
+		if (put.status === 200) seeded.made.push('template PDF');
+		else seeded.skipped.push(`template PDF: PUT answered ${put.status}`);
+	}
 	const archived = await make('template to archive', 'post', '/templates', { name: 'Old NDA', fileName: 'nda.pdf' });
 	if (archived) await make('archived template', 'patch', `/templates/${String(archived.id)}`, { status: 'archived' });
 	if (template) {
