@@ -11,7 +11,7 @@
  * (test/ui-check/checks.ts). Screenshots go to .ui-check/ (git ignores it).
  *
  * Env: E2E_STACK names the stack folder under .e2e/ (default "ui-check"); UI_CHECK_ONLY=<text>
- * opens only the panels whose title contains it. Prints `N passed, N failed` last.
+ * opens only the panels whose title contains it (`credential`: only the credential). Prints `N passed, N failed` last.
  */
 import { execFileSync } from 'child_process';
 import { existsSync, mkdirSync } from 'fs';
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
 		results.push({ name: 'signed into the editor in Chromium', ok: true });
 		for (const [i, panel] of all.entries()) await checkPanel(browser, workflowId, nodeIds[i], panel, shots);
 
-		if (!only) {
+		if (!only || 'credential'.includes(only)) {
 			const fields = credentialFields();
 			await checkCredential(browser, stack.n8nUrl, { id: CREDENTIAL_ID, name: 'Document Signing sandbox', fields }, true, shots, 'credential');
 			await checkCredential(browser, stack.n8nUrl, { id: UNREACHABLE_ID, name: 'Document Signing, host not reachable', fields }, false, shots, 'credential-unreachable');
