@@ -9,8 +9,8 @@
  *   wins). Checking and recording in the map happen with nothing awaited in between, so
  *   simultaneous copies of one event start one execution, and every write carries the ids
  *   of the requests before it.
- * Several n8n processes that take webhooks share only the database: see the README
- * ("Deduplication across processes").
+ * Several n8n processes that take webhooks share only the database: see docs/operations.md
+ * ("Repeated deliveries: what is guaranteed where").
  */
 import type { IDataObject } from 'n8n-workflow';
 

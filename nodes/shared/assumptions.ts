@@ -1,7 +1,7 @@
 /**
  * Every place where the API specification says "not shown", and the guess this package
  * (and its sandbox) makes there. One table, so a guess is changed in one place.
- * The README's "Assumptions" section lists the same rows for users.
+ * docs/assumptions.md lists the same rows for users (test/docs/assumptions.test.ts checks it).
  */
 
 export interface Assumption {

@@ -35,7 +35,7 @@ export type Endpoint = keyof typeof ENDPOINTS;
 
 /**
  * Endpoints whose path (or method on the path) the specification does not show: the
- * conventional REST guess, listed in assumptions.ts and the README.
+ * conventional REST guess, listed in assumptions.ts and docs/assumptions.md.
  */
 export const GUESSED_ENDPOINTS: ReadonlyArray<{ method: string; endpoint: Endpoint }> = [
 	{ method: 'GET', endpoint: 'creditBalance' },

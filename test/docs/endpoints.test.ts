@@ -1,4 +1,4 @@
-/** Every guessed endpoint path is stated in the assumptions table (and so in the README). */
+/** Every guessed endpoint path is stated in the assumptions table (and so in docs/assumptions.md). */
 import { ASSUMPTIONS } from '../../nodes/shared/assumptions';
 import { apiPath, ENDPOINTS, GUESSED_ENDPOINTS, routePattern } from '../../nodes/shared/endpoints';
 

@@ -1,35 +1,72 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import { readFileSync } from 'fs';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
+/** README.md: short, the set-up and test commands at the top, and the anchors n8n's links point at. */
+import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
-import * as envelope from '../../nodes/DocumentSigning/actions/envelope/Envelope.resource';
-import { ASSUMPTIONS } from '../../nodes/shared/assumptions';
+import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
+import { anchors, readDoc, ROOT } from './markdown';
 
-const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+const readme = readDoc('README.md');
+const headings = anchors(readme);
+const homepage = (JSON.parse(readDoc('package.json')) as { homepage: string }).homepage;
+
+/** The *.node.json codex files under nodes/. */
+function codexFiles(dir = join(ROOT, 'nodes')): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) return codexFiles(path);
+		return entry.name.endsWith('.node.json') ? [path] : [];
+	});
+}
+
+/** A documentation URL must be the README (the package page) with a heading that exists. */
+function problem(url: string): string | undefined {
+	const [page, anchor] = url.split('#', 2);
+	if (page !== homepage) return `${url} is not the package page ${homepage}`;
+	if (anchor !== undefined && !headings.has(anchor)) return `${url}: the README has no heading #${anchor}`;
+	return undefined;
+}
 
 describe('README', () => {
-	it('lists every assumption of the code, word for word, in its Assumptions table', () => {
-		const missing = ASSUMPTIONS.filter(
-			({ topic, guess }) => !readme.includes(`| ${topic} | ${guess.replace(/\|/g, '\\|')} |`),
-		).map((a) => a.topic);
-		expect(missing).toEqual([]);
+	it('stays short', () => {
+		expect(Buffer.byteLength(readme)).toBeLessThan(15_000);
 	});
 
-	it('has no assumption row the code does not have', () => {
-		const section = readme.split('## Assumptions')[1].split('\n## ')[0];
-		const rows = section.split('\n').filter((line) => /^\| (?!Where|---)/.test(line));
-		expect(rows).toHaveLength(ASSUMPTIONS.length);
+	it('starts with the set-up commands, then the sections of a community-node README in order', () => {
+		const order = ['The two commands', 'Installation', 'Operations', 'Credentials', 'Compatibility', 'Usage', 'Resources', 'Version history'];
+		const at = order.map((h) => readme.indexOf(`\n## ${h}\n`));
+		expect(at.every((i) => i > 0)).toBe(true);
+		expect([...at].sort((a, b) => a - b)).toEqual(at);
+		expect(readme.indexOf('```bash\nnpm start\n```')).toBeGreaterThan(at[0]);
+		expect(readme.indexOf('```bash\nnpm start\n```')).toBeLessThan(at[1]);
 	});
 
-	it('documents every envelope operation with an example', () => {
-		const operationProperty = envelope.description.find((p) => p.name === 'operation');
-		const values = (operationProperty?.options ?? []).map((o) => (o as { value: string }).value);
-		expect(values.length).toBe(8);
-		const section = readme.split('### Envelope operations')[1].split('\n## ')[0];
-		for (const value of values) {
-			expect(section).toContain(`| \`${value}\` |`);
+	it('shows every test command that CI runs', () => {
+		const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+		const commands = [...new Set([...ci.matchAll(/^\s*(?:counted \w+ ([\w:-]+)|npm (test))\b/gm)].map((m) => (m[1] ? `npm run ${m[1]}` : 'npm test')))];
+		expect(commands.length).toBeGreaterThanOrEqual(5);
+		const development = readme.split('\n## Development\n')[1] ?? '';
+		for (const command of [...commands, 'npm run bench']) expect(development).toContain(`| \`${command}\` |`);
+		const block = readme.split('```bash\nnpm install\n')[1]?.split('```')[0] ?? '';
+		for (const command of commands) expect(block).toContain(`${command} `);
+	});
+
+	it('has the heading the credential links to', () => {
+		expect(problem(new DocumentSigningApi().documentationUrl)).toBeUndefined();
+		expect(new DocumentSigningApi().documentationUrl.endsWith('#credentials')).toBe(true);
+	});
+
+	it("has the headings the nodes' codex files link to", () => {
+		const files = codexFiles();
+		expect(files.length).toBe(3);
+		const problems: string[] = [];
+		for (const file of files) {
+			const codex = JSON.parse(readFileSync(file, 'utf8')) as { resources: Record<string, Array<{ url: string }>> };
+			for (const { url } of Object.values(codex.resources).flat()) {
+				const found = problem(url);
+				if (found) problems.push(`${file.slice(ROOT.length + 1)}: ${found}`);
+			}
 		}
-		const examples = section.match(/^\*Example:\*/gm) ?? [];
-		expect(examples.length).toBeGreaterThanOrEqual(values.length - 1); // Send shows its output example inline
+		expect(problems).toEqual([]);
 	});
 });
