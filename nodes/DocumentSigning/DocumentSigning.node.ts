@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceProperties } from './actions/resources';
+import { resourceHints, resourceProperties } from './actions/resources';
 import { router, runSettingsDescription } from './actions/router';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
@@ -38,6 +38,7 @@ export class DocumentSigning implements INodeType {
 			...resourceProperties,
 			...runSettingsDescription,
 		],
+		hints: resourceHints,
 	};
 
 	methods = { listSearch, loadOptions, resourceMapping };

@@ -59,13 +59,6 @@ export class DocumentSigningStatusTrigger implements INodeType {
 		],
 		properties: [
 			{
-				displayName:
-					'Checks the envelope list at the Poll Times above and starts once for each envelope that reached the status since the last check. Envelopes already there when the workflow is first published do not start it.',
-				name: 'pollNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
 				displayName: 'Trigger On Status',
 				name: 'statuses',
 				type: 'multiOptions',
@@ -77,6 +70,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 				required: true,
 				description:
 					'Start when an envelope reaches one of these statuses (Completed: every signer signed)',
+				hint: 'Checked at the Poll Times above: starts once for each envelope that reached a status since the last check. Envelopes already there when the workflow is first published do not start it.',
 			},
 			{
 				displayName: 'Download Signed PDF',

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, NodeHint } from 'n8n-workflow';
 
 import * as credit from './credit/Credit.resource';
 import * as envelope from './envelope/Envelope.resource';
@@ -8,10 +8,11 @@ import * as workflow from './workflow/Workflow.resource';
 
 /**
  * A resource module (`<resource>/<Resource>.resource.ts`): its `description` (the
- * operation dropdown and every operation's parameters) and one export per operation
- * value, each an OperationModule.
+ * operation dropdown and every operation's parameters), optionally node `hints` (each
+ * with a display condition naming its operation), and one export per operation value,
+ * each an OperationModule.
  */
-export type ResourceModule = { description: INodeProperties[] } & Record<string, unknown>;
+export type ResourceModule = { description: INodeProperties[]; hints?: NodeHint[] } & Record<string, unknown>;
 
 /**
  * The node's resources. Adding a resource is one import and one entry here: the node's
@@ -43,3 +44,6 @@ export const resourceProperties: INodeProperties[] = [
 	},
 	...RESOURCES.flatMap(({ module }) => module.description),
 ];
+
+/** Every resource's node hints (n8n shows each where its display condition holds). */
+export const resourceHints: NodeHint[] = RESOURCES.flatMap(({ module }) => module.hints ?? []);

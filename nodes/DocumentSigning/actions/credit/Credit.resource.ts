@@ -1,10 +1,13 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, NodeHint } from 'n8n-workflow';
 
 import * as getBalance from './getBalance.operation';
 import * as getTransactions from './getTransactions.operation';
 import * as getUsage from './getUsage.operation';
 
 export { getBalance, getTransactions, getUsage };
+
+/** Node hints of the credit operations (the node adds every resource's). */
+export const hints: NodeHint[] = [...getBalance.hints];
 
 export const description: INodeProperties[] = [
 	{
@@ -17,13 +20,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Balance',
 				value: 'getBalance',
-				description: "Get the credit balance of the API key's workspace",
+				description: "Get the credit balance of the API key's workspace and which balance it is (context)",
 				action: 'Get the credit balance',
 			},
 			{
 				name: 'Get Transactions',
 				value: 'getTransactions',
-				description: 'List credit transactions, optionally of one type',
+				description: "List the credit transactions of the API key's workspace, one item each, newest first, optionally of one type",
 				action: 'Get credit transactions',
 			},
 			{

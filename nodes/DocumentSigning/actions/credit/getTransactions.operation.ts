@@ -9,12 +9,6 @@ import { enumOptions } from '../shared/params';
 const show = { resource: ['credit'], operation: ['getTransactions'] };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: "Outputs one item per credit transaction of the API key's workspace, newest first",
-		name: 'getTransactionsNotice',
-		type: 'notice',
-		default: '',
-	},
 	...returnAllOrLimit({ show }),
 	{
 		displayName: 'Filters',

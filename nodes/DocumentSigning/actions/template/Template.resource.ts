@@ -73,13 +73,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Document Payload',
 				value: 'getDocumentPayload',
-				description: 'Get an editable body for creating a document from a template',
+				description: "Get an editable body for creating a document from a template: title, one recipient mapping per role, the signing settings and the sender's prefill fields with their stored defaults",
 				action: 'Get the document payload of a template',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List templates, active or archived, optionally searched by name',
+				description: "List the API key's templates (an organization key: the organization's), one item each, active or archived, optionally searched by name",
 				action: 'Get many templates',
 			},
 			{

@@ -5,13 +5,9 @@ import { setTemplateStatus } from './setStatus';
 import { templateIdProperty } from './templateLocator';
 
 const properties: INodeProperties[] = [
-	templateIdProperty,
 	{
-		displayName:
-			'No document can be created from an archived template, and lists hide it unless filtered by status Archived. Restore makes it active again. Only its owner can archive it.',
-		name: 'archiveNotice',
-		type: 'notice',
-		default: '',
+		...templateIdProperty,
+		hint: 'Lists hide an archived template unless filtered by status Archived; Restore makes it active again. Only its owner can archive it.',
 	},
 ];
 

@@ -6,13 +6,9 @@ import { apiRequest } from '../../../shared/transport';
 import { getTemplateId, templateIdProperty } from './templateLocator';
 
 const properties: INodeProperties[] = [
-	templateIdProperty,
 	{
-		displayName:
-			"Returns an editable document-creation body: title, one recipient mapping per template role, the signing settings and the sender's prefill fields with their stored defaults. Read-only; works on archived templates too.",
-		name: 'getDocumentPayloadNotice',
-		type: 'notice',
-		default: '',
+		...templateIdProperty,
+		hint: 'Read-only; works on archived templates too (the list shows active ones: give an archived template by ID)',
 	},
 ];
 

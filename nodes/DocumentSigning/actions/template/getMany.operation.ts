@@ -13,13 +13,6 @@ import { enumOptions } from '../shared/params';
 const show = { resource: ['template'], operation: ['getMany'] };
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Outputs one item per template. Only templates of the API key's workspace are listed (an organization key lists the organization's templates).",
-		name: 'getManyTemplatesNotice',
-		type: 'notice',
-		default: '',
-	},
 	...returnAllOrLimit({ show }),
 	{
 		displayName: 'Filters',

@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Create a reusable signing workflow (draft version 1) from templates and participants',
+				description: 'Create a reusable signing workflow from templates and participants, as draft version 1: publish it before running it',
 				action: 'Create a signing workflow',
 			},
 			{
@@ -32,19 +32,19 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List the signing workflows of the workspace',
+				description: "List the signing workflows of the API key's workspace, one item each with its definition (Get gives the configuration)",
 				action: 'Get many signing workflows',
 			},
 			{
 				name: 'Publish',
 				value: 'publish',
-				description: 'Publish the draft version so runs use it',
+				description: 'Publish the draft version so runs use it (the previously published one is archived)',
 				action: 'Publish a signing workflow',
 			},
 			{
 				name: 'Run',
 				value: 'run',
-				description: 'Start a run of the published version for the given recipients',
+				description: 'Start a run of the latest published version: its envelopes are created from the templates for the given recipients and sent (or held for approval)',
 				action: 'Run a signing workflow',
 			},
 			{

@@ -12,13 +12,6 @@ const show = { resource: ['workflow'], operation: ['create'] };
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Creates the signing workflow with its configuration as draft version 1. Publish it before running it.',
-		name: 'createWorkflowNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
 		displayName: 'Name',
 		name: 'name',
 		type: 'string',

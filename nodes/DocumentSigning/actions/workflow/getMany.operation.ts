@@ -8,13 +8,6 @@ import { listAll } from '../shared/list';
 const show = { resource: ['workflow'], operation: ['getMany'] };
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			"Outputs one item per signing workflow (its definition; use Get for the configuration). Only workflows of the API key's workspace are listed.",
-		name: 'getManyWorkflowsNotice',
-		type: 'notice',
-		default: '',
-	},
 	...returnAllOrLimit({ show }),
 ];
 

@@ -7,13 +7,9 @@ import { getWorkflowId, workflowIdProperty } from './workflowLocator';
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Publishes the draft version: the service checks its templates, the version becomes the one every run uses, and the previously published version is archived',
-		name: 'publishWorkflowNotice',
-		type: 'notice',
-		default: '',
+		...workflowIdProperty,
+		hint: 'Publishes the draft version: the service checks its templates, the version becomes the one every run uses, and the previously published version is archived',
 	},
-	workflowIdProperty,
 ];
 
 export const description = updateDisplayOptions(

@@ -13,13 +13,9 @@ const show = { resource: ['workflow'], operation: ['run'] };
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Starts a run of the latest published version: its envelopes are created from the configured templates and sent (or held for approval). Outputs the created envelope and its approval state.',
-		name: 'runWorkflowNotice',
-		type: 'notice',
-		default: '',
+		...workflowIdProperty,
+		hint: 'Runs its latest published version. Outputs the created envelope and its approval state.',
 	},
-	workflowIdProperty,
 	{
 		displayName: 'Title',
 		name: 'title',

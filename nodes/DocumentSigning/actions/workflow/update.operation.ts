@@ -13,13 +13,9 @@ const when = (part: string) => ({ ...show, updateParts: [part] });
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Edits the draft version. When the latest version is published, the edit opens a new draft version and the published one stays as it is until you publish again.',
-		name: 'updateWorkflowNotice',
-		type: 'notice',
-		default: '',
+		...workflowIdProperty,
+		hint: 'Edits the draft version. When the latest version is published, the edit opens a new draft version and the published one stays as it is until you publish again.',
 	},
-	workflowIdProperty,
 	{
 		displayName: 'What to Update',
 		name: 'updateParts',
