@@ -61,6 +61,17 @@ describe('Create Document mappers', () => {
 		expect(await h.requests()).toEqual([]);
 	});
 
+	it.each([
+		['".."', '..', 'Template: ".." is not an ID'],
+		['"."', '.', 'Template: "." is not an ID'],
+		['of 129 characters', 't'.repeat(129), 'Template: the ID is 129 characters long, at most 128 are allowed'],
+	])('a template ID %s is refused by the one id check, with no request', async (_label, templateId, message) => {
+		const context = loadOptionsContext(h, parameters(templateId));
+		await expect(resourceMapping.getTemplateRoles.call(context)).rejects.toThrow(message);
+		await expect(resourceMapping.getPrefillFields.call(context)).rejects.toThrow(message);
+		expect(await h.requests()).toEqual([]);
+	});
+
 	it("an organization key loads only the organization's templates", async () => {
 		const id = await seedLease(h);
 		await expect(resourceMapping.getTemplateRoles.call(loadOptionsContext(h, parameters(id), h.sandbox.orgApiKey))).rejects.toThrow(/NOT_FOUND/);

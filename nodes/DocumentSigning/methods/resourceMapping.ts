@@ -10,14 +10,19 @@ import {
 	roleLabel,
 	senderFields,
 } from '../actions/template/documentMapping';
+import { resourceId } from '../../shared/validation';
 
 const PART_LABELS = { name: 'Name', email: 'Email', phone: 'Phone' } as const;
 
-/** The template picked in the node, or undefined while none is picked. */
+/**
+ * The template picked in the node, or undefined while none is picked (or an expression not
+ * resolved yet). A picked id goes through the one id check: `.`, `..` or a too-long id is an
+ * error naming the field, and no request is sent.
+ */
 async function pickedTemplate(this: ILoadOptionsFunctions): Promise<DocumentTemplate | undefined> {
-	const id = this.getNodeParameter('templateId', undefined, { extractValue: true }) as string | undefined;
-	if (typeof id !== 'string' || !id.trim() || id.startsWith('=')) return undefined;
-	return await fetchTemplate.call(this, id.trim());
+	const picked = this.getNodeParameter('templateId', undefined, { extractValue: true }) as unknown;
+	if (typeof picked !== 'string' || !picked.trim() || picked.startsWith('=')) return undefined;
+	return await fetchTemplate.call(this, resourceId(this.getNode(), 'Template', picked, 0));
 }
 
 /**
