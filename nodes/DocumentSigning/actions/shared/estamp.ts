@@ -9,6 +9,7 @@ import type {
 import { getArticles } from '../../../shared/estamp/articles';
 import { ESTAMP_STATES, INDIAN_STATE_NAMES, MIN_DUTY } from '../../../shared/estamp/states';
 import { EstampPayeeSchema } from '../../../shared/schemas';
+import { partyProperties, readParty } from './estampParties';
 import { compact, enumOptions } from './params';
 
 /**
@@ -40,51 +41,6 @@ const SHIPPING_STATE_OPTIONS: INodePropertyOptions[] = INDIAN_STATE_NAMES.map((n
 	name,
 	value: name,
 }));
-
-/** The party fields, flat (`estampFirstPartyName`, ...): every field shows at once, and there is no list to add to. */
-const PARTY_FIELDS = ['Name', 'Email', 'Mobile', 'Address'] as const;
-
-function partyProperties(who: 'First' | 'Second', displayOptions: IDisplayOptions): INodeProperties[] {
-	const party = `${who.toLowerCase()} party`;
-	const name = (field: (typeof PARTY_FIELDS)[number]) => `estamp${who}Party${field}`;
-	return [
-		{
-			displayName: `${who} Party Legal Name`,
-			name: name('Name'),
-			type: 'string',
-			default: '',
-			required: true,
-			description: `Legal name of the ${party}; the two parties must have different names`,
-			displayOptions,
-		},
-		{
-			displayName: `${who} Party Email`,
-			name: name('Email'),
-			type: 'string',
-			placeholder: 'name@email.com',
-			default: '',
-			required: true,
-			displayOptions,
-		},
-		{
-			displayName: `${who} Party Mobile`,
-			name: name('Mobile'),
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 9876543210',
-			description: 'Optional. 10 digits, without country code.',
-			displayOptions,
-		},
-		{
-			displayName: `${who} Party Address`,
-			name: name('Address'),
-			type: 'string',
-			default: '',
-			required: true,
-			displayOptions,
-		},
-	];
-}
 
 /** States whose article catalog is bundled: their article is picked from a list. */
 const CATALOG_STATES = ESTAMP_STATES.filter((s) => getArticles(s.code)).map((s) => s.code);
@@ -293,14 +249,9 @@ export function readEstampConfig(
 		payee: get('estampPayee', 'first-party'),
 		hardcopy: hardcopy ? 'y' : 'n',
 	};
-	const party = (who: 'First' | 'Second') => {
-		const values: IDataObject = {};
-		for (const field of PARTY_FIELDS) values[field.toLowerCase()] = get(`estamp${who}Party${field}`);
-		return values;
-	};
-	const firstParty = group(party('First'), ['mobile']);
+	const firstParty = group(readParty('First', get), ['mobile']);
 	if (firstParty) config.firstParty = firstParty;
-	const secondParty = group(party('Second'), ['mobile']);
+	const secondParty = group(readParty('Second', get), ['mobile']);
 	if (secondParty) config.secondParty = secondParty;
 	if (hardcopy) {
 		const shipping = group((get('estampShipping', {}) as IDataObject).address as IDataObject | undefined);
