@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/validation';
 
@@ -28,6 +28,34 @@ export function enumOptions<T extends string>(
 		const label: OptionLabel = labels[value];
 		return typeof label === 'string' ? { name: label, value } : { ...label, value };
 	});
+}
+
+/**
+ * The selector of how a list or object is given: in fields (`fields`, the default) or as
+ * JSON (`json`). Recipients, form fields, a signing workflow's configuration and a run's
+ * recipients use it; the reader asks `getNodeParameter(name, i, 'fields') === 'json'`.
+ */
+export function inputModeProperty(spec: {
+	/** e.g. "Recipients Input" */
+	displayName: string;
+	/** Parameter name, e.g. "recipientsInput". */
+	name: string;
+	/** What the Fields choice offers, and what the JSON choice takes. */
+	fields: string;
+	json: string;
+	show?: IDataObject;
+}): INodeProperties {
+	return {
+		displayName: spec.displayName,
+		name: spec.name,
+		type: 'options',
+		options: [
+			{ name: 'Fields', value: 'fields', description: spec.fields },
+			{ name: 'JSON', value: 'json', description: spec.json },
+		],
+		default: 'fields',
+		...(spec.show ? { displayOptions: { show: spec.show } as INodeProperties['displayOptions'] } : {}),
+	};
 }
 
 /** A dateTime value as ISO 8601 in UTC; anything unreadable is passed on for the schema to name. */

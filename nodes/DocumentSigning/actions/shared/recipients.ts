@@ -7,7 +7,7 @@ import {
 	SignatureMethodSchema,
 	VerificationMethodSchema,
 } from '../../../shared/schemas';
-import { compact, enumOptions, readJsonList } from './params';
+import { compact, enumOptions, inputModeProperty, readJsonList } from './params';
 
 export const ROLE_OPTIONS = enumOptions(RecipientRoleSchema, {
 	signer: { name: 'Signer', description: 'Must sign' },
@@ -15,7 +15,7 @@ export const ROLE_OPTIONS = enumOptions(RecipientRoleSchema, {
 	cc: { name: 'CC', description: 'Receives a copy, takes no action' },
 });
 
-export const SIGNATURE_METHOD_OPTIONS = enumOptions(SignatureMethodSchema, {
+const SIGNATURE_METHOD_OPTIONS = enumOptions(SignatureMethodSchema, {
 	electronic: 'Electronic (Draw or Type, Free)',
 	aadhaar_otp: 'Aadhaar OTP (Uses Credits)',
 	dsc_usb: 'DSC USB Token (Free)',
@@ -31,6 +31,33 @@ const POSITION_OPTIONS = enumOptions(PlacementPositionSchema, {
 	above: 'Above the Text',
 	below: 'Below the Text',
 });
+
+/**
+ * Signature Method and Verification Method of one signer: a recipient's (envelope, template),
+ * or a signing workflow's participant. `verificationDefault` is the Verification Method's
+ * default: '' adds the option "Signing Settings Default" (the signing settings decide).
+ */
+export function signingMethodProperties(verificationDefault: '' | 'email_verification'): INodeProperties[] {
+	return [
+		{
+			displayName: 'Signature Method',
+			name: 'signatureMethod',
+			type: 'options',
+			options: SIGNATURE_METHOD_OPTIONS,
+			default: 'electronic',
+		},
+		{
+			displayName: 'Verification Method',
+			name: 'verificationMethod',
+			type: 'options',
+			options:
+				verificationDefault === ''
+					? [{ name: 'Signing Settings Default', value: '' }, ...VERIFICATION_OPTIONS]
+					: VERIFICATION_OPTIONS,
+			default: verificationDefault,
+		},
+	];
+}
 
 /** Envelope recipients are real people; template recipients are role placeholders with an id. */
 export type RecipientKind = 'envelope' | 'template';
@@ -76,20 +103,7 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 				'Position in sequential signing, from 1. 0 leaves it to the service (the position in this list).',
 			hint: '0 = the position in this list',
 		},
-		{
-			displayName: 'Signature Method',
-			name: 'signatureMethod',
-			type: 'options',
-			options: SIGNATURE_METHOD_OPTIONS,
-			default: 'electronic',
-		},
-		{
-			displayName: 'Verification Method',
-			name: 'verificationMethod',
-			type: 'options',
-			options: [{ name: 'Signing Settings Default', value: '' }, ...VERIFICATION_OPTIONS],
-			default: '',
-		},
+		...signingMethodProperties(''),
 		{
 			displayName: 'Signature Placement',
 			name: 'signaturePlacement',
@@ -148,26 +162,17 @@ const jsonExample = (kind: RecipientKind) =>
  * recipients: envelope Create and Add Recipients, template Create and Update.
  */
 export function recipientProperties(show: IDataObject, kind: RecipientKind = 'envelope'): INodeProperties[] {
-	const displayOptions = { show } as INodeProperties['displayOptions'];
 	const withInput = (mode: string) =>
 		({ show: { ...show, recipientsInput: [mode] } }) as INodeProperties['displayOptions'];
 	const template = kind === 'template';
 	return [
-		{
+		inputModeProperty({
 			displayName: 'Recipients Input',
 			name: 'recipientsInput',
-			type: 'options',
-			options: [
-				{ name: 'Fields', value: 'fields', description: 'Enter each recipient below' },
-				{
-					name: 'JSON',
-					value: 'json',
-					description: 'An array of recipients, e.g. mapped from a previous node',
-				},
-			],
-			default: 'fields',
-			displayOptions,
-		},
+			fields: 'Enter each recipient below',
+			json: 'An array of recipients, e.g. mapped from a previous node',
+			show,
+		}),
 		{
 			displayName: 'Recipients',
 			name: 'recipients',

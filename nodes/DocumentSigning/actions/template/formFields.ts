@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { FieldAssigneeTypeSchema, ShownFieldTypeSchema } from '../../../shared/schemas';
-import { compact, enumOptions, readJsonList } from '../shared/params';
+import { compact, enumOptions, inputModeProperty, readJsonList } from '../shared/params';
 
 const FIELD_VALUES: INodeProperties[] = [
 	{
@@ -77,21 +77,13 @@ export function formFieldProperties(show: IDataObject): INodeProperties[] {
 	const withInput = (mode: string) =>
 		({ show: { ...show, formFieldsInput: [mode] } }) as INodeProperties['displayOptions'];
 	return [
-		{
+		inputModeProperty({
 			displayName: 'Form Fields Input',
 			name: 'formFieldsInput',
-			type: 'options',
-			options: [
-				{ name: 'Fields', value: 'fields', description: 'Enter the common properties of each field below' },
-				{
-					name: 'JSON',
-					value: 'json',
-					description: 'An array of form fields with every property of the API (fonts, options, validation, ...)',
-				},
-			],
-			default: 'fields',
-			displayOptions: { show } as INodeProperties['displayOptions'],
-		},
+			fields: 'Enter the common properties of each field below',
+			json: 'An array of form fields with every property of the API (fonts, options, validation, ...)',
+			show,
+		}),
 		{
 			displayName: 'Form Fields',
 			name: 'formFields',

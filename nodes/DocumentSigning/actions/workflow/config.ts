@@ -1,8 +1,8 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/validation';
-import { compact, readJsonParameter } from '../shared/params';
-import { ROLE_OPTIONS, SIGNATURE_METHOD_OPTIONS, VERIFICATION_OPTIONS } from '../shared/recipients';
+import { compact, inputModeProperty, readJsonParameter } from '../shared/params';
+import { ROLE_OPTIONS, signingMethodProperties } from '../shared/recipients';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
 import { templateIdProperty } from '../template/templateLocator';
 
@@ -55,17 +55,13 @@ function executionProperties(displayOptions: IDisplayOptions): INodeProperties[]
 export function configProperties(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
 	const inFields = { show: { ...show, configInput: ['fields'] } };
 	return [
-		{
-			displayName: 'Define Configuration',
+		inputModeProperty({
+			displayName: 'Configuration Input',
 			name: 'configInput',
-			type: 'options',
-			options: [
-				{ name: 'Using Fields Below', value: 'fields' },
-				{ name: 'Using JSON', value: 'json', description: 'The whole config object as the API takes it' },
-			],
-			default: 'fields',
-			displayOptions: { show },
-		},
+			fields: 'Enter the documents, participants and settings below',
+			json: 'The whole config object as the API takes it',
+			show,
+		}),
 		{
 			displayName: 'Configuration (JSON)',
 			name: 'configJson',
@@ -143,20 +139,7 @@ export function configProperties(show: NonNullable<IDisplayOptions['show']>): IN
 							description: 'Whether every run must name a recipient for this participant',
 						},
 						{ displayName: 'Role', name: 'role', type: 'options', options: ROLE_OPTIONS, default: 'signer' },
-						{
-							displayName: 'Signature Method',
-							name: 'signatureMethod',
-							type: 'options',
-							options: SIGNATURE_METHOD_OPTIONS,
-							default: 'electronic',
-						},
-						{
-							displayName: 'Verification Method',
-							name: 'verificationMethod',
-							type: 'options',
-							options: VERIFICATION_OPTIONS,
-							default: 'email_verification',
-						},
+						...signingMethodProperties('email_verification'),
 					],
 				},
 			],

@@ -5,7 +5,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { WorkflowRunSchema, workflowRunIssues } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { inputError, validateInput } from '../../../shared/validation';
-import { compact, readJsonList } from '../shared/params';
+import { compact, inputModeProperty, readJsonList } from '../shared/params';
 import { publishedForRun } from './published';
 import { getWorkflowId, workflowIdProperty } from './workflowLocator';
 
@@ -25,16 +25,12 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Sale of 12 MG Road',
 		description: 'Title of the envelopes of this run (with several documents, each title ends with the document label)',
 	},
-	{
-		displayName: 'Define Recipients',
+	inputModeProperty({
+		displayName: 'Recipients Input',
 		name: 'recipientsInput',
-		type: 'options',
-		options: [
-			{ name: 'Using Fields Below', value: 'fields' },
-			{ name: 'Using JSON', value: 'json' },
-		],
-		default: 'fields',
-	},
+		fields: 'Enter one recipient per participant below',
+		json: 'An array of recipients, e.g. mapped from a previous node',
+	}),
 	{
 		displayName: 'Recipients',
 		name: 'runRecipients',
