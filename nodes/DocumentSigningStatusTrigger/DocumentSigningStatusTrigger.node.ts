@@ -10,6 +10,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { fetchEnvelopeFile } from '../DocumentSigning/actions/envelope/downloadFile.operation';
 import { ENVELOPE_STATUS_OPTIONS } from '../DocumentSigning/actions/envelope/statusOptions';
 import { GUESSED_VALUES } from '../shared/assumptions';
+import { apiErrorFields } from '../shared/errors';
 import type { EnvelopeListItem, StatusMemory } from './poller';
 import { FINAL_STATUSES, readChanged, readFrom, takeNew } from './poller';
 
@@ -126,7 +127,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 				envelopes.push(...takeNew(status, state, items, now));
 				next[status] = state;
 			}
-			// A failed download throws before this: the next poll starts the same envelopes.
+			// A download failing after its retries throws before this: the next poll starts the same envelopes.
 			const output = await toOutput.call(this, envelopes);
 			// Statuses no longer chosen are forgotten; choosing one again starts a new baseline.
 			memory.statuses = next;
@@ -146,9 +147,22 @@ async function toOutput(
 ): Promise<INodeExecutionData[][] | null> {
 	if (envelopes.length === 0) return null;
 	// One envelope may be listed under two statuses within a poll: it starts once.
-	const byId = new Map(envelopes.map((envelope) => [envelope.id, envelope]));
-	return [await Promise.all([...byId.values()].map(async (envelope) => await toItem.call(this, envelope)))];
+	const unique = [...new Map(envelopes.map((envelope) => [envelope.id, envelope])).values()];
+	// A few signed PDFs at a time: a poll with hundreds of completed envelopes does not flood the service.
+	const items: INodeExecutionData[] = new Array(unique.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < unique.length) {
+			const k = next++;
+			items[k] = await toItem.call(this, unique[k]);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(DOWNLOADS_AT_ONCE, unique.length) }, worker));
+	return [items];
 }
+
+/** Signed PDFs fetched at the same time within one poll. */
+const DOWNLOADS_AT_ONCE = 5;
 
 function readStatuses(this: IPollFunctions): string[] {
 	const chosen = this.getNodeParameter('statuses', []) as string[];
@@ -174,7 +188,19 @@ async function toItem(this: IPollFunctions, envelope: EnvelopeListItem): Promise
 	if (!download || envelope.status !== 'completed') return { json };
 
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', 'data') as string;
-	const file = await fetchEnvelopeFile.call(this, envelope.id, { binaryPropertyName });
+	let file: INodeExecutionData;
+	try {
+		file = await fetchEnvelopeFile.call(this, envelope.id, { binaryPropertyName });
+	} catch (error) {
+		// The service refuses this envelope's file (4xx): the envelope still starts, with the
+		// reason, so one file cannot hold back every later envelope. Anything else (the service
+		// or storage unreachable after retries) fails the check, and the next check starts the
+		// same envelopes.
+		const { httpCode } = apiErrorFields(error);
+		if (!httpCode?.startsWith('4')) throw error;
+		const message = error instanceof Error ? error.message : String(error);
+		return { json: { ...json, signedPdf: null, signedPdfError: { message, httpCode } } };
+	}
 	const { fileName, size } = file.json;
 	return { json: { ...json, signedPdf: { fileName, size } }, binary: file.binary };
 }

@@ -7,10 +7,12 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { type Harness, startHarness } from '../harness';
 import { POLL_NODE_NAME, startPollRunner } from '../harness/poll';
 import { STATUS_POLL } from '../../nodes/DocumentSigningStatusTrigger/poller';
+import { RETRY_POLICY } from '../../nodes/shared/transport';
 import { act, complete, completedEnvelopes, listRequests, sent } from './helpers';
 
 let h: Harness;
 const defaults = { ...STATUS_POLL };
+const retryDefaults = { ...RETRY_POLICY };
 
 beforeAll(async () => {
 	h = await startHarness();
@@ -131,16 +133,38 @@ describe('Document Signing Status Trigger', () => {
 		expect(files).toHaveLength(1);
 	});
 
-	it('a failed download leaves the memory as it was: the next poll starts the same envelope', async () => {
+	it('a download failing after every retry leaves the memory as it was: the next poll starts the same envelope', async () => {
+		Object.assign(RETRY_POLICY, { baseDelayMs: 5, maxDelayMs: 20 });
+		try {
+			const p = await poller({ downloadSignedPdf: true });
+			await p.poll();
+			const [done] = await completedEnvelopes(h, 1, 'Download fails for a while');
+			const tries = RETRY_POLICY.maxRetries + 1;
+			await h.fault({ failures: [{ status: 500, path: `/envelopes/${done}/file`, count: tries }] });
+			await expect(p.poll()).rejects.toThrow();
+			await h.fault({});
+			const result = await p.poll();
+			expect(result!.items.map((item) => item.json.envelopeId)).toEqual([done]);
+			expect(result!.items[0].binary?.data?.mimeType).toBe('application/pdf');
+			expect(await pollIds(p)).toEqual([]);
+		} finally {
+			Object.assign(RETRY_POLICY, retryDefaults);
+		}
+	});
+
+	it('a file the service refuses (4xx) starts its envelope without the PDF and with the reason; the others get theirs', async () => {
 		const p = await poller({ downloadSignedPdf: true });
 		await p.poll();
-		const [done] = await completedEnvelopes(h, 1, 'Download fails once');
-		await h.fault({ failures: [{ status: 404, path: `/envelopes/${done}/file`, count: 1 }] });
-		await expect(p.poll()).rejects.toThrow();
-		await h.fault({});
+		const [refused, fine] = await completedEnvelopes(h, 2, 'One file refused');
+		await h.fault({ failures: [{ status: 404, path: `/envelopes/${refused}/file`, count: 100 }] });
 		const result = await p.poll();
-		expect(result!.items.map((item) => item.json.envelopeId)).toEqual([done]);
-		expect(result!.items[0].binary?.data?.mimeType).toBe('application/pdf');
+		await h.fault({});
+		const byId = Object.fromEntries(result!.items.map((item) => [item.json.envelopeId as string, item]));
+		expect(Object.keys(byId).sort()).toEqual([refused, fine].sort());
+		expect(byId[refused].binary).toBeUndefined();
+		expect(byId[refused].json).toMatchObject({ signedPdf: null, signedPdfError: { httpCode: '404', message: expect.any(String) } });
+		expect(byId[fine].binary?.data?.mimeType).toBe('application/pdf');
+		// Started once: the refused file does not bring the envelope back.
 		expect(await pollIds(p)).toEqual([]);
 	});
 
