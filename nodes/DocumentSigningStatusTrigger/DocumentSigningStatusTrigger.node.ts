@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { fetchEnvelopeFile } from '../DocumentSigning/actions/envelope/downloadFile.operation';
 import { ENVELOPE_STATUS_OPTIONS } from '../DocumentSigning/actions/envelope/statusOptions';
@@ -197,7 +197,13 @@ async function toItem(this: IPollFunctions, envelope: EnvelopeListItem): Promise
 		// or storage unreachable after retries) fails the check, and the next check starts the
 		// same envelopes.
 		const { httpCode } = apiErrorFields(error);
-		if (!httpCode?.startsWith('4')) throw error;
+		if (!httpCode?.startsWith('4')) {
+			const failure =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error);
+			throw failure;
+		}
 		const message = error instanceof Error ? error.message : String(error);
 		return { json: { ...json, signedPdf: null, signedPdfError: { message, httpCode } } };
 	}

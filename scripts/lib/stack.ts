@@ -177,6 +177,11 @@ class Processes {
 		return child;
 	}
 
+	/** Process id of the child started under `name` (for measuring it from outside). */
+	pidOf(name: string): number | undefined {
+		return this.children.find((c) => c.name === name && this.running(c.child))?.child.pid;
+	}
+
 	running(child: ChildProcess): boolean {
 		return child.exitCode === null && child.signalCode === null;
 	}

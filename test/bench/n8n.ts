@@ -4,9 +4,9 @@
  * e2e set-up (scripts/lib/stack.ts): this package's node (default settings and tuned)
  * against n8n's HTTP Request node (defaults, batching tuned by hand, Retry On Fail), and
  * against raw `fetch` loops. The sandbox runs in its own process with injected latency.
- * Scenario 4 (memory of a 10 MB upload in filesystem and default binary mode) is not here
- * yet: `npm run bench:harness -- large` measures the default mode in-process.
- * Prints a table and exits 1 when a target fails. BENCH_ONLY=1,2,3,5 picks scenarios.
+ * Scenario 4 (memory of a 10 MB upload in filesystem and default binary mode) starts an
+ * n8n of its own per mode (memory.ts). Prints a table and exits 1 when a target fails.
+ * BENCH_ONLY=1,2,3,4,5 picks scenarios.
  */
 import axios from 'axios';
 import { randomBytes } from 'crypto';
@@ -16,13 +16,15 @@ import { type SandboxInfo, Stack, stopOnExit } from '../../scripts/lib/stack';
 import { computeSignature, verifySignature } from '../../nodes/DocumentSigningTrigger/signature';
 import { prepareExampleData } from '../../scripts/lib/example-data';
 import { CALL_NODES, CREDENTIAL_ID, documentBody, httpTemplateWorkflow, listWorkflow, packageTemplateWorkflow, TEMPLATE_ID } from './contenders';
+import { MB } from './measure';
+import { MEMORY_PDF_BYTES, uploadMemory } from './memory';
 
 const ITEMS = 500;
 const LATENCY_MS = 25;
 const LIMIT_PER_SECOND = 100;
 const FLOOR_S = (2 * ITEMS) / LIMIT_PER_SECOND;
 const LIST_ENVELOPES = 10_000;
-const only = (process.env.BENCH_ONLY ?? '1,2,3,5').split(',');
+const only = (process.env.BENCH_ONLY ?? '1,2,3,4,5').split(',');
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 interface Row {
@@ -83,6 +85,8 @@ async function main(): Promise<void> {
 		}
 		if (only.includes('3')) rows.push(...(await listAll(stack, sandbox)));
 		if (only.includes('5')) rows.push(signatureCheck());
+		await stack.stop();
+		if (only.includes('4')) rows.push(...(await memoryRows()));
 		exitCode = report(rows);
 	} catch (error) {
 		log(`failed: ${(error as Error).stack ?? String(error)}`);
@@ -218,6 +222,20 @@ async function listAll(stack: Stack, sandbox: SandboxInfo): Promise<Row[]> {
 	];
 }
 
+/** Scenario 4: MB a 10 MB upload adds to n8n's peak RSS, per binary-data mode (memory.ts). */
+async function memoryRows(): Promise<Row[]> {
+	const rows: Row[] = [];
+	for (const f of await uploadMemory(log)) {
+		const mb = (bytes: number) => bytes / MB;
+		const spread = (values: number[]) => `${mb(Math.min(...values)).toFixed(1)}-${mb(Math.max(...values)).toFixed(1)}`;
+		const base = { scenario: `4 memory, ${f.mode} mode`, failed: 0, duplicates: 0, rateLimited: 0, requests: 0 };
+		rows.push(
+			{ ...base, contender: 'this node: create with upload (MB added to the peak)', wallS: mb(f.node), note: `read + upload ${mb(f.upload).toFixed(1)} MB (${spread(f.samples.upload)}) minus read only ${mb(f.readOnly).toFixed(1)} MB (${spread(f.samples.readOnly)}), medians` },
+		);
+	}
+	return rows;
+}
+
 /** Scenario 5: the trigger's signature check of a 64 KB body, per call (the node's own function). */
 function signatureCheck(): Row {
 	const body = Buffer.from(JSON.stringify({ id: 'evt_bench', event: 'document.sent', data: { note: 'x'.repeat(64 * 1024 - 80) } }));
@@ -251,6 +269,9 @@ function report(rows: Row[]): number {
 	const raw3 = find('3', 'raw');
 	if (node3 && raw3 && node3.wallS > raw3.wallS * 1.2) problems.push(`3: this node ${node3.wallS.toFixed(2)} s, over 1.2 x the raw loop (${raw3.wallS.toFixed(2)} s)`);
 	if (node3 && node3.failed !== 0) problems.push(`3: this node returned ${LIST_ENVELOPES - node3.failed} of ${LIST_ENVELOPES}`);
+	for (const r of rows.filter((x) => x.scenario.startsWith('4'))) {
+		if (r.wallS > (2 * MEMORY_PDF_BYTES) / MB) problems.push(`4: ${r.scenario}: ${r.wallS.toFixed(1)} MB added, over 2 x the ${(MEMORY_PDF_BYTES / MB).toFixed(1)} MB file`);
+	}
 	const sig = find('5', 'trigger');
 	if (sig && (sig.wallS >= 0.1 || sig.failed)) problems.push(`5: signature check ${sig.wallS.toFixed(4)} ms per call (target under 0.1 ms)`);
 
@@ -259,11 +280,11 @@ function report(rows: Row[]): number {
 		`Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.platform()} ${os.release()}; bench process Node ${process.version}, n8n 2.41.1 on Node 24; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 		`Sandbox: ${LATENCY_MS} ms latency per API answer; scenario 1 at ${LIMIT_PER_SECOND} requests/s per key (floor ${FLOOR_S} s for ${2 * ITEMS} requests)`,
 		'',
-		'| Scenario | Contender | Time (s; 5: ms per call) | x floor / x raw | Items failed | Created twice | 429s | Requests | Note |',
+		'| Scenario | Contender | Time (s; 4: MB; 5: ms per call) | x floor / raw / file | Items failed | Created twice | 429s | Requests | Note |',
 		'|---|---|---:|---:|---:|---:|---:|---:|---|',
 	];
 	for (const r of rows) {
-		const base = r.scenario.startsWith('1') ? FLOOR_S : r.scenario.startsWith('2') ? raw2?.wallS : r.scenario.startsWith('3') ? raw3?.wallS : undefined;
+		const base = r.scenario.startsWith('1') ? FLOOR_S : r.scenario.startsWith('2') ? raw2?.wallS : r.scenario.startsWith('3') ? raw3?.wallS : r.scenario.startsWith('4') ? MEMORY_PDF_BYTES / MB : undefined;
 		const ratio = base && !r.contender.startsWith('raw') ? (r.wallS / base).toFixed(2) : '';
 		lines.push(`| ${r.scenario} | ${r.contender} | ${r.wallS.toFixed(r.scenario.startsWith('5') ? 4 : 2)} | ${ratio} | ${r.failed} | ${r.duplicates} | ${r.rateLimited} | ${r.requests || ''} | ${r.note ?? ''} |`);
 	}
