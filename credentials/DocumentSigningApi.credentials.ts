@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
 	Icon,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -57,14 +58,19 @@ export class DocumentSigningApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	// A function rather than a `generic` block: n8n evaluates a block's `{{ }}` expression in
+	// its expression sandbox for every request (about 1 ms each in n8n 2.41), which a batch of
+	// a thousand requests pays a thousand times.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		requestOptions.headers = {
+			...(requestOptions.headers ?? {}),
+			Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
+		};
+		return requestOptions;
+	}
 
 	// A cheap read: one envelope of the key's workspace. The rules turn the usual failures
 	// into a sentence that says what to fix (n8n checks them in order on an error status).
