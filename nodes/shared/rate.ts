@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
 /**
@@ -41,7 +42,18 @@ export const RATE_POLICY = {
 	minSample: 10,
 	/** The window in which accepted answers are counted. */
 	windowMs: 1000,
+	/** How long a learned pace is kept for the later nodes of the same execution. */
+	rememberMs: 30 * 60_000,
 };
+
+/** The pace a run settled at after the service answered 429, kept for the next runs. */
+export interface LearnedPace {
+	/** The rate the service accepted when it answered 429. */
+	accepted: number;
+	perSecond: number;
+	/** When it was learned (ms since epoch). */
+	at: number;
+}
 
 /** A permit to send one request; tells the controller which pace it was sent under. */
 export interface Ticket {
@@ -63,11 +75,24 @@ export class RateController {
 	/** Counts 429s: a start slot reserved before the last one is given up and queued again. */
 	private generation = 0;
 	private readonly answers: number[] = [];
+	/** Told of each new pace a 429 sets (rateControllerFor keeps it for the next runs). */
+	onLearned?: (pace: LearnedPace | undefined) => void;
 
-	constructor(settings: RateSettings = {}) {
+	constructor(settings: RateSettings = {}, learned?: LearnedPace) {
 		const max = Number(settings.maxPerSecond);
 		this.ceiling = Number.isFinite(max) && max > 0 ? max : Infinity;
 		this.perSecond = this.ceiling;
+		if (learned) {
+			// Start where an earlier node of the execution settled, not with a burst into the limit.
+			this.accepted = learned.accepted;
+			this.perSecond = Math.min(this.ceiling, learned.perSecond);
+		}
+	}
+
+	/** What the next node of the execution starts from with this credential; undefined before any 429. */
+	get learned(): LearnedPace | undefined {
+		if (this.accepted === undefined || !Number.isFinite(this.perSecond)) return undefined;
+		return { accepted: this.accepted, perSecond: this.perSecond, at: Date.now() };
 	}
 
 	/** Current pace (Infinity when unpaced). */
@@ -133,6 +158,7 @@ export class RateController {
 			}
 			this.epoch++;
 			this.stats.pauses++;
+			this.onLearned?.(this.learned);
 		}
 		if (until > this.pausedUntil) {
 			this.stats.pausedMs += until - Math.max(now, this.pausedUntil);
@@ -164,15 +190,46 @@ export function configureRate(context: object, settings: RateSettings): void {
 	runOf(context).settings = settings;
 }
 
+/**
+ * Paces learned from 429s, by execution and credential, for the later nodes of the same
+ * execution: without it every node of a batch workflow would burst into the limit and wait
+ * out a Retry-After before settling. Another execution starts unpaced. Keyed by a hash, so
+ * no API key is held here.
+ */
+const learnedPaces = new Map<string, LearnedPace>();
+
+function forgetStale(now: number): void {
+	for (const [id, pace] of learnedPaces) if (now - pace.at >= RATE_POLICY.rememberMs) learnedPaces.delete(id);
+}
+
+/** The execution a node run belongs to, when the context tells it. */
+function executionOf(context: object): string | undefined {
+	const getExecutionId = (context as { getExecutionId?: () => string }).getExecutionId;
+	return typeof getExecutionId === 'function' ? getExecutionId.call(context) : undefined;
+}
+
 /** The controller of this run for one credential (the key identifies it in memory only). */
 export function rateControllerFor(context: object, credentialKey: string): RateController {
 	const run = runOf(context);
 	let controller = run.controllers.get(credentialKey);
 	if (!controller) {
-		controller = new RateController(run.settings);
+		const execution = executionOf(context);
+		const id = execution ? createHash('sha256').update(`${execution}\n${credentialKey}`).digest('hex') : undefined;
+		forgetStale(Date.now());
+		controller = new RateController(run.settings, id ? learnedPaces.get(id) : undefined);
+		if (id) {
+			controller.onLearned = (pace) => {
+				if (pace) learnedPaces.set(id, pace);
+			};
+		}
 		run.controllers.set(credentialKey, controller);
 	}
 	return controller;
+}
+
+/** Forgets every learned pace (tests start each case without one). */
+export function forgetLearnedPaces(): void {
+	learnedPaces.clear();
 }
 
 /** The run's figures over all its credentials. */

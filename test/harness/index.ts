@@ -29,6 +29,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 
+import { forgetLearnedPaces } from '../../nodes/shared/rate';
 import { startSandbox } from '../sandbox/server';
 import { executionDataStartingAt, harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
@@ -204,6 +205,8 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 	/** Resets the sandbox: data, request log and faults (the keys stay). */
 	async function reset(): Promise<void> {
 		await fetch(`${sandbox.origin}/__sandbox/reset`, { method: 'POST' });
+		// A new sandbox has new limits: no pace learned from an earlier case's 429s.
+		forgetLearnedPaces();
 	}
 
 	/** Calls the API directly (to seed data), with the sandbox's key unless another is given. */

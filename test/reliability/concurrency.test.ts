@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import type { IDataObject, IPairedItemData } from 'n8n-workflow';
+import type { IDataObject, IPairedItemData, NodeParameterValueType } from 'n8n-workflow';
 
 import { RATE_POLICY, RateController } from '../../nodes/shared/rate';
 import { RETRY_POLICY } from '../../nodes/shared/transport';
-import { type Harness, startHarness } from '../harness';
+import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 import { runOp, seedEnvelope } from '../envelope/helpers';
 
 const DEFAULT_RETRY = { ...RETRY_POLICY };
@@ -31,7 +31,7 @@ const hintsOf = (run: Awaited<ReturnType<typeof runOp>>) =>
 	(run.result.runData['Document Signing']?.[0]?.hints ?? []).map((hint) => hint.message);
 
 describe('bounded concurrency across items', () => {
-	it('runs items in parallel (default 5) and keeps output order and pairedItem', async () => {
+	it('runs items in parallel (default 10) and keeps output order and pairedItem', async () => {
 		const ids = await seedMany(10);
 		await h.fault({ latencyMs: 150 });
 		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
@@ -48,7 +48,7 @@ describe('bounded concurrency across items', () => {
 		const serialMs = Date.now() - t1;
 		expect(serial.items.map((item) => item.json.envelopeId)).toEqual(ids);
 		expect(serialMs).toBeGreaterThanOrEqual(10 * 150);
-		// 10 items x 150 ms one after another, against 2 rounds of 5 at once
+		// 10 items x 150 ms one after another, against one round of 10 at once
 		expect(parallelMs).toBeLessThan(serialMs / 2);
 	});
 
@@ -113,7 +113,37 @@ describe('one rate controller per run and credential', () => {
 		expect(Date.now() - t0).toBeGreaterThanOrEqual(((24 - 1) / 12) * 1000 - 50);
 	});
 
-	it('every run has its own controller: a 429 in one run does not slow the next', async () => {
+	it('the later nodes of an execution start at the pace an earlier node learned; another execution starts unpaced', async () => {
+		const ids = await seedMany(40);
+		await h.fault({ rateLimitPerSecond: 20, retryAfterSeconds: 0.2, latencyMs: 2 });
+		const nextWindow = async () => await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+		await nextWindow();
+		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
+		const params = { resource: 'envelope', ...status({ parallelRequests: 10 }) } as Record<string, NodeParameterValueType>;
+		const before = (await h.requests()).length;
+		const result = await h.run({
+			nodes: [seedNode(), { ...actionNode(params, { name: 'First' }), id: 'first' }, { ...actionNode(params, { name: 'Second' }), id: 'second' }],
+			connections: chain('Seed', 'First', 'Second'),
+			input,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items('Second')).toHaveLength(40);
+		const requests = (await h.requests()).slice(before);
+		// n8n runs First's items, then Second's: Second's requests follow First's 40th success.
+		const firstDone = requests.reduce((at, r, k) => (r.status === 200 && requests.slice(0, k + 1).filter((x) => x.status === 200).length === 40 ? k : at), -1);
+		const first = requests.slice(0, firstDone + 1);
+		const second = requests.slice(firstDone + 1);
+		expect(first.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+		expect(second.filter((r) => r.status === 200)).toHaveLength(40);
+		expect(second.filter((r) => r.status === 429)).toHaveLength(0);
+
+		await nextWindow();
+		const another = await runOp(h, status({ parallelRequests: 10 }), input);
+		expect(another.result.error).toBeUndefined();
+		expect(another.requests.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+	});
+
+	it('every run has its own pauses: a 429 in one run does not slow the next', async () => {
 		const ids = await seedMany(5);
 		await h.fault({ failures: [{ status: 429, count: 1 }], retryAfterSeconds: 0.3 });
 		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));

@@ -11,7 +11,7 @@ import { configureRate, rateStatsOf } from '../../shared/rate';
 import type { OperationModule } from './node.type';
 import { resourceModules as resources } from './resources';
 
-export const DEFAULT_PARALLEL_REQUESTS = 5;
+export const DEFAULT_PARALLEL_REQUESTS = 10;
 const MAX_PARALLEL_REQUESTS = 50;
 /** Items between two progress lines in n8n's log. */
 const PROGRESS_EVERY = 100;
