@@ -137,8 +137,13 @@ const mapper = (value: Record<string, unknown>, ids: Array<[string, string]>) =>
 });
 
 /** This package's node: Create Document from the template, then Send Document. */
-export function packageTemplateWorkflow(id: string, path: string, batching: Record<string, number>): WorkflowFixture {
-	const common = { type: PACKAGE_NODE, typeVersion: 1, credentials: packageCredential, onError: 'continueRegularOutput' };
+export function packageTemplateWorkflow(
+	id: string,
+	path: string,
+	batching: Record<string, number>,
+	credential: { id: string; name: string } = packageCredential.documentSigningApi,
+): WorkflowFixture {
+	const common = { type: PACKAGE_NODE, typeVersion: 1, credentials: { documentSigningApi: credential }, onError: 'continueRegularOutput' };
 	return workflow(id, `Bench: this node, template documents ${path}`, path, [
 		{
 			...common,

@@ -15,8 +15,10 @@ import * as os from 'os';
 import { type SandboxInfo, Stack, stopOnExit } from '../../scripts/lib/stack';
 import { computeSignature, verifySignature } from '../../nodes/DocumentSigningTrigger/signature';
 import { prepareExampleData } from '../../scripts/lib/example-data';
-import { CALL_NODES, CREDENTIAL_ID, documentBody, httpTemplateWorkflow, listWorkflow, packageTemplateWorkflow, TEMPLATE_ID } from './contenders';
+import { CREDENTIAL_ID, documentBody, httpTemplateWorkflow, listWorkflow, packageTemplateWorkflow, TEMPLATE_ID } from './contenders';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/DocumentSigning/actions/router';
 import { MB } from './measure';
+import { admin, latestCallSeconds, outcome } from './outcome';
 import { MEMORY_PDF_BYTES, uploadMemory } from './memory';
 
 const ITEMS = 500;
@@ -80,8 +82,10 @@ async function main(): Promise<void> {
 			}
 		}
 		if (only.includes('2')) {
-			rows.push(await batch(stack, '2 no limit', 'this node, default (5 parallel)', 'bench-package-free', { latencyMs: LATENCY_MS }));
-			rows.push(await rawBatch(stack, 5));
+			rows.push(await batch(stack, '2 no limit', `this node, default (${DEFAULT_PARALLEL_REQUESTS} parallel)`, 'bench-package-free', { latencyMs: LATENCY_MS }));
+			rows.push(await rawBatch(stack, DEFAULT_PARALLEL_REQUESTS));
+			// What users would build instead, for comparison (no target): every item at once.
+			rows.push(await batch(stack, '2 no limit', 'HTTP Request, defaults (no target)', 'bench-http-default', { latencyMs: LATENCY_MS }));
 		}
 		if (only.includes('3')) rows.push(...(await listAll(stack, sandbox)));
 		if (only.includes('5')) rows.push(signatureCheck());
@@ -95,7 +99,6 @@ async function main(): Promise<void> {
 	await stopAndExit(exitCode);
 }
 
-const admin = (sandbox: SandboxInfo) => axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
 const api = (sandbox: SandboxInfo) =>
 	axios.create({ baseURL: sandbox.baseUrl, headers: { authorization: `Bearer ${sandbox.apiKey}` }, validateStatus: () => true });
 
@@ -105,24 +108,6 @@ async function freshSandbox(sandbox: SandboxInfo, faults: Record<string, unknown
 	await admin(sandbox).post('/faults', faults);
 	// start in a new window of the per-second limit
 	await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-}
-
-interface LogEntry { method: string; path: string; status: number | null; body: { title?: string } | null }
-
-/** Figures from the sandbox's request log and records. */
-async function outcome(sandbox: SandboxInfo) {
-	const requests = (await admin(sandbox).get('/requests')).data.items as LogEntry[];
-	const creates = [`/api/v1/templates/${TEMPLATE_ID}/documents`, '/api/v1/envelopes'];
-	const created = requests.filter((r) => r.method === 'POST' && creates.includes(r.path) && r.status === 201);
-	const titles = new Set(created.map((r) => r.body?.title));
-	const second = (r: LogEntry) => (r.method === 'POST' && /^\/api\/v1\/documents\/[^/]+\/send$/.test(r.path)) || (r.method === 'GET' && r.path.endsWith('/status'));
-	const secondOk = new Set(requests.filter((r) => second(r) && r.status === 200).map((r) => r.path));
-	return {
-		requests: requests.length,
-		rateLimited: requests.filter((r) => r.status === 429).length,
-		duplicates: created.length - titles.size,
-		completed: secondOk.size,
-	};
 }
 
 async function batch(stack: Stack, scenario: string, contender: string, path: string, faults: Record<string, unknown>): Promise<Row> {
@@ -152,18 +137,7 @@ async function batch(stack: Stack, scenario: string, contender: string, path: st
 async function callNodeSeconds(stack: Stack, path: string): Promise<number | undefined> {
 	const workflowId = [packageDefault, packageTuned, packageNoLimit, list].find((w) => JSON.stringify(w.nodes).includes(`"${path}"`))?.id
 		?? (await stack.api.get('/workflows')).data.data.find((w: { nodes: unknown[] }) => JSON.stringify(w.nodes).includes(`"${path}"`))?.id;
-	for (let attempt = 0; attempt < 20; attempt++) {
-		const response = await stack.api.get('/executions', { params: { workflowId, includeData: true, limit: 1 } });
-		const execution = response.data?.data?.[0];
-		const runData = execution?.data?.resultData?.runData;
-		if (execution?.finished !== undefined && runData) {
-			let ms = 0;
-			for (const name of CALL_NODES) for (const run of runData[name] ?? []) ms += run.executionTime ?? 0;
-			return ms / 1000;
-		}
-		await new Promise((r) => setTimeout(r, 250));
-	}
-	return undefined;
+	return await latestCallSeconds(stack, workflowId);
 }
 
 /** Scenario 2's baseline: Node's fetch, the same two calls, the same concurrency. */

@@ -1,0 +1,60 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- local tooling: reads the sandbox's and n8n's records, not published (package.json "files" is dist/ only) */
+/**
+ * What a batch did, read from the records rather than from the contenders: the sandbox's
+ * request log (creates, documents created twice, second calls that succeeded, 429s) and
+ * the time n8n recorded for the two API-calling nodes. Used by `npm run bench` and by the
+ * rate-limited batch of `npm run e2e:queue`.
+ */
+import axios from 'axios';
+
+import type { SandboxInfo, Stack } from '../../scripts/lib/stack';
+import { CALL_NODES, TEMPLATE_ID } from './contenders';
+
+/** The sandbox's control interface. */
+export const admin = (sandbox: SandboxInfo) => axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
+
+interface LogEntry { method: string; path: string; status: number | null; body: { title?: string } | null }
+
+export interface Outcome {
+	requests: number;
+	rateLimited: number;
+	/** Documents or envelopes created more than once for one title. */
+	duplicates: number;
+	/** Items whose second call (send, or status) succeeded. */
+	completed: number;
+}
+
+/** Figures from the sandbox's request log and records. */
+export async function outcome(sandbox: SandboxInfo): Promise<Outcome> {
+	const requests = (await admin(sandbox).get('/requests')).data.items as LogEntry[];
+	const creates = [`/api/v1/templates/${TEMPLATE_ID}/documents`, '/api/v1/envelopes'];
+	const created = requests.filter((r) => r.method === 'POST' && creates.includes(r.path) && r.status === 201);
+	const titles = new Set(created.map((r) => r.body?.title));
+	const second = (r: LogEntry) => (r.method === 'POST' && /^\/api\/v1\/documents\/[^/]+\/send$/.test(r.path)) || (r.method === 'GET' && r.path.endsWith('/status'));
+	const secondOk = new Set(requests.filter((r) => second(r) && r.status === 200).map((r) => r.path));
+	return {
+		requests: requests.length,
+		rateLimited: requests.filter((r) => r.status === 429).length,
+		duplicates: created.length - titles.size,
+		completed: secondOk.size,
+	};
+}
+
+/** The time of the two API-calling nodes in an execution's data (n8n's own figures), in seconds. */
+export function callSeconds(runData: Record<string, Array<{ executionTime?: number }>> | undefined): number {
+	let ms = 0;
+	for (const name of CALL_NODES) for (const run of runData?.[name] ?? []) ms += run.executionTime ?? 0;
+	return ms / 1000;
+}
+
+/** callSeconds of the latest execution of a workflow, once n8n has recorded it. */
+export async function latestCallSeconds(stack: Stack, workflowId: string | undefined): Promise<number | undefined> {
+	for (let attempt = 0; attempt < 20; attempt++) {
+		const response = await stack.api.get('/executions', { params: { workflowId, includeData: true, limit: 1 } });
+		const execution = response.data?.data?.[0];
+		const runData = execution?.data?.resultData?.runData;
+		if (execution?.finished !== undefined && runData) return callSeconds(runData);
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	return undefined;
+}
