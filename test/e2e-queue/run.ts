@@ -14,7 +14,9 @@ import path from 'path';
 
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { stopOnExit } from '../../scripts/lib/stack';
-import { clients, credentials, loadWorkflows, log, results, runSuites, summarize, WORKFLOWS_DIR } from '../e2e/lib';
+import { packageTemplateWorkflow } from '../bench/contenders';
+import { clients, CREDENTIAL_ID, credentials, loadWorkflows, log, results, runSuites, summarize, WORKFLOWS_DIR } from '../e2e/lib';
+import { RATE_PATH, RATE_WORKFLOW_ID } from './suites/30-rate-limit';
 import type { QueueContext } from './lib';
 
 const SUITES_DIR = path.join(__dirname, 'suites');
@@ -25,6 +27,8 @@ async function main(): Promise<void> {
 	const e2eWorkflows = loadWorkflows(WORKFLOWS_DIR);
 	const workflows = { ...loadWorkflows(path.join(__dirname, 'workflows')) };
 	for (const id of E2E_WORKFLOWS) workflows[id] = e2eWorkflows[id];
+	// The bench's rate-limited batch (scenario 1), with this run's credential.
+	workflows[RATE_WORKFLOW_ID] = packageTemplateWorkflow(RATE_WORKFLOW_ID, RATE_PATH, {}, { id: CREDENTIAL_ID, name: 'Document Signing sandbox' });
 
 	// Two executions at a time per worker: four at once then need both workers.
 	const queue = await QueueStack.create({ name: process.env.E2E_STACK || 'queue', log, workers: 2, workerConcurrency: 2 });
