@@ -1,37 +1,26 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/pagination';
 import { CreditTransactionsQuerySchema, CreditTransactionTypeSchema } from '../../../shared/schemas';
-import { listAll } from '../shared/list';
+import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
 
 const show = { resource: ['credit'], operation: ['getTransactions'] };
 
-const properties: INodeProperties[] = [
-	...returnAllOrLimit({ show }),
+const properties: INodeProperties[] = listProperties(show, [
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Type',
-				name: 'type',
-				type: 'options',
-				options: enumOptions(CreditTransactionTypeSchema, {
-					consume: { name: 'Consume', description: 'Credits used, e.g. by Aadhaar signing' },
-					purchase: { name: 'Purchase', description: 'Credits bought' },
-					refund: { name: 'Refund', description: 'Credits given back' },
-					adjustment: { name: 'Adjustment', description: 'Manual corrections' },
-				}),
-				default: 'consume',
-			},
-		],
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		options: enumOptions(CreditTransactionTypeSchema, {
+			consume: { name: 'Consume', description: 'Credits used, e.g. by Aadhaar signing' },
+			purchase: { name: 'Purchase', description: 'Credits bought' },
+			refund: { name: 'Refund', description: 'Credits given back' },
+			adjustment: { name: 'Adjustment', description: 'Manual corrections' },
+		}),
+		default: 'consume',
 	},
-];
+]);
 
 export const description = updateDisplayOptions({ show }, properties);
 

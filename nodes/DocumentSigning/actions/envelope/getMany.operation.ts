@@ -5,39 +5,28 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/pagination';
 import { EnvelopeListQuerySchema } from '../../../shared/schemas';
-import { listAll } from '../shared/list';
+import { listAll, listProperties } from '../shared/list';
 import { ENVELOPE_STATUS_OPTIONS } from './statusOptions';
 
 const show = { resource: ['envelope'], operation: ['getMany'] };
 
-const properties: INodeProperties[] = [
-	...returnAllOrLimit({ show }),
+const properties: INodeProperties[] = listProperties(show, [
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: ENVELOPE_STATUS_OPTIONS,
-				default: 'draft',
-			},
-			{
-				displayName: 'Title Contains',
-				name: 'search',
-				type: 'string',
-				default: '',
-				description: 'Only envelopes whose title matches this text',
-			},
-		],
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: ENVELOPE_STATUS_OPTIONS,
+		default: 'draft',
 	},
-];
+	{
+		displayName: 'Title Contains',
+		name: 'search',
+		type: 'string',
+		default: '',
+		description: 'Only envelopes whose title matches this text',
+	},
+]);
 
 export const description = updateDisplayOptions({ show }, properties);
 

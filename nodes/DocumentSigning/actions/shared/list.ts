@@ -1,11 +1,32 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
 import type { Endpoint } from '../../../shared/endpoints';
 import { apiPath } from '../../../shared/endpoints';
-import { apiRequestAllItems } from '../../../shared/pagination';
+import { apiRequestAllItems, returnAllOrLimit } from '../../../shared/pagination';
 import { validateInput } from '../../../shared/validation';
 import { compact } from './params';
+
+/** The parameters of every Get Many: Return All / Limit, then a Filters collection holding `filters`. */
+export function listProperties(show: IDisplayOptions['show'], filters: INodeProperties[]): INodeProperties[] {
+	return [
+		...returnAllOrLimit({ show }),
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: filters,
+		},
+	];
+}
 
 /**
  * A Get Many: the item's Filters collection checked by `filterSchema` (page and limit

@@ -5,42 +5,31 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/pagination';
 import { TemplateListQuerySchema, TemplateStatusSchema } from '../../../shared/schemas';
-import { listAll } from '../shared/list';
+import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
 
 const show = { resource: ['template'], operation: ['getMany'] };
 
-const properties: INodeProperties[] = [
-	...returnAllOrLimit({ show }),
+const properties: INodeProperties[] = listProperties(show, [
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Name Contains',
-				name: 'search',
-				type: 'string',
-				default: '',
-				description: 'Only templates whose name matches this text',
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: enumOptions(TemplateStatusSchema, {
-					active: { name: 'Active', description: 'Templates documents can be created from (the default)' },
-					archived: { name: 'Archived', description: 'Archived templates only' },
-				}),
-				default: 'active',
-			},
-		],
+		displayName: 'Name Contains',
+		name: 'search',
+		type: 'string',
+		default: '',
+		description: 'Only templates whose name matches this text',
 	},
-];
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: enumOptions(TemplateStatusSchema, {
+			active: { name: 'Active', description: 'Templates documents can be created from (the default)' },
+			archived: { name: 'Archived', description: 'Archived templates only' },
+		}),
+		default: 'active',
+	},
+]);
 
 export const description = updateDisplayOptions({ show }, properties);
 
