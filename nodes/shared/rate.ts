@@ -46,7 +46,7 @@ export const RATE_POLICY = {
 	rememberMs: 30 * 60_000,
 };
 
-/** The pace a run settled at after the service answered 429, kept for the next runs. */
+/** The pace a node run settled at after the service answered 429, kept for the later nodes of its execution. */
 export interface LearnedPace {
 	/** The rate the service accepted when it answered 429. */
 	accepted: number;
@@ -75,7 +75,7 @@ export class RateController {
 	/** Counts 429s: a start slot reserved before the last one is given up and queued again. */
 	private generation = 0;
 	private readonly answers: number[] = [];
-	/** Told of each new pace a 429 sets (rateControllerFor keeps it for the next runs). */
+	/** Told of each new pace a 429 sets (rateControllerFor keeps it for the later nodes of the execution). */
 	onLearned?: (pace: LearnedPace | undefined) => void;
 
 	constructor(settings: RateSettings = {}, learned?: LearnedPace) {
