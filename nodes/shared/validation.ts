@@ -4,6 +4,11 @@ import type { z, ZodTypeAny } from 'zod';
 
 import { formatZodIssues } from './schemas';
 
+/** Where the node comes from: read only when a check fails (n8n copies the node on every read). */
+export interface NodeSource {
+	getNode(): INode;
+}
+
 /** The value at an issue's path inside the checked input (undefined when absent). */
 function valueAt(value: unknown, path: ReadonlyArray<string | number>): unknown {
 	let current = value;
@@ -49,7 +54,7 @@ export function readableIssues(issues: ReadonlyArray<z.ZodIssue>, value: unknown
  * @param what  words for the input being checked, e.g. "envelope" or "recipients"
  */
 export function validateInput<S extends ZodTypeAny>(
-	node: INode,
+	source: NodeSource,
 	schema: S,
 	value: unknown,
 	itemIndex: number,
@@ -62,7 +67,7 @@ export function validateInput<S extends ZodTypeAny>(
 	const lines = [...new Set(formatZodIssues({ issues: readableIssues(result.error.issues, value) }))];
 	const first = lines[0] ?? 'invalid value';
 	const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : '';
-	const error = new NodeOperationError(node, `Invalid ${what}: ${first}${more}`, {
+	const error = new NodeOperationError(source.getNode(), `Invalid ${what}: ${first}${more}`, {
 		itemIndex,
 		description: lines.join('; '),
 	});
@@ -91,15 +96,15 @@ export const MAX_RESOURCE_ID_LENGTH = 128;
  *
  * @param label  the field as the user sees it, e.g. "Envelope"
  */
-export function resourceId(node: INode, label: string, value: unknown, itemIndex: number): string {
+export function resourceId(source: NodeSource, label: string, value: unknown, itemIndex: number): string {
 	const id = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
 	const noun = label.toLowerCase();
-	if (!id) throw inputError(node, `${label}: ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} ID is required`, itemIndex);
+	if (!id) throw inputError(source.getNode(), `${label}: ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} ID is required`, itemIndex);
 	if (id === '.' || id === '..') {
-		throw inputError(node, `${label}: "${id}" is not an ID`, itemIndex, 'An ID cannot be "." or "..".');
+		throw inputError(source.getNode(), `${label}: "${id}" is not an ID`, itemIndex, 'An ID cannot be "." or "..".');
 	}
 	if (id.length > MAX_RESOURCE_ID_LENGTH) {
-		throw inputError(node, `${label}: the ID is ${id.length} characters long, at most ${MAX_RESOURCE_ID_LENGTH} are allowed`, itemIndex);
+		throw inputError(source.getNode(), `${label}: the ID is ${id.length} characters long, at most ${MAX_RESOURCE_ID_LENGTH} are allowed`, itemIndex);
 	}
 	return id;
 }

@@ -19,7 +19,7 @@ export async function getWorkflowParticipants(
 ): Promise<INodePropertyOptions[]> {
 	const picked = this.getCurrentNodeParameter('workflowId', { extractValue: true }) as string | undefined;
 	if (!picked) return [];
-	const workflowId = resourceId(this.getNode(), 'Signing Workflow', picked, 0);
+	const workflowId = resourceId(this, 'Signing Workflow', picked, 0);
 	const published = await fetchPublished.call(this, workflowId);
 	if (!published) {
 		throw new NodeOperationError(

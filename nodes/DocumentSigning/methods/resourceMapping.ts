@@ -22,7 +22,7 @@ const PART_LABELS = { name: 'Name', email: 'Email', phone: 'Phone' } as const;
 async function pickedTemplate(this: ILoadOptionsFunctions): Promise<DocumentTemplate | undefined> {
 	const picked = this.getNodeParameter('templateId', undefined, { extractValue: true }) as unknown;
 	if (typeof picked !== 'string' || !picked.trim() || picked.startsWith('=')) return undefined;
-	return await fetchTemplate.call(this, resourceId(this.getNode(), 'Template', picked, 0));
+	return await fetchTemplate.call(this, resourceId(this, 'Template', picked, 0));
 }
 
 /**

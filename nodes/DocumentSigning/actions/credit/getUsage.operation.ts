@@ -48,7 +48,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		const day = toDay(this.getNodeParameter(name, i, ''));
 		if (day !== '' && day !== undefined && day !== null) query[name] = day as string;
 	}
-	validateInput(this.getNode(), CreditUsageQuerySchema, query, i, 'usage period');
+	validateInput(this, CreditUsageQuerySchema, query, i, 'usage period');
 	const response = (await apiRequest.call(this, 'GET', apiPath('creditUsage'), {
 		qs: query,
 		itemIndex: i,

@@ -39,7 +39,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const body: IDataObject = { recipients: (readRecipients.call(this, i) ?? []) as IDataObject[] };
 	if (replace) body.replace = true;
 
-	const checked = validateInput(this.getNode(), AddRecipientsSchema, body, i, 'recipients');
+	const checked = validateInput(this, AddRecipientsSchema, body, i, 'recipients');
 	if (replace && !hasSigner(checked.recipients)) {
 		// A replaced list is the whole list: without a signer the envelope could never be sent.
 		throw inputError(

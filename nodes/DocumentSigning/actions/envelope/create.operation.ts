@@ -44,7 +44,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const signingSettings = readSigningSettings.call(this, i);
 	if (signingSettings) body.workflow = signingSettings;
 
-	const checked = validateInput(this.getNode(), EnvelopeCreateSchema, body, i, 'envelope');
+	const checked = validateInput(this, EnvelopeCreateSchema, body, i, 'envelope');
 
 	// A create is not retried (it could make a second envelope).
 	const envelope = (await apiRequest.call(this, 'POST', apiPath('envelopes'), {

@@ -43,7 +43,7 @@ export async function listAll(
 	const limit = this.getNodeParameter('limit', i, 50) as number;
 	const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject) ?? {};
 
-	validateInput(this.getNode(), filterSchema, filters, i, 'filters');
+	validateInput(this, filterSchema, filters, i, 'filters');
 
 	const items = (await apiRequestAllItems.call(this, apiPath(endpoint), filters, {
 		returnAll,

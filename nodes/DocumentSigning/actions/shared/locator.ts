@@ -55,5 +55,5 @@ export function resourceLocator(spec: LocatorSpec): INodeProperties {
 
 /** The id picked in locator parameter `name` for item `i`, checked by the one id rule. */
 export function readLocatorId(this: IExecuteFunctions, name: string, label: string, i: number): string {
-	return resourceId(this.getNode(), label, this.getNodeParameter(name, i, '', { extractValue: true }), i);
+	return resourceId(this, label, this.getNodeParameter(name, i, '', { extractValue: true }), i);
 }

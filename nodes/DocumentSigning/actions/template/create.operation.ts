@@ -63,7 +63,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const signingSettings = readSigningSettings.call(this, i);
 	if (signingSettings) body.workflow = signingSettings;
 
-	const checked = validateInput(this.getNode(), TemplateCreateSchema, body, i, 'template');
+	const checked = validateInput(this, TemplateCreateSchema, body, i, 'template');
 
 	// A create is not retried (it could make a second template).
 	const template = (await apiRequest.call(this, 'POST', apiPath('templates'), {

@@ -114,7 +114,7 @@ async function documentBody(this: IExecuteFunctions, i: number, templateId: stri
 	};
 	if (overrides) draft.workflow = overrides;
 	try {
-		validateInput(this.getNode(), DocumentCreateSchema, draft, i, 'document');
+		validateInput(this, DocumentCreateSchema, draft, i, 'document');
 	} catch (error) {
 		const lines = withRoleNames((error as NodeOperationError).context.fieldErrors as string[], draft.recipientMapping as IDataObject[]);
 		throw inputError(this.getNode(), `Invalid document: ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`, i, lines.join('; '));
@@ -122,7 +122,7 @@ async function documentBody(this: IExecuteFunctions, i: number, templateId: stri
 
 	const template = await fetchTemplate.call(this, templateId, i);
 	const prefillValues = readPrefillValues.call(this, i, template);
-	const body = validateInput(this.getNode(), DocumentCreateSchema, { ...draft, prefillValues }, i, 'document');
+	const body = validateInput(this, DocumentCreateSchema, { ...draft, prefillValues }, i, 'document');
 	const issues = documentCreateIssues(template, body);
 	if (issues.length) {
 		const lines = withRoleNames(issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`), draft.recipientMapping as IDataObject[], template);

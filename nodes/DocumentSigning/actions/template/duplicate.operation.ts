@@ -29,7 +29,7 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const templateId = getTemplateId.call(this, i);
 	const body = validateInput(
-		this.getNode(),
+		this,
 		TemplateCopySchema,
 		{ newName: (this.getNodeParameter('newName', i, '') as string).trim() },
 		i,

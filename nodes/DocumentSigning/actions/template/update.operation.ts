@@ -51,7 +51,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (parts.has('formFields')) body.formFields = readFormFields.call(this, i) as IDataObject[];
 	if (parts.has('signingSettings')) body.workflow = readSigningSettings.call(this, i) ?? {};
 
-	const checked = validateInput(this.getNode(), TemplateUpdateSchema, body, i, 'template update');
+	const checked = validateInput(this, TemplateUpdateSchema, body, i, 'template update');
 
 	// The same PATCH twice gives the same template: safe to resend.
 	const response = (await apiRequest.call(this, 'PATCH', apiPath('template', templateId), {

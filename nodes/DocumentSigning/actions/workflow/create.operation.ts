@@ -39,7 +39,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		}),
 		config: readConfig.call(this, i),
 	};
-	const checked = validateInput(this.getNode(), WorkflowCreateSchema, body, i, 'signing workflow');
+	const checked = validateInput(this, WorkflowCreateSchema, body, i, 'signing workflow');
 	// A create that may have arrived is never sent again (no idempotency key on this endpoint).
 	const response = (await apiRequest.call(this, 'POST', apiPath('workflows'), {
 		body: checked as IDataObject,

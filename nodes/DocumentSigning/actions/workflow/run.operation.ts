@@ -152,7 +152,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		recipients: readRunRecipients.call(this, i),
 		...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
 	};
-	const checked = validateInput(this.getNode(), WorkflowRunSchema, body, i, 'run');
+	const checked = validateInput(this, WorkflowRunSchema, body, i, 'run');
 
 	const published = await publishedForRun.call(this, workflowId, i);
 	const issues = workflowRunIssues(published.participants, checked.recipients);

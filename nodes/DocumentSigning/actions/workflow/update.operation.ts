@@ -32,7 +32,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const workflowId = getWorkflowId.call(this, i);
 	const { parts, body } = readUpdate.call(this, i, update);
 	if (parts.has('config')) body.config = readConfig.call(this, i) as IDataObject;
-	const checked = validateInput(this.getNode(), WorkflowUpdateSchema, body, i, 'signing workflow update');
+	const checked = validateInput(this, WorkflowUpdateSchema, body, i, 'signing workflow update');
 
 	// Not sent again after a lost answer: against a published version a second PATCH
 	// would open yet another draft.
