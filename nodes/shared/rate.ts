@@ -11,6 +11,8 @@ import { sleep } from 'n8n-workflow';
 export interface RateSettings {
 	/** Requests started per second from the start; 0 or undefined: unpaced until a 429. */
 	maxPerSecond?: number;
+	/** Requests the run keeps in flight (its items run at once); starts are spread over their round trip. */
+	parallel?: number;
 }
 
 export interface RateStats {
@@ -38,12 +40,22 @@ export const RATE_POLICY = {
 	settle: 0.97,
 	/** Climb per second beyond that: slow probing for a higher limit (share of it). */
 	probe: 0.002,
-	/** Fewest answers in the window from which a rate is taken. */
+	/** Fewest accepted requests in the window from which a rate is taken. */
 	minSample: 10,
-	/** The window in which accepted answers are counted. */
+	/** The window before a refused request in which the requests the service accepted are counted. */
 	windowMs: 1000,
 	/** How long a learned pace is kept for the later nodes of the same execution. */
 	rememberMs: 30 * 60_000,
+	/**
+	 * Unpaced starts are spread: at least this share of (round trip / parallel requests)
+	 * apart, at most `spreadMaxMs`. Requests started together come back together and wait
+	 * for each other's processing; spread, each is handled as it arrives. The share is
+	 * below 1, so the spread never holds requests below what the parallel slots allow.
+	 */
+	spreadShare: 0.8,
+	spreadMaxMs: 5,
+	/** Weight of the newest round trip in the running average. */
+	roundTripWeight: 0.2,
 };
 
 /** The pace a node run settled at after the service answered 429, kept for the later nodes of its execution. */
@@ -51,13 +63,17 @@ export interface LearnedPace {
 	/** The rate the service accepted when it answered 429. */
 	accepted: number;
 	perSecond: number;
-	/** When it was learned (ms since epoch). */
-	at: number;
+	/** The next start slot on the earlier node's timeline: the pace goes on from there. */
+	nextStart: number;
 }
 
 /** A permit to send one request; tells the controller which pace it was sent under. */
 export interface Ticket {
 	epoch: number;
+	/** When the request was let go (ms since epoch). */
+	at: number;
+	/** Set when the service answered 429. */
+	refused?: boolean;
 }
 
 export class RateController {
@@ -74,25 +90,32 @@ export class RateController {
 	private epoch = 0;
 	/** Counts 429s: a start slot reserved before the last one is given up and queued again. */
 	private generation = 0;
-	private readonly answers: number[] = [];
-	/** Told of each new pace a 429 sets (rateControllerFor keeps it for the later nodes of the execution). */
-	onLearned?: (pace: LearnedPace | undefined) => void;
+	/** Requests let go in the last window, oldest first. */
+	private readonly recent: Ticket[] = [];
+	private readonly parallel: number;
+	/** Running average of the round trip of accepted requests, ms; undefined before the first. */
+	private roundTripMs: number | undefined;
+	/** Told when a 429 sets a new pace (rateControllerFor keeps the controller for the later nodes of the execution). */
+	onLearned?: () => void;
 
 	constructor(settings: RateSettings = {}, learned?: LearnedPace) {
 		const max = Number(settings.maxPerSecond);
 		this.ceiling = Number.isFinite(max) && max > 0 ? max : Infinity;
 		this.perSecond = this.ceiling;
+		this.parallel = Math.max(1, Math.floor(Number(settings.parallel) || 1));
 		if (learned) {
 			// Start where an earlier node of the execution settled, not with a burst into the limit.
 			this.accepted = learned.accepted;
 			this.perSecond = Math.min(this.ceiling, learned.perSecond);
+			// Requests the earlier node sent in the last second still count at the service.
+			this.nextStart = learned.nextStart;
 		}
 	}
 
 	/** What the next node of the execution starts from with this credential; undefined before any 429. */
 	get learned(): LearnedPace | undefined {
 		if (this.accepted === undefined || !Number.isFinite(this.perSecond)) return undefined;
-		return { accepted: this.accepted, perSecond: this.perSecond, at: Date.now() };
+		return { accepted: this.accepted, perSecond: this.perSecond, nextStart: this.nextStart };
 	}
 
 	/** Current pace (Infinity when unpaced). */
@@ -109,20 +132,36 @@ export class RateController {
 				continue;
 			}
 			const { epoch, generation } = this;
-			const start = Math.max(now, this.nextStart);
-			if (Number.isFinite(this.perSecond)) this.nextStart = start + 1000 / this.perSecond;
+			const gap = Math.max(Number.isFinite(this.perSecond) ? 1000 / this.perSecond : 0, this.spreadMs());
+			// Slots follow the planned timeline, not the moment a timer fired: a timer a little
+			// late each time would otherwise lower the pace by its lateness. After a quiet spell
+			// the timeline starts again from now (no burst to catch up).
+			const start = this.nextStart > now - gap ? this.nextStart : now;
+			if (gap > 0) this.nextStart = start + gap;
 			if (start > now) await sleep(start - now);
 			if (generation !== this.generation) continue; // a 429 came meanwhile: queue again behind its pause
 			this.stats.requests++;
-			return { epoch };
+			const ticket: Ticket = { epoch, at: Date.now() };
+			this.recent.push(ticket);
+			while (this.recent[0].at <= ticket.at - 2 * RATE_POLICY.windowMs) this.recent.shift();
+			return ticket;
 		}
 	}
 
+	/** The least time between two starts that spreads the parallel requests over their round trip. */
+	private spreadMs(): number {
+		if (this.parallel < 2 || this.roundTripMs === undefined) return 0;
+		return Math.min(RATE_POLICY.spreadMaxMs, (RATE_POLICY.spreadShare * this.roundTripMs) / this.parallel);
+	}
+
 	/** The service accepted the request (any answer but 429): the pace climbs. */
-	succeeded(): void {
+	succeeded(ticket?: Ticket): void {
 		const now = Date.now();
-		this.answers.push(now);
-		while (this.answers.length && this.answers[0] <= now - RATE_POLICY.windowMs) this.answers.shift();
+		if (ticket) {
+			const took = now - ticket.at;
+			const weight = RATE_POLICY.roundTripWeight;
+			this.roundTripMs = this.roundTripMs === undefined ? took : this.roundTripMs + weight * (took - this.roundTripMs);
+		}
 		if (!Number.isFinite(this.perSecond) || this.accepted === undefined) return;
 		const below = this.perSecond < this.accepted * RATE_POLICY.settle;
 		const share = below ? RATE_POLICY.recover : RATE_POLICY.probe;
@@ -141,13 +180,15 @@ export class RateController {
 	rateLimited(ticket: Ticket, retryAfterMs: number): void {
 		const now = Date.now();
 		this.stats.rateLimited++;
+		ticket.refused = true;
 		const until = now + Math.max(0, retryAfterMs);
 		if (ticket.epoch === this.epoch) {
-			while (this.answers.length && this.answers[0] <= now - RATE_POLICY.windowMs) {
-				this.answers.shift();
-			}
-			// A handful of answers tells nothing about the rate: then only a running pace drops.
-			const seen = this.answers.length >= RATE_POLICY.minSample ? this.answers.length : Infinity;
+			// What the service accepted: the requests let go in the window before the refused one
+			// (counted by the service ahead of it), answered or still on their way back.
+			const since = ticket.at - RATE_POLICY.windowMs;
+			const count = this.recent.filter((t) => t.at > since && t.at <= ticket.at && t !== ticket && !t.refused).length;
+			// A handful tells nothing about the rate: then only a running pace drops.
+			const seen = count >= RATE_POLICY.minSample ? count : Infinity;
 			const accepted = Math.min(seen, this.perSecond);
 			if (Number.isFinite(accepted)) {
 				this.accepted = accepted;
@@ -158,7 +199,7 @@ export class RateController {
 			}
 			this.epoch++;
 			this.stats.pauses++;
-			this.onLearned?.(this.learned);
+			this.onLearned?.();
 		}
 		if (until > this.pausedUntil) {
 			this.stats.pausedMs += until - Math.max(now, this.pausedUntil);
@@ -196,10 +237,10 @@ export function configureRate(context: object, settings: RateSettings): void {
  * out a Retry-After before settling. Another execution starts unpaced. Keyed by a hash, so
  * no API key is held here.
  */
-const learnedPaces = new Map<string, LearnedPace>();
+const learnedPaces = new Map<string, { from: RateController; at: number }>();
 
 function forgetStale(now: number): void {
-	for (const [id, pace] of learnedPaces) if (now - pace.at >= RATE_POLICY.rememberMs) learnedPaces.delete(id);
+	for (const [id, entry] of learnedPaces) if (now - entry.at >= RATE_POLICY.rememberMs) learnedPaces.delete(id);
 }
 
 /** The execution a node run belongs to, when the context tells it. */
@@ -216,12 +257,10 @@ export function rateControllerFor(context: object, credentialKey: string): RateC
 		const execution = executionOf(context);
 		const id = execution ? createHash('sha256').update(`${execution}\n${credentialKey}`).digest('hex') : undefined;
 		forgetStale(Date.now());
-		controller = new RateController(run.settings, id ? learnedPaces.get(id) : undefined);
-		if (id) {
-			controller.onLearned = (pace) => {
-				if (pace) learnedPaces.set(id, pace);
-			};
-		}
+		// The earlier node's pace as it is now (it went on climbing after its last 429).
+		const created = new RateController(run.settings, id ? learnedPaces.get(id)?.from.learned : undefined);
+		if (id) created.onLearned = () => learnedPaces.set(id, { from: created, at: Date.now() });
+		controller = created;
 		run.controllers.set(credentialKey, controller);
 	}
 	return controller;

@@ -254,7 +254,7 @@ async function sendWithRetries(
 			if (rateLimited++ < RETRY_POLICY.maxRateLimitedRetries) continue;
 			return response;
 		}
-		rate?.succeeded();
+		rate?.succeeded(ticket);
 		if (RETRY_STATUSES.has(response.statusCode) && canRetry) {
 			await retry(retryAfterMs(response.headers) ?? backoffMs(attempt - rateLimited));
 			continue;

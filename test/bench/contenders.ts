@@ -1,14 +1,14 @@
 /**
  * The benchmark's workflows, one per contender, each started by a webhook: the body's
  * `items` are split into n8n items, then two API calls per item (a create, then a call on
- * what it created) run in two nodes, and the last node's items are the answer.
+ * what it created) run in one node or two, and the last node's items are the answer.
  */
 import type { SandboxInfo, WorkflowFixture } from '../../scripts/lib/stack';
 
 export const CREDENTIAL_ID = 'DsBenchCred00001';
 export const PACKAGE_NODE = 'n8n-nodes-document-signing.documentSigning';
 
-/** The two API-calling nodes of every contender, by name (their time is the figure). */
+/** The API-calling nodes of every contender, by name (their time is the figure). */
 export const CALL_NODES = ['First Call', 'Second Call'];
 
 let counter = 0;
@@ -136,7 +136,10 @@ const mapper = (value: Record<string, unknown>, ids: Array<[string, string]>) =>
 	convertFieldsToString: false,
 });
 
-/** This package's node: Create Document from the template, then Send Document. */
+/**
+ * This package's node: Create Document from the template with Send Immediately, so one
+ * node makes both calls for each item (the way the node is meant to be used for this).
+ */
 export function packageTemplateWorkflow(
 	id: string,
 	path: string,
@@ -157,16 +160,7 @@ export function packageTemplateWorkflow(
 					[['tenant.name', 'string'], ['tenant.email', 'string'], ['landlord.name', 'string'], ['landlord.email', 'string']],
 				),
 				prefill: mapper({ property_address: '12 MG Road', monthly_rent: 25000 }, [['property_address', 'string'], ['monthly_rent', 'number']]),
-				sendImmediately: false,
-				batching,
-			},
-		},
-		{
-			...common,
-			parameters: {
-				resource: 'template',
-				operation: 'sendDocument',
-				envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' },
+				sendImmediately: true,
 				batching,
 			},
 		},

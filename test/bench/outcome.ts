@@ -2,7 +2,7 @@
 /**
  * What a batch did, read from the records rather than from the contenders: the sandbox's
  * request log (creates, documents created twice, second calls that succeeded, 429s) and
- * the time n8n recorded for the two API-calling nodes. Used by `npm run bench` and by the
+ * the time n8n recorded for the API-calling nodes. Used by `npm run bench` and by the
  * rate-limited batch of `npm run e2e:queue`.
  */
 import axios from 'axios';
@@ -40,7 +40,7 @@ export async function outcome(sandbox: SandboxInfo): Promise<Outcome> {
 	};
 }
 
-/** The time of the two API-calling nodes in an execution's data (n8n's own figures), in seconds. */
+/** The time of the API-calling nodes in an execution's data (n8n's own figures), in seconds. */
 export function callSeconds(runData: Record<string, Array<{ executionTime?: number }>> | undefined): number {
 	let ms = 0;
 	for (const name of CALL_NODES) for (const run of runData?.[name] ?? []) ms += run.executionTime ?? 0;

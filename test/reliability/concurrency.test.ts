@@ -180,14 +180,45 @@ describe('RateController (its arithmetic, without HTTP)', () => {
 			rate.succeeded();
 		}
 		rate.rateLimited(await rate.acquire(), 10);
-		expect(rate.pace).toBeCloseTo(40 * RATE_POLICY.decrease);
+		// accepted: the 38 requests let go in the second before the refused one (the early one was refused too)
+		expect(rate.pace).toBeCloseTo(38 * RATE_POLICY.decrease);
 		// a second 429 of the same burst only lengthens the pause
 		rate.rateLimited(tickets[0], 20);
-		expect(rate.pace).toBeCloseTo(40 * RATE_POLICY.decrease);
+		expect(rate.pace).toBeCloseTo(38 * RATE_POLICY.decrease);
 		expect(rate.stats).toMatchObject({ rateLimited: 3, pauses: 2 });
 		const before = rate.pace;
 		rate.succeeded();
 		expect(rate.pace).toBeGreaterThan(before);
+	});
+
+	it('requests still on their way back count as accepted: the service counted them before the refused one', async () => {
+		const rate = new RateController();
+		for (let i = 0; i < 30; i++) await rate.acquire(); // none answered yet
+		rate.rateLimited(await rate.acquire(), 0);
+		expect(rate.pace).toBeCloseTo(30 * RATE_POLICY.decrease);
+	});
+
+	it('unpaced starts are spread over the round trip of the parallel requests, never more than spreadMaxMs apart', async () => {
+		const rate = new RateController({ parallel: 10 });
+		const first = await rate.acquire();
+		await new Promise((r) => setTimeout(r, 40));
+		rate.succeeded(first); // a 40 ms round trip: starts at least 0.8 x 40 / 10 = 3.2 ms apart
+		const t0 = performance.now();
+		for (let i = 0; i < 21; i++) await rate.acquire();
+		const took = performance.now() - t0;
+		expect(took).toBeGreaterThanOrEqual(20 * 3.2 - 2);
+		expect(took).toBeLessThan(20 * RATE_POLICY.spreadMaxMs + 100);
+		expect(rate.pace).toBe(Infinity);
+	});
+
+	it('one request at a time is not spread', async () => {
+		const rate = new RateController({ parallel: 1 });
+		const first = await rate.acquire();
+		await new Promise((r) => setTimeout(r, 40));
+		rate.succeeded(first);
+		const t0 = performance.now();
+		for (let i = 0; i < 20; i++) await rate.acquire();
+		expect(performance.now() - t0).toBeLessThan(20);
 	});
 
 	it('never above Max Requests per Second', async () => {

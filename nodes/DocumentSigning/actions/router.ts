@@ -142,7 +142,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = findOperation.call(this, resource, operationName);
 	const { parallel, maxPerSecond } = readSettings.call(this);
-	configureRate(this, { maxPerSecond });
+	configureRate(this, { maxPerSecond, parallel });
 
 	const started = Date.now();
 	const results: ItemResult[] = new Array(items.length);
