@@ -26,11 +26,11 @@ export const tally = { panels: 0, parameters: 0, loaders: 0, screenshots: 0 };
  * also inside list entries, lists entries; every resource mapper loads fields and shows
  * them; no console error from the package. Saves a screenshot.
  */
-export async function checkPanel(editor: Editor, workflowId: string, nodeId: string, panel: Panel, shotsDir: string): Promise<void> {
+export async function checkPanel(editor: Editor, workflowId: string, node: { id: string; name: string }, panel: Panel, shotsDir: string): Promise<void> {
 	const expected = visibleParameters(panel.description, panel.parameters);
 	let opened = false;
 	await check(`${panel.title}: the panel opens`, async () => {
-		await editor.openNode(workflowId, nodeId);
+		await editor.openNode(workflowId, node.id, { name: node.name, type: panel.nodeType });
 		opened = true;
 	});
 	if (!opened) return;

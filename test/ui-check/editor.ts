@@ -29,6 +29,8 @@ export class Editor {
 	/** Console errors and page errors since the last `takeErrors()`. */
 	private errors: string[] = [];
 	answers: LoaderAnswer[] = [];
+	/** The node type of the open panel (another type opens with a fresh page load). */
+	private openType: string | undefined;
 
 	constructor(
 		private readonly n8nUrl: string,
@@ -86,13 +88,49 @@ export class Editor {
 		return { ours: [...ours, ...failedLoaders], others: errors.filter((e) => !ours.includes(e)) };
 	}
 
-	/** Opens the panel of a node of a saved workflow (n8n's `/workflow/<id>/<node id>` route). */
-	async openNode(workflowId: string, nodeId: string): Promise<void> {
+	/**
+	 * Opens the panel of a node of a saved workflow (n8n's `/workflow/<id>/<node id>` route).
+	 * The first panel loads the editor; the next ones of the same workflow move within it
+	 * through the editor's router (a full load takes 10 s or more), and show `nodeName` in
+	 * the panel's header, else the page is loaded afresh.
+	 */
+	async openNode(workflowId: string, nodeId: string, node?: { name: string; type: string }): Promise<void> {
 		this.answers = [];
-		await this.page.goto(`${this.n8nUrl}/workflow/${workflowId}/${nodeId}`);
+		const route = `/workflow/${workflowId}/${nodeId}`;
+		// Another node type loads afresh: the editor would otherwise ask the new type for the old panel's options.
+		const sameType = node !== undefined && node.type === this.openType;
+		this.openType = node?.type;
+		if (sameType && new URL(this.page.url()).pathname.startsWith(`/workflow/${workflowId}`) && (await this.moveTo(route, node.name))) return;
+		await this.page.goto(`${this.n8nUrl}${route}`);
 		await this.page.getByTestId('ndv').waitFor({ timeout: 30_000 });
 		await this.page.getByTestId('node-parameters').waitFor({ timeout: 30_000 });
 		await this.page.waitForTimeout(800);
+	}
+
+	/** Closes the open panel and opens another node's through the editor's router; false when it does not show. */
+	private async moveTo(route: string, nodeName: string): Promise<boolean> {
+		// Escape closes an open dropdown first, then the panel.
+		for (let attempt = 0; attempt < 3 && (await this.ndv.isVisible()); attempt++) {
+			await this.page.keyboard.press('Escape');
+			await this.ndv.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+		}
+		if (await this.ndv.isVisible()) return false;
+		// A string, so the browser's types stay out of this Node project.
+		const pushed = (await this.page.evaluate(`(async () => {
+			const router = document.querySelector('#app')?.__vue_app__?.config.globalProperties.$router;
+			if (!router) return 'no router';
+			await router.push(${JSON.stringify(route)});
+			return true;
+		})()`)) as true | string;
+		if (pushed !== true) return false;
+		try {
+			await this.ndv.getByTestId('node-title-container').filter({ hasText: nodeName }).first().waitFor({ timeout: 10_000 });
+			await this.page.getByTestId('node-parameters').waitFor({ timeout: 10_000 });
+		} catch {
+			return false;
+		}
+		await this.page.waitForTimeout(500);
+		return true;
 	}
 
 	get ndv(): Locator {

@@ -47,11 +47,12 @@ function ensureChromium(): void {
 }
 
 /** One workflow with a node per panel (nodes side by side), as the REST API saves it. */
-function panelWorkflow(all: Panel[]): { body: object; nodeIds: string[] } {
+function panelWorkflow(all: Panel[]): { body: object; nodeIds: string[]; nodeNames: string[] } {
 	const nodeIds = all.map((panel, i) => `ui-${String(i).padStart(3, '0')}-${panel.id}`.slice(0, 60));
+	const nodeNames = all.map((panel, i) => `${i + 1}. ${panel.title}`.slice(0, 120));
 	const nodes = all.map((panel, i) => ({
 		id: nodeIds[i],
-		name: `${i + 1}. ${panel.title}`.slice(0, 120),
+		name: nodeNames[i],
 		type: panel.nodeType,
 		typeVersion: 1,
 		position: [(i % 8) * 260, Math.floor(i / 8) * 200],
@@ -59,7 +60,7 @@ function panelWorkflow(all: Panel[]): { body: object; nodeIds: string[] } {
 		...(panel.description.webhooks ? { webhookId: `0000ui00-0000-4000-8000-${String(i).padStart(12, '0')}` } : {}),
 		...(panel.description.credentials?.length ? { credentials: { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing sandbox' } } } : {}),
 	}));
-	return { body: { name: 'Editor check: every panel', active: false, settings: {}, connections: {}, nodes }, nodeIds };
+	return { body: { name: 'Editor check: every panel', active: false, settings: {}, connections: {}, nodes }, nodeIds, nodeNames };
 }
 
 async function main(): Promise<void> {
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
 
 	const only = process.env.UI_CHECK_ONLY ?? '';
 	const all = panels().filter((p) => p.title.includes(only));
-	const { body, nodeIds } = panelWorkflow(all);
+	const { body, nodeIds, nodeNames } = panelWorkflow(all);
 	const saved = await stack.rest.post('/workflows', body);
 	if (saved.status !== 200) throw new Error(`saving the panel workflow answered ${saved.status}: ${JSON.stringify(saved.data).slice(0, 300)}`);
 	const workflowId = (saved.data as { data: { id: string } }).data.id;
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
 		await browser.launch();
 		await browser.signIn();
 		results.push({ name: 'signed into the editor in Chromium', ok: true });
-		for (const [i, panel] of all.entries()) await checkPanel(browser, workflowId, nodeIds[i], panel, shots);
+		for (const [i, panel] of all.entries()) await checkPanel(browser, workflowId, { id: nodeIds[i], name: nodeNames[i] }, panel, shots);
 
 		if (!only || 'credential'.includes(only)) {
 			const fields = credentialFields();
