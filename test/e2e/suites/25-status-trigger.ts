@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * The Document Signing Status Trigger in a real n8n: an active workflow polled by n8n's
- * scheduler (once a minute, n8n's shortest polling interval) starts exactly once per
+ * scheduler (every 20 s: three poll times a minute, at seconds 0, 20 and 40; n8n refuses
+ * a single poll time that fires more often than once a minute) starts exactly once per
  * envelope completed after its activation, also when more than a page of envelopes is
  * completed between two polls; the example saves the signed PDF.
  */
@@ -85,7 +86,7 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		const t0 = Date.now();
 		const many = await completeMany('Page batch', MANY);
 		const createSeconds = (Date.now() - t0) / 1000;
-		expect(createSeconds < 50, `creating and completing ${MANY} envelopes took ${createSeconds} s, longer than a poll interval`);
+		expect(createSeconds < 15, `creating and completing ${MANY} envelopes took ${createSeconds} s, too close to the 20 s between polls`);
 		expectEqual(await polls(), firstScheduled, 'polls while the batch was completed');
 		const afterBatch = await nextPoll(firstScheduled);
 
@@ -122,7 +123,9 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		const memory = (deactivated.data.staticData ?? {}) as Record<string, { statuses?: Record<string, { seen: Record<string, number> }> }>;
 		const seen = Object.values(memory)[0]?.statuses?.completed?.seen ?? {};
 		log(`  stored memory: ${JSON.stringify(memory).length} bytes, ${Object.keys(seen).length} ids`);
-		expect(Object.keys(seen).every((id) => expected.includes(id)), 'the stored memory holds ids of envelopes that did not start');
+		// Started envelopes, and those completed before activation while they are within the
+		// overlap a poll reads again (kept so that they never start).
+		expect(Object.keys(seen).every((id) => expected.includes(id) || before.includes(id)), 'the stored memory holds ids of envelopes it never listed');
 	});
 
 	await check('example "envelope completed: save the signed PDF": a test run saves the newest completed envelope\'s signed PDF', async () => {
