@@ -90,7 +90,7 @@ export class RateController {
 	private epoch = 0;
 	/** Counts 429s: a start slot reserved before the last one is given up and queued again. */
 	private generation = 0;
-	/** Requests let go in the last window, oldest first. */
+	/** Requests let go in the last two windows, oldest first (a refused one looks back a window from its own start). */
 	private readonly recent: Ticket[] = [];
 	private readonly parallel: number;
 	/** Running average of the round trip of accepted requests, ms; undefined before the first. */
