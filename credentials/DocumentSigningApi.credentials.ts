@@ -1,14 +1,10 @@
 import type {
 	Icon,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-
-import { GUESSED_SCOPES } from '../nodes/shared/assumptions';
-import { ENDPOINTS } from '../nodes/shared/endpoints';
 
 /**
  * API key of the Document Signing Service. The key belongs to the workspace (personal or
@@ -36,6 +32,16 @@ export class DocumentSigningApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://<your-service>/api/v1',
 			hint: 'The service address including the path prefix /api/v1. If the test answers ECONNREFUSED, ENOTFOUND or ERR_INVALID_URL, n8n cannot reach this address: check its spelling and that it starts with https://.',
+			description:
+				'The API key is sent only to this address: never over a redirect to another one, never to a link-local or cloud metadata address, and over plain http:// only to this machine (loopback) unless Allow Insecure HTTP is on',
+		},
+		{
+			displayName: 'Allow Insecure HTTP',
+			name: 'allowInsecureHttp',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a Base URL starting with http:// may point at another machine. The API key then travels unencrypted: turn this on only for a service on a network you trust.',
 		},
 		{
 			displayName: 'API Key',
@@ -72,37 +78,6 @@ export class DocumentSigningApi implements ICredentialType {
 		return requestOptions;
 	}
 
-	// A cheap read: one envelope of the key's workspace. The rules turn the usual failures
-	// into a sentence that says what to fix (n8n checks them in order on an error status).
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: ENDPOINTS.envelopes,
-			method: 'GET',
-			qs: { limit: 1 },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'The API key was not accepted: check it in the dashboard (Settings, API Keys)',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: `The API key is disabled, or it lacks the ${GUESSED_SCOPES.documentsRead} permission`,
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message: 'Nothing found at this Base URL: it should end in /api/v1',
-				},
-			},
-		],
-	};
+	// No declarative `test`: n8n would follow redirects with the key and could not check the
+	// Base URL. The nodes name a function test instead (`testedBy`, nodes/shared/credentialTest.ts).
 }

@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceHints, resourceProperties } from './actions/resources';
 import { router, runSettingsDescription } from './actions/router';
+import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
 export class DocumentSigning implements INodeType {
@@ -32,6 +33,7 @@ export class DocumentSigning implements INodeType {
 			{
 				name: 'documentSigningApi',
 				required: true,
+				testedBy: 'documentSigningApiTest',
 			},
 		],
 		properties: [
@@ -41,7 +43,7 @@ export class DocumentSigning implements INodeType {
 		hints: resourceHints,
 	};
 
-	methods = { listSearch, loadOptions, resourceMapping };
+	methods = { listSearch, loadOptions, resourceMapping, credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

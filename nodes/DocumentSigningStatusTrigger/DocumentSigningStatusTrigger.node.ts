@@ -10,6 +10,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { fetchEnvelopeFile } from '../DocumentSigning/actions/envelope/downloadFile.operation';
 import { ENVELOPE_STATUS_OPTIONS } from '../DocumentSigning/actions/envelope/statusOptions';
 import { GUESSED_VALUES } from '../shared/assumptions';
+import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { apiErrorFields } from '../shared/errors';
 import type { EnvelopeListItem, StatusMemory } from './poller';
 import { FINAL_STATUSES, readChanged, readFrom, takeNew } from './poller';
@@ -56,6 +57,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			{
 				name: 'documentSigningApi',
 				required: true,
+				testedBy: 'documentSigningApiTest',
 			},
 		],
 		properties: [
@@ -92,6 +94,8 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const statuses = readStatuses.call(this);

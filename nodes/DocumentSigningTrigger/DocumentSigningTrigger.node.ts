@@ -10,6 +10,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
+import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { checkBounds, DEFAULT_LIMITS, parseEvent, WEBHOOK_EVENTS } from './delivery';
 import { triggerProperties } from './description';
 import { claimEvent } from './memory';
@@ -72,6 +73,7 @@ export class DocumentSigningTrigger implements INodeType {
 			{
 				name: 'documentSigningApi',
 				required: true,
+				testedBy: 'documentSigningApiTest',
 			},
 		],
 		webhooks: [
@@ -84,6 +86,8 @@ export class DocumentSigningTrigger implements INodeType {
 		],
 		properties: triggerProperties,
 	};
+
+	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential } };
 
 	webhookMethods = {
 		default: {

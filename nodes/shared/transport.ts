@@ -11,8 +11,9 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { checkBaseUrl } from './baseUrl';
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
 import {
 	addressWithoutQuery,
@@ -24,12 +25,15 @@ import {
 	systemErrorCode,
 } from './failures';
 import { type RateController, rateControllerFor } from './rate';
+import { isRedirect, nextRedirect } from './redirects';
 import { credentialsOf, oncePerRun } from './runCache';
 
 /**
  * The only module that does HTTP. API calls carry the credential's Bearer key (added by
- * n8n from the credential's `authenticate` block); storage calls (presigned addresses)
- * never do.
+ * n8n from the credential's `authenticate` block) and go only to the Base URL's origin:
+ * the Base URL is checked before every call (baseUrl.ts) and redirects are judged here
+ * (redirects.ts), never followed by n8n. Storage calls (presigned addresses) never carry
+ * the key.
  */
 
 export const CREDENTIAL_TYPE = 'documentSigningApi';
@@ -110,25 +114,43 @@ async function apiRequestText(
 ): Promise<string> {
 	const credentials = await credentialsOf(this, CREDENTIAL_TYPE);
 	const secret = String(credentials.apiKey ?? '');
-	const request: IHttpRequestOptions = {
+	const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
+	if (!base.ok) throw new NodeOperationError(this.getNode(), base.message, { itemIndex: options.itemIndex });
+	let request: IHttpRequestOptions = {
 		method,
-		baseURL: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
+		baseURL: base.url,
 		url: endpoint,
 		qs: options.qs,
 		body: options.body,
 		json: true,
 	};
 	const resendable = options.idempotent ?? (method === 'GET' || method === 'HEAD');
-
-	const response = await sendWithRetries.call(this, request, {
+	const send: SendOptions = {
 		authenticated: true,
 		resendable,
 		secret,
 		itemIndex: options.itemIndex,
 		// One pace per node run and credential (the key names it in memory only).
-		rate: rateControllerFor(this, `${request.baseURL ?? ''}\n${secret}`),
+		rate: rateControllerFor(this, `${base.url}\n${secret}`),
 		credentials,
-	});
+	};
+
+	let response = await sendWithRetries.call(this, request, send);
+	for (let followed = 0; isRedirect(response.statusCode); followed++) {
+		const from = request.baseURL ? `${request.baseURL}${request.url}` : request.url;
+		const step = nextRedirect({
+			statusCode: response.statusCode,
+			location: response.headers?.location,
+			from,
+			origin: base.origin,
+			method,
+			followed,
+		});
+		if ('refuse' in step) throw new NodeOperationError(this.getNode(), step.refuse, { itemIndex: options.itemIndex });
+		// The Location holds the whole address, query included.
+		request = { ...request, baseURL: undefined, url: step.follow, qs: undefined };
+		response = await sendWithRetries.call(this, request, send);
+	}
 
 	const text = bodyText(response.body);
 	if (response.statusCode >= 400) {
@@ -213,6 +235,8 @@ async function sendWithRetries(
 			timeout: RETRY_POLICY.timeoutMs,
 			...request,
 			headers: { ...(request.headers ?? {}) },
+			// n8n would follow a redirect to any host with the key: apiRequestText decides.
+			...(authenticated ? { disableFollowRedirect: true } : {}),
 			// Status and body are judged here, not by the helper, so retries and error
 			// messages follow the API's rules and the body is parsed once, strictly.
 			returnFullResponse: true,
@@ -263,7 +287,7 @@ async function sendWithRetries(
 			await retry(backoffMs(attempt - rateLimited));
 			continue;
 		}
-		if (expectJson && response.statusCode < 400 && !isJson(bodyText(response.body))) {
+		if (expectJson && response.statusCode < 400 && !isRedirect(response.statusCode) && !isJson(bodyText(response.body))) {
 			if (canRetry && resendable) {
 				await retry(backoffMs(attempt - rateLimited));
 				continue;

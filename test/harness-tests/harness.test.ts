@@ -1,8 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { CredentialTestContext } from 'n8n-core';
 
-import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
-import { nodeTypes } from '../harness/node-types';
+import { CREDENTIAL_TEST_MESSAGES, testCredential } from '../../nodes/shared/credentialTest';
+import { harnessAdditionalData } from '../harness/additional-data';
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 
 describe('harness: the action node in a real n8n workflow', () => {
@@ -116,50 +116,41 @@ describe('harness: the action node in a real n8n workflow', () => {
 	});
 });
 
-describe('credential test request', () => {
+describe('credential test (the function the nodes name with testedBy)', () => {
 	let h: Harness;
 	beforeAll(async () => {
 		h = await startHarness();
 	});
 	afterAll(async () => await h.close());
 
-	/** The credential's `test.request`, its expressions resolved by n8n's expression engine. */
-	function resolvedTestRequest(credentials: IDataObject) {
-		const request = new DocumentSigningApi().test.request;
-		const workflow = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes });
-		const baseURL = workflow.expression.getParameterValue(
-			request.baseURL!,
-			null,
-			0,
-			0,
-			'Credential test',
-			[],
-			'internal',
-			{ $credentials: credentials },
-		) as string;
-		return { ...request, baseURL };
+	/** Runs the test as n8n's credential tester does: in n8n-core's own credential-test context. */
+	async function test(data: ICredentialDataDecryptedObject) {
+		const context = new CredentialTestContext(
+			harnessAdditionalData({ credentials: { baseUrl: '', apiKey: '', webhookSecret: '' }, origin: 'http://127.0.0.1', executionId: undefined }),
+		);
+		return await testCredential.call(context, { id: 'c', name: 'c', type: 'documentSigningApi', data });
 	}
 
-	async function send(apiKey: string) {
-		const request = resolvedTestRequest({ baseUrl: `${h.sandbox.baseUrl}/`, apiKey });
-		const url = `${request.baseURL}${request.url}?${new URLSearchParams(request.qs as Record<string, string>)}`;
-		const response = await fetch(url, {
-			method: request.method,
-			headers: { authorization: `Bearer ${apiKey}` },
+	it('passes for the sandbox key, with a trailing slash of the base URL removed', async () => {
+		const before = (await h.requests()).length;
+		expect(await test({ baseUrl: `${h.sandbox.baseUrl}/`, apiKey: h.sandbox.apiKey })).toEqual({
+			status: 'OK',
+			message: CREDENTIAL_TEST_MESSAGES.ok,
 		});
-		return { url, status: response.status, body: (await response.json()) as IDataObject };
-	}
-
-	it('is a cheap read of one envelope, with a trailing slash of the base URL removed', async () => {
-		const ok = await send(h.sandbox.apiKey);
-		expect(ok.url).toBe(`${h.sandbox.baseUrl}/envelopes?limit=1`);
-		expect(ok.status).toBe(200);
-		expect(Array.isArray(ok.body.items)).toBe(true);
+		const sent = (await h.requests()).slice(before);
+		expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v1/envelopes']);
 	});
 
-	it('fails with UNAUTHORIZED for a wrong key', async () => {
-		const bad = await send(`${h.sandbox.apiKey}x`);
-		expect(bad.status).toBe(401);
-		expect(bad.body.code).toBe('UNAUTHORIZED');
+	it("answers a wrong key with the package's own sentence", async () => {
+		expect(await test({ baseUrl: h.sandbox.baseUrl, apiKey: `${h.sandbox.apiKey}x` })).toEqual({
+			status: 'Error',
+			message: CREDENTIAL_TEST_MESSAGES.unauthorized,
+		});
+	});
+
+	it('refuses a metadata address before any request', async () => {
+		const result = await test({ baseUrl: 'http://169.254.169.254/latest/meta-data', apiKey: h.sandbox.apiKey });
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('link-local or cloud metadata address');
 	});
 });

@@ -1,0 +1,102 @@
+/**
+ * n8n's credential test ("Test" / saving a credential in the editor), named by every node
+ * of the package (`testedBy`). A function rather than the credential's declarative `test`,
+ * so it can check the Base URL first (baseUrl.ts) and judge redirects itself (redirects.ts):
+ * the declarative request follows redirects to any host with the key.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { GUESSED_SCOPES } from './assumptions';
+import { checkBaseUrl } from './baseUrl';
+import { ENDPOINTS } from './endpoints';
+import { redactSecret } from './errors';
+import { bodyText, messageOf } from './failures';
+import { isRedirect, nextRedirect } from './redirects';
+
+export const CREDENTIAL_TEST_NAME = 'documentSigningApiTest';
+
+export const CREDENTIAL_TEST_MESSAGES = {
+	ok: 'Connection successful: the API key was accepted',
+	unauthorized: 'The API key was not accepted: check it in the dashboard (Settings, API Keys)',
+	forbidden: `The API key is disabled, or it lacks the ${GUESSED_SCOPES.documentsRead} permission`,
+	notFound: 'Nothing found at this Base URL: it should end in /api/v1',
+	notTheApi:
+		"The Base URL answered, but not as the Document Signing API does (a list of envelopes was expected): check that it is the service's address ending in /api/v1",
+};
+
+const TIMEOUT_MS = 30_000;
+
+interface Answer {
+	statusCode: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+/** Whether the body is the API's paginated list (spec: `items` and `pageInfo`). */
+function isEnvelopeList(text: string): boolean {
+	try {
+		const body = JSON.parse(text) as IDataObject;
+		return Array.isArray(body?.items) && typeof body.pageInfo === 'object' && body.pageInfo !== null;
+	} catch {
+		return false;
+	}
+}
+
+/** Reads one envelope of the key's workspace: a cheap read every key may do. */
+export async function testCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted<ICredentialDataDecryptedObject>,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	const key = String(data.apiKey ?? '');
+	const base = checkBaseUrl(data.baseUrl, data.allowInsecureHttp === true);
+	if (!base.ok) return { status: 'Error', message: base.message };
+
+	let address = `${base.url}${ENDPOINTS.envelopes}?limit=1`;
+	let answer: Answer;
+	for (let followed = 0; ; followed++) {
+		try {
+			// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions -- a credential test's context offers only this helper
+			answer = (await this.helpers.request({
+				method: 'GET',
+				uri: address,
+				headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+				followRedirect: false,
+				followAllRedirects: false,
+				simple: false,
+				resolveWithFullResponse: true,
+				json: false,
+				timeout: TIMEOUT_MS,
+			})) as Answer;
+		} catch (error) {
+			return { status: 'Error', message: `n8n could not reach the Base URL: ${redactSecret(messageOf(error), key)}` };
+		}
+		if (!isRedirect(answer.statusCode)) break;
+		const step = nextRedirect({
+			statusCode: answer.statusCode,
+			location: answer.headers?.location,
+			from: address,
+			origin: base.origin,
+			method: 'GET',
+			followed,
+		});
+		if ('refuse' in step) return { status: 'Error', message: step.refuse };
+		address = step.follow;
+	}
+
+	const { statusCode } = answer;
+	if (statusCode === 401) return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.unauthorized };
+	if (statusCode === 403) return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.forbidden };
+	if (statusCode === 404) return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.notFound };
+	if (statusCode >= 300) {
+		return { status: 'Error', message: `The service answered HTTP ${statusCode}: check the Base URL, or try again later` };
+	}
+	if (!isEnvelopeList(bodyText(answer.body))) return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.notTheApi };
+	return { status: 'OK', message: CREDENTIAL_TEST_MESSAGES.ok };
+}
