@@ -11,14 +11,17 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
-import { checkBounds, DEFAULT_LIMITS, parseEvent, WEBHOOK_EVENTS } from './delivery';
+import { checkBounds, DEFAULT_LIMITS, DEFAULT_MAX_CLOCK_SKEW_MINUTES, parseEvent, WEBHOOK_EVENTS } from './delivery';
 import { triggerProperties } from './description';
 import { claimEvent } from './memory';
 import {
 	DEFAULT_SIGNATURE_ALGORITHM,
 	DEFAULT_SIGNATURE_ENCODING,
+	DEFAULT_SIGNATURE_SCHEME,
 	isSignatureAlgorithm,
 	isSignatureEncoding,
+	isSignatureScheme,
+	SIGNATURE_FAILURE_TEXT,
 	verifySignature,
 } from './signature';
 
@@ -117,8 +120,23 @@ export class DocumentSigningTrigger implements INodeType {
 			this.getResponseObject().status(status).json(body);
 			return { noWebhookResponse: true, workflowData };
 		};
-		const refuse = (status: number, code: string, message: string) => answer(status, { code, message });
-		const ignore = (reason: string, id?: string) => answer(200, { received: true, started: false, reason, ...(id ? { id } : {}) });
+		// Every delivery that starts nothing says why in n8n's log: `warn` for what is forged,
+		// malformed or misconfigured (worth a look), `debug` for the ordinary repeats and old or
+		// unselected events. Never the secret, the signature or the body.
+		const log = (level: 'warn' | 'debug', reason: string, id?: string) =>
+			this.logger[level](`Document Signing Trigger did not start the workflow: ${reason}`, {
+				workflowId: this.getWorkflow().id,
+				node: this.getNode().name,
+				...(id ? { eventId: JSON.stringify(id.slice(0, 200)) } : {}),
+			});
+		const refuse = (status: number, code: string, message: string, logReason = message) => {
+			log('warn', `${status} ${code}: ${logReason}`);
+			return answer(status, { code, message });
+		};
+		const ignore = (level: 'warn' | 'debug', reason: string, id?: string) => {
+			log(level, reason, id);
+			return answer(200, { received: true, started: false, reason, ...(id ? { id } : {}) });
+		};
 
 		const credentials = await this.getCredentials('documentSigningApi');
 		const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
@@ -133,11 +151,14 @@ export class DocumentSigningTrigger implements INodeType {
 		});
 		if (!bounds.ok) return refuse(bounds.status, bounds.code, bounds.message);
 
+		const maxAgeMinutes = numberOption(options.maxEventAgeMinutes, REPLAY_WINDOW_MINUTES);
+		const maxSkewMinutes = numberOption(options.maxClockSkewMinutes, DEFAULT_MAX_CLOCK_SKEW_MINUTES);
 		if (secret !== '') {
 			const algorithm = options.algorithm ?? DEFAULT_SIGNATURE_ALGORITHM;
 			const encoding = options.encoding ?? DEFAULT_SIGNATURE_ENCODING;
-			if (!isSignatureAlgorithm(algorithm) || !isSignatureEncoding(encoding)) {
-				return refuse(500, 'CONFIGURATION_ERROR', 'Unsupported signature algorithm or encoding');
+			const scheme = options.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME;
+			if (!isSignatureAlgorithm(algorithm) || !isSignatureEncoding(encoding) || !isSignatureScheme(scheme)) {
+				return refuse(500, 'CONFIGURATION_ERROR', 'Unsupported signature algorithm, encoding or scheme');
 			}
 			const headerName = ((options.signatureHeader as string) || WEBHOOK_SIGNATURE.header).toLowerCase();
 			const result = verifySignature({
@@ -147,20 +168,28 @@ export class DocumentSigningTrigger implements INodeType {
 				secret,
 				algorithm,
 				encoding,
+				scheme,
+				maxAgeMs: maxAgeMinutes * 60_000,
+				maxSkewMs: maxSkewMinutes * 60_000,
 			});
-			if (!result.ok) return refuse(401, 'INVALID_SIGNATURE', 'Signature missing or invalid');
+			if (!result.ok) {
+				const why = `${SIGNATURE_FAILURE_TEXT[result.reason]} (header ${headerName}, ${scheme} scheme, ${algorithm}, ${encoding})`;
+				return refuse(401, 'INVALID_SIGNATURE', 'Signature missing or invalid', why);
+			}
 		}
 
 		const parsed = parseEvent(rawBody);
 		if (!parsed.ok) return refuse(400, 'INVALID_PAYLOAD', parsed.message);
 		const { event } = parsed;
 
-		if (!events.includes(event.event)) return ignore('event not selected', event.id);
+		if (!events.includes(event.event)) return ignore('debug', 'event not selected', event.id);
 
 		const createdAtMs = Date.parse(event.createdAt);
-		const maxAgeMinutes = numberOption(options.maxEventAgeMinutes, REPLAY_WINDOW_MINUTES);
 		const forgetBeforeMs = maxAgeMinutes > 0 ? Date.now() - maxAgeMinutes * 60_000 : -Infinity;
-		if (createdAtMs < forgetBeforeMs) return ignore('event older than Max Event Age', event.id);
+		if (createdAtMs < forgetBeforeMs) return ignore('debug', 'event older than Max Event Age', event.id);
+		if (maxSkewMinutes > 0 && createdAtMs > Date.now() + maxSkewMinutes * 60_000) {
+			return ignore('warn', 'event dated further ahead than Max Clock Skew', event.id);
+		}
 
 		if (deduplicate) {
 			const workflow = this.getWorkflow();
@@ -171,7 +200,7 @@ export class DocumentSigningTrigger implements INodeType {
 				createdAtMs,
 				forgetBeforeMs,
 			});
-			if (!isNew) return ignore('duplicate delivery', event.id);
+			if (!isNew) return ignore('debug', 'duplicate delivery', event.id);
 		}
 
 		const json: IDataObject = {

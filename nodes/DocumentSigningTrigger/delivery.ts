@@ -118,6 +118,8 @@ export interface DeliveryLimits {
 
 export const DEFAULT_MAX_BODY_KB = 256;
 export const DEFAULT_MAX_DATA_DEPTH = 32;
+/** How far ahead of this machine's clock an event may be dated. */
+export const DEFAULT_MAX_CLOCK_SKEW_MINUTES = 5;
 export const DEFAULT_LIMITS: DeliveryLimits = { maxBytes: DEFAULT_MAX_BODY_KB * 1024, maxDataDepth: DEFAULT_MAX_DATA_DEPTH };
 
 export type BoundsResult = { ok: true } | { ok: false; status: 413 | 400; code: string; message: string };

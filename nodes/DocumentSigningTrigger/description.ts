@@ -2,8 +2,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES } from '../shared/assumptions';
-import { DEFAULT_SIGNATURE_ALGORITHM, DEFAULT_SIGNATURE_ENCODING } from './signature';
-import { DEFAULT_MAX_BODY_KB, DEFAULT_MAX_DATA_DEPTH, WEBHOOK_EVENT_VALUES, WEBHOOK_EVENTS } from './delivery';
+import { DEFAULT_SIGNATURE_ALGORITHM, DEFAULT_SIGNATURE_ENCODING, DEFAULT_SIGNATURE_SCHEME } from './signature';
+import {
+	DEFAULT_MAX_BODY_KB,
+	DEFAULT_MAX_CLOCK_SKEW_MINUTES,
+	DEFAULT_MAX_DATA_DEPTH,
+	WEBHOOK_EVENT_VALUES,
+	WEBHOOK_EVENTS,
+} from './delivery';
 import { SEEN_EVENTS_LIMIT } from './memory';
 
 export const triggerProperties: INodeProperties[] = [
@@ -71,6 +77,15 @@ export const triggerProperties: INodeProperties[] = [
 					'Larger deliveries are refused (413) and start nothing. The service sends events of a few KB.',
 			},
 			{
+				displayName: 'Max Clock Skew (Minutes)',
+				name: 'maxClockSkewMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: DEFAULT_MAX_CLOCK_SKEW_MINUTES,
+				description:
+					'Events dated further ahead than this (from the signed createdAt, or the signed timestamp of the Timestamped scheme) are acknowledged without starting the workflow: a clock that is only a little off still works, a delivery dated far ahead is refused. 0 turns the check off.',
+			},
+			{
 				displayName: 'Max Event Age (Minutes)',
 				name: 'maxEventAgeMinutes',
 				type: 'number',
@@ -107,6 +122,7 @@ export const triggerProperties: INodeProperties[] = [
 				options: [
 					{ name: 'Hex', value: 'hex' },
 					{ name: 'Base64', value: 'base64' },
+					{ name: 'Base64url', value: 'base64url' },
 				],
 				default: DEFAULT_SIGNATURE_ENCODING,
 				description: 'How the signature is written in the header',
@@ -117,6 +133,27 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'string',
 				default: 'X-Service-Signature',
 				description: 'Name of the request header carrying the signature',
+			},
+			{
+				displayName: 'Signature Scheme',
+				name: 'signatureScheme',
+				type: 'options',
+				options: [
+					{
+						name: 'HMAC of the Body',
+						value: 'body',
+						description:
+							'The header holds the HMAC of the raw body, bare or prefixed (sha256=..., v1=...); several comma-separated signatures are accepted while a secret is rotated',
+					},
+					{
+						name: 'Timestamped',
+						value: 'timestamped',
+						description:
+							'The header holds t=(unix seconds),v1=(signature), signed over the timestamp, a dot and the raw body; t must be within Max Event Age and Max Clock Skew',
+					},
+				],
+				default: DEFAULT_SIGNATURE_SCHEME,
+				description: 'What the service signs and how the signature header is written',
 			},
 		],
 	},

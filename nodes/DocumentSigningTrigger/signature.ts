@@ -1,6 +1,7 @@
 /**
  * Webhook signature verification: an HMAC of the raw request body with the webhook secret
- * (assumptions.ts WEBHOOK_SIGNATURE: SHA-256, hex, in `X-Service-Signature` by default).
+ * (assumptions.ts WEBHOOK_SIGNATURE: SHA-256, hex, in `X-Service-Signature` by default),
+ * or of `<t>.<raw body>` in the timestamped scheme (`t=<unix seconds>,v1=<signature>`).
  *
  * Pure functions over bytes and strings, so they can be tested on their own. The body must
  * be the exact bytes received: JSON that was parsed and serialised again differs in spacing,
@@ -13,11 +14,19 @@ import { WEBHOOK_SIGNATURE } from '../shared/assumptions';
 export const SIGNATURE_ALGORITHMS = ['sha256', 'sha512', 'sha1'] as const;
 export type SignatureAlgorithm = (typeof SIGNATURE_ALGORITHMS)[number];
 
-export const SIGNATURE_ENCODINGS = ['hex', 'base64'] as const;
+export const SIGNATURE_ENCODINGS = ['hex', 'base64', 'base64url'] as const;
 export type SignatureEncoding = (typeof SIGNATURE_ENCODINGS)[number];
 
 export const DEFAULT_SIGNATURE_ALGORITHM: SignatureAlgorithm = WEBHOOK_SIGNATURE.algorithm;
 export const DEFAULT_SIGNATURE_ENCODING: SignatureEncoding = WEBHOOK_SIGNATURE.encoding;
+
+/**
+ * What is signed: `body`, the raw body (the default); `timestamped`, `<t>.<raw body>` with
+ * the header `t=<unix seconds>,v1=<signature>` and `t` inside the replay window.
+ */
+export const SIGNATURE_SCHEMES = ['body', 'timestamped'] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+export const DEFAULT_SIGNATURE_SCHEME: SignatureScheme = 'body';
 
 /** Why a delivery was refused. None of these carries the secret or the signature. */
 export type SignatureFailure =
@@ -26,7 +35,23 @@ export type SignatureFailure =
 	| 'malformed_signature'
 	| 'algorithm_mismatch'
 	| 'mismatch'
-	| 'no_secret';
+	| 'no_secret'
+	| 'missing_timestamp'
+	| 'stale_timestamp'
+	| 'future_timestamp';
+
+/** A sentence per failure, for the log. None names the secret or the signature. */
+export const SIGNATURE_FAILURE_TEXT: Record<SignatureFailure, string> = {
+	missing_raw_body: 'the raw request body was not available to verify',
+	missing_signature: 'the signature header is missing or empty',
+	malformed_signature: 'the signature header holds no signature of the configured encoding',
+	algorithm_mismatch: 'the signature names another algorithm than the configured one',
+	mismatch: 'the signature does not match the body (another secret, or the body was changed)',
+	no_secret: 'the credential has no webhook secret',
+	missing_timestamp: 'the timestamped scheme needs t=<unix seconds> in the signature header',
+	stale_timestamp: 'the signed timestamp is older than Max Event Age',
+	future_timestamp: 'the signed timestamp is further ahead than Max Clock Skew',
+};
 
 export type VerifyResult = { ok: true } | { ok: false; reason: SignatureFailure };
 
@@ -39,16 +64,30 @@ export interface VerifyInput {
 	secret: string | readonly string[];
 	algorithm?: SignatureAlgorithm;
 	encoding?: SignatureEncoding;
+	scheme?: SignatureScheme;
+	/** Timestamped scheme: the accepted window around now (0 turns a side off). */
+	nowMs?: number;
+	maxAgeMs?: number;
+	maxSkewMs?: number;
 }
 
-/** Names a signature may be prefixed with (`sha256=<digest>`); any other prefix is not one. */
-const PREFIX_NAMES = new Set(['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512']);
+/**
+ * Names a signature may be prefixed with: an algorithm (`sha256=<digest>`), which must be
+ * the configured one, or a scheme version (`v1=<digest>`), which stands for it.
+ */
+const PREFIX_NAMES = new Set(['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512', 'v1']);
+const VERSION_PREFIX = 'v1';
 
 const HEX = /^[0-9a-f]+$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export function isSignatureAlgorithm(value: unknown): value is SignatureAlgorithm {
 	return typeof value === 'string' && (SIGNATURE_ALGORITHMS as readonly string[]).includes(value);
+}
+
+export function isSignatureScheme(value: unknown): value is SignatureScheme {
+	return typeof value === 'string' && (SIGNATURE_SCHEMES as readonly string[]).includes(value);
 }
 
 export function isSignatureEncoding(value: unknown): value is SignatureEncoding {
@@ -61,8 +100,11 @@ export function computeSignature(
 	secret: string,
 	algorithm: SignatureAlgorithm = DEFAULT_SIGNATURE_ALGORITHM,
 	encoding: SignatureEncoding = DEFAULT_SIGNATURE_ENCODING,
+	timestamp?: string,
 ): string {
-	return createHmac(algorithm, secret).update(rawBody).digest(encoding);
+	const hmac = createHmac(algorithm, secret);
+	if (timestamp !== undefined) hmac.update(`${timestamp}.`, 'utf8');
+	return hmac.update(rawBody).digest(encoding);
 }
 
 interface Candidate {
@@ -91,13 +133,42 @@ export function parseSignatureHeader(header: string | string[] | undefined): Can
 	return candidates;
 }
 
-/** Hex is case-insensitive; base64 is compared as sent. Undefined when not of that encoding. */
+/**
+ * Hex is case-insensitive; base64 is compared as sent; base64url without its optional
+ * padding. Undefined when not of that encoding.
+ */
 function normalise(value: string, encoding: SignatureEncoding): string | undefined {
 	if (encoding === 'hex') {
 		const lower = value.toLowerCase();
 		return HEX.test(lower) && lower.length % 2 === 0 ? lower : undefined;
 	}
+	if (encoding === 'base64url') {
+		const bare = value.replace(/={1,2}$/, '');
+		return BASE64URL.test(bare) ? bare : undefined;
+	}
 	return BASE64.test(value) && value.length % 4 === 0 ? value : undefined;
+}
+
+/** The `t=` value of a timestamped header: whole unix seconds, or undefined. */
+export function headerTimestamp(header: string | string[] | undefined): string | undefined {
+	const joined = Array.isArray(header) ? header.join(',') : (header ?? '');
+	for (const part of joined.split(',')) {
+		const match = /^\s*t\s*=\s*(\d{1,12})\s*$/.exec(part);
+		if (match) return match[1];
+	}
+	return undefined;
+}
+
+type WindowResult = { ok: true; timestamp: string } | { ok: false; reason: SignatureFailure };
+
+function timestampInWindow(input: VerifyInput): WindowResult {
+	const timestamp = headerTimestamp(input.header);
+	if (timestamp === undefined) return { ok: false, reason: 'missing_timestamp' };
+	const signedMs = Number(timestamp) * 1000;
+	const now = input.nowMs ?? Date.now();
+	if (input.maxAgeMs && signedMs < now - input.maxAgeMs) return { ok: false, reason: 'stale_timestamp' };
+	if (input.maxSkewMs && signedMs > now + input.maxSkewMs) return { ok: false, reason: 'future_timestamp' };
+	return { ok: true, timestamp };
 }
 
 /**
@@ -126,16 +197,25 @@ export function verifySignature(input: VerifyInput): VerifyResult {
 	if (secrets.length === 0) return { ok: false, reason: 'no_secret' };
 	if (!Buffer.isBuffer(input.rawBody)) return { ok: false, reason: 'missing_raw_body' };
 
-	const candidates = parseSignatureHeader(input.header);
+	const timestamped = input.scheme === 'timestamped';
+	// The timestamp part is not a signature; in the timestamped scheme it is what is signed.
+	const candidates = parseSignatureHeader(input.header).filter((c) => !/^t\s*=/.test(c.value));
 	if (candidates.length === 0) return { ok: false, reason: 'missing_signature' };
+	let timestamp: string | undefined;
+	if (timestamped) {
+		const window = timestampInWindow(input);
+		if (!window.ok) return window;
+		timestamp = window.timestamp;
+	}
 
-	const expected = secrets.map((secret) => computeSignature(input.rawBody as Buffer, secret, algorithm, encoding));
+	// Node writes base64url without padding, as normalise() reads it.
+	const expected = secrets.map((secret) => computeSignature(input.rawBody as Buffer, secret, algorithm, encoding, timestamp));
 
 	let matched = false;
 	let sawWellFormed = false;
 	let sawOtherAlgorithm = false;
 	for (const candidate of candidates) {
-		if (candidate.prefix !== undefined && candidate.prefix !== algorithm) {
+		if (candidate.prefix !== undefined && candidate.prefix !== algorithm && candidate.prefix !== VERSION_PREFIX) {
 			sawOtherAlgorithm = true;
 			continue;
 		}

@@ -206,9 +206,10 @@ describe('webhook signature verification', () => {
 		}
 	});
 
-	it('parses prefixes only for hash names, so base64 padding is not taken for one', () => {
+	it('parses prefixes only for hash names and v1, so base64 padding is not taken for one', () => {
 		expect(parseSignatureHeader('sha256=abc, def==')).toEqual([{ prefix: 'sha256', value: 'abc' }, { value: 'def==' }]);
-		expect(parseSignatureHeader('v1=abc')).toEqual([{ value: 'v1=abc' }]);
+		expect(parseSignatureHeader('v1=abc')).toEqual([{ prefix: 'v1', value: 'abc' }]);
+		expect(parseSignatureHeader('x1=abc')).toEqual([{ value: 'x1=abc' }]);
 		expect(parseSignatureHeader(undefined)).toEqual([]);
 	});
 });
