@@ -88,6 +88,7 @@ const cases: Case[] = [
 	{ name: 'unknown WhatsApp notification value', params: withSettings({ whatsappNotifications: 'daily' }), expect: ['workflow.whatsappNotifications', 'Invalid enum value'] },
 	{ name: 'reminder every 0 hours', params: withSettings({ reminderEveryHours: 0 }), expect: ['workflow.reminderEveryHours', 'from 1'] },
 	{ name: 'expiry that is not a date', params: withSettings({ expiresAt: 'next tuesday' }), expect: ['workflow.expiresAt', 'ISO 8601'] },
+	{ name: 'expiry in the past', params: withSettings({ expiresAt: '2020-01-31T18:00:00Z' }), expect: ['workflow.expiresAt', 'must be in the future'] },
 	// e-stamp
 	{ name: 'e-stamp state not supported', params: withEstamp({ estampState: 'XX', estampArticleValue: 'Affidavit' }), expect: ['workflow.estampConfig.state', 'Invalid enum value'] },
 	{

@@ -20,7 +20,11 @@ export const SigningSettingsSchema = z
 		verificationMethod: VerificationMethodSchema.optional(),
 		message: z.string().optional(),
 		reminderEveryHours: z.number().int().min(1, 'must be a whole number of hours from 1').optional(),
-		expiresAt: TimestampSchema.optional(),
+		// An expiry already past would close the envelope before anyone could sign it (text that
+		// is not a date is refused by the timestamp rule alone).
+		expiresAt: TimestampSchema.refine((value) => !(Date.parse(value) <= Date.now()), {
+			message: 'must be in the future: the envelope would expire before anyone could sign it',
+		}).optional(),
 		emailNotifications: EmailNotificationsSchema.optional(),
 		whatsappNotifications: WhatsappNotificationsSchema.optional(),
 		redirectUrl: HttpsUrlSchema.optional(),
