@@ -123,12 +123,16 @@ export class DocumentSigningTrigger implements INodeType {
 		// Every delivery that starts nothing says why in n8n's log: `warn` for what is forged,
 		// malformed or misconfigured (worth a look), `debug` for the ordinary repeats and old or
 		// unselected events. Never the secret, the signature or the body.
-		const log = (level: 'warn' | 'debug', reason: string, id?: string) =>
-			this.logger[level](`Document Signing Trigger did not start the workflow: ${reason}`, {
-				workflowId: this.getWorkflow().id,
-				node: this.getNode().name,
-				...(id ? { eventId: JSON.stringify(id.slice(0, 200)) } : {}),
-			});
+		// n8n prints only the message at levels above debug: the facts go in it. The id is
+		// quoted as JSON, so a line break in it cannot start a line of its own.
+		const log = (level: 'warn' | 'debug', reason: string, id?: string) => {
+			const workflowId = this.getWorkflow().id ?? '';
+			const eventId = id ? JSON.stringify(id.slice(0, 200)) : undefined;
+			this.logger[level](
+				`Document Signing Trigger did not start workflow ${workflowId}: ${reason}${eventId ? ` (event id ${eventId})` : ''}`,
+				{ workflowId, node: this.getNode().name, ...(eventId ? { eventId } : {}) },
+			);
+		};
 		const refuse = (status: number, code: string, message: string, logReason = message) => {
 			log('warn', `${status} ${code}: ${logReason}`);
 			return answer(status, { code, message });
