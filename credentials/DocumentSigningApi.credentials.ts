@@ -31,7 +31,7 @@ export class DocumentSigningApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://<your-service>/api/v1',
-			hint: 'The service address including the path prefix /api/v1. If the test answers ECONNREFUSED, ENOTFOUND or ERR_INVALID_URL, n8n cannot reach this address: check its spelling and that it starts with https://.',
+			hint: 'The service address including the path prefix /api/v1. If the test answers ECONNREFUSED or ENOTFOUND, n8n cannot reach this address: check its spelling and that it starts with https://.',
 			description:
 				'The API key is sent only to this address: never over a redirect to another one, never to a link-local or cloud metadata address, and over plain http:// only to this machine (loopback) unless Allow Insecure HTTP is on',
 		},

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets, @typescript-eslint/no-explicit-any -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * Where the API key goes, in a real n8n, through its credential test (REST
  * `POST /rest/credentials/test`, as the editor calls it) and through a workflow run:
@@ -11,13 +11,12 @@
  *   connection; plain http:// to another host is refused unless Allow Insecure HTTP is on;
  * - the webhook trigger's refusals appear in n8n's log (warn level) with no secret.
  */
-import { randomBytes, randomUUID } from 'crypto';
+import { createHmac, randomBytes, randomUUID } from 'crypto';
 import { readFile } from 'fs/promises';
 import http from 'http';
 import type { AddressInfo } from 'net';
 import path from 'path';
 import axios from 'axios';
-import { createHmac } from 'crypto';
 
 import { sleep, waitFor } from '../../../scripts/lib/stack';
 import { check, CREDENTIAL_ID, type E2eContext, executions, expect, expectEqual, triggerWebhookId } from '../lib';
