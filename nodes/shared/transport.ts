@@ -13,7 +13,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { checkBaseUrl } from './baseUrl';
+import { checkBaseUrl, originOf } from './baseUrl';
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
 import {
 	addressWithoutQuery,
@@ -116,6 +116,14 @@ async function apiRequestText(
 	const secret = String(credentials.apiKey ?? '');
 	const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
 	if (!base.ok) throw new NodeOperationError(this.getNode(), base.message, { itemIndex: options.itemIndex });
+	// A full address as the path would replace the Base URL (and take the key elsewhere).
+	if (!endpoint.startsWith('/') || endpoint.startsWith('//') || originOf(`${base.url}${endpoint}`) !== base.origin) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The API path "${endpoint.slice(0, 100)}" is not a path under the Base URL: write it starting with a single /, e.g. /envelopes`,
+			{ itemIndex: options.itemIndex },
+		);
+	}
 	let request: IHttpRequestOptions = {
 		method,
 		baseURL: base.url,

@@ -148,3 +148,14 @@ describe('the Base URL check', () => {
 		expect(isMetadataHost('sign.example.com')).toBe(false);
 	});
 });
+
+describe('transport: the path stays under the Base URL', () => {
+	const { h, probe } = useProbeHarness();
+
+	it.each(['https://elsewhere.example/envelopes', '//elsewhere.example/envelopes', 'envelopes'])('refuses the path %s before any request', async (endpoint) => {
+		const before = (await h().requests()).length;
+		const error = errorOf(await probe('request', { method: 'GET', endpoint }));
+		expect(error.message).toContain('is not a path under the Base URL');
+		expect((await h().requests()).length).toBe(before);
+	});
+});
