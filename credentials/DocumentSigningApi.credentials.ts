@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { checkBaseUrl, originOf } from '../nodes/shared/baseUrl';
+
 /**
  * API key of the Document Signing Service. The key belongs to the workspace (personal or
  * organization) that was active when it was created; that workspace decides which
@@ -67,10 +69,15 @@ export class DocumentSigningApi implements ICredentialType {
 	// A function rather than a `generic` block: n8n evaluates a block's `{{ }}` expression in
 	// its expression sandbox for every request (about 1 ms each in n8n 2.41), which a batch of
 	// a thousand requests pays a thousand times.
+	// The key is attached only to requests for the Base URL's origin (a second guard beside
+	// the transport's checks).
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
+		const target = originOf(requestOptions.url, requestOptions.baseURL ? `${requestOptions.baseURL}/` : undefined);
+		if (!base.ok || target !== base.origin) return requestOptions;
 		requestOptions.headers = {
 			...(requestOptions.headers ?? {}),
 			Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,

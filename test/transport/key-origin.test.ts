@@ -5,7 +5,9 @@
  */
 import http from 'http';
 import type { AddressInfo } from 'net';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
+import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
 import { checkBaseUrl, isLoopbackHost, isMetadataHost } from '../../nodes/shared/baseUrl';
 import { errorOf, useProbeHarness } from './setup';
 
@@ -157,5 +159,25 @@ describe('transport: the path stays under the Base URL', () => {
 		const error = errorOf(await probe('request', { method: 'GET', endpoint }));
 		expect(error.message).toContain('is not a path under the Base URL');
 		expect((await h().requests()).length).toBe(before);
+	});
+});
+
+describe("the credential's authenticate: the key only for the Base URL's origin", () => {
+	const credential = new DocumentSigningApi();
+	const credentials = { baseUrl: 'https://sign.example/api/v1', apiKey: 'service_abc' };
+	const authorization = async (options: IHttpRequestOptions) => (await credential.authenticate(credentials, { ...options })).headers?.Authorization;
+
+	it('adds the key to requests for the Base URL, relative or absolute', async () => {
+		expect(await authorization({ baseURL: 'https://sign.example/api/v1', url: '/envelopes' })).toBe('Bearer service_abc');
+		expect(await authorization({ url: 'https://sign.example/api/v1/envelopes' })).toBe('Bearer service_abc');
+	});
+
+	it('adds nothing for another origin, or when the Base URL is refused', async () => {
+		expect(await authorization({ url: 'https://other.example/api/v1/envelopes' })).toBeUndefined();
+		expect(await authorization({ url: 'http://sign.example/api/v1/envelopes' })).toBeUndefined();
+		expect(await authorization({ baseURL: 'https://sign.example/api/v1', url: '//other.example/x' })).toBeUndefined();
+		expect(
+			(await credential.authenticate({ ...credentials, baseUrl: 'http://169.254.169.254/api/v1' }, { url: 'http://169.254.169.254/api/v1/envelopes' })).headers,
+		).toBeUndefined();
 	});
 });
