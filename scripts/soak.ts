@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- local tooling: load on n8n in queue mode, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: load on n8n in queue mode, not published (package.json "files" is dist/ only) */
 /**
  * The long soak of the webhook trigger (npm run soak -- --minutes 5 [--concurrency 50] [--db-pool-size N]):
  * starts n8n in queue mode (scripts/lib/queue-stack.ts: PostgreSQL, Redis, main, two

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: load on n8n in queue mode, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: load on n8n in queue mode, not published (package.json "files" is dist/ only) */
 /**
  * A soak of the webhook trigger in a real n8n: `concurrency` deliveries in flight for
  * `seconds`, a mix of new valid events, repeated copies of valid events (some at once,
@@ -33,6 +33,8 @@ export interface RssFigures {
 	firstMb: number;
 	lastMb: number;
 	maxMb: number;
+	/** The highest sample of the run's first half (warm-up included). */
+	firstHalfMaxMb: number;
 	/** Least-squares slope over the whole run and over its second half, MB per minute. */
 	slopeMbPerMin: number;
 	secondHalfSlopeMbPerMin: number;
@@ -101,6 +103,7 @@ function rssFigures(points: Array<[number, number]>): RssFigures {
 		firstMb: round(points[0]?.[1] ?? 0),
 		lastMb: round(points[points.length - 1]?.[1] ?? 0),
 		maxMb: round(Math.max(...points.map(([, mb]) => mb))),
+		firstHalfMaxMb: round(Math.max(...points.slice(0, Math.max(1, Math.floor(points.length / 2))).map(([, mb]) => mb))),
 		slopeMbPerMin: round(slope(perMin)),
 		secondHalfSlopeMbPerMin: round(slope(perMin.slice(Math.floor(perMin.length / 2)))),
 	};
@@ -298,7 +301,7 @@ export function describeSoak(f: SoakFigures): string[] {
 		`unexpected answers: ${JSON.stringify(f.unexpectedAnswers)}; ids in the trigger's stored memory: ${f.storedIds ?? 'not readable'}`,
 	];
 	for (const [name, r] of Object.entries(f.rss)) {
-		lines.push(`RSS ${name}: first ${r.firstMb} MB, last ${r.lastMb} MB, max ${r.maxMb} MB, slope ${r.slopeMbPerMin} MB/min (second half ${r.secondHalfSlopeMbPerMin} MB/min), ${r.samples} samples`);
+		lines.push(`RSS ${name}: first ${r.firstMb} MB, last ${r.lastMb} MB, max ${r.maxMb} MB (first half ${r.firstHalfMaxMb} MB), slope ${r.slopeMbPerMin} MB/min (second half ${r.secondHalfSlopeMbPerMin} MB/min), ${r.samples} samples`);
 	}
 	return lines;
 }

@@ -1,9 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- local tooling: checks n8n in queue mode, not published (package.json "files" is dist/ only) */
 /**
  * A short soak of the webhook trigger on the webhook process (the long one is `npm run soak`):
  * 50 deliveries in flight for SOAK_SECONDS, valid events, copies of them (at once and later)
  * and forged ones mixed. Every valid event starts exactly one execution, forged ones none,
  * the trigger's stored memory holds every id (under its bound), and the webhook process's
- * memory does not keep growing.
+ * memory does not keep growing. Valid deliveries answered non-2xx are made again, as the
+ * service does (n8n answers 503 while its database pool is saturated).
  */
 import { check, expect, expectEqual, log, triggerWebhookId } from '../../e2e/lib';
 import type { QueueContext } from '../lib';
@@ -41,9 +43,10 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 		);
 		expectEqual(figures.executions, figures.validNew, 'executions = distinct valid events');
 		expectEqual(figures.storedIds, Math.min(figures.validNew, SEEN_EVENTS_LIMIT), "ids in the trigger's stored memory");
-		// Flat: after the first half (warm-up), the webhook process grows less than 1 MB per second of soak.
+		// Flat: the webhook process (which runs the trigger) ends no higher than 1.5 x its highest
+		// sample of the first half; its RSS swings with n8n's backlog and garbage collection.
 		const webhook = figures.rss.webhook;
 		expect(webhook && webhook.samples > 10, 'too few RSS samples of the webhook process');
-		expect(webhook.secondHalfSlopeMbPerMin < 60, `the webhook process's RSS still grows ${webhook.secondHalfSlopeMbPerMin} MB/min in the second half`);
+		expect(webhook.lastMb <= 1.5 * webhook.firstHalfMaxMb, `the webhook process ends at ${webhook.lastMb} MB, over 1.5 x its first half's highest ${webhook.firstHalfMaxMb} MB`);
 	});
 }
