@@ -24,6 +24,8 @@ export interface QueueStackOptions {
 	workers: number;
 	/** Executions a worker runs at once (`n8n worker --concurrency`). */
 	workerConcurrency: number;
+	/** More n8n settings for every process (e.g. DB_POSTGRESDB_POOL_SIZE). */
+	n8nEnv?: Record<string, string>;
 }
 
 /** Where a command is, on PATH or in Debian's PostgreSQL folders. */
@@ -91,6 +93,7 @@ export class QueueStack {
 	webhookOrigin!: string;
 	readonly workerNames: string[];
 	private readonly ports: { postgres: number; redis: number; webhook: number };
+	private redisCommand?: string;
 
 	private constructor(
 		private readonly options: QueueStackOptions,
@@ -119,6 +122,7 @@ export class QueueStack {
 				// One key for every process: each has its own user folder.
 				N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
 				WEBHOOK_URL: `${this.webhookOrigin}/`,
+				...options.n8nEnv,
 			},
 		});
 	}
@@ -139,6 +143,7 @@ export class QueueStack {
 		await fs.mkdir(this.stack.dir, { recursive: true });
 		const servers = await ensureServers(this.log.bind(this));
 		await this.startPostgres(servers);
+		this.redisCommand = servers.redis;
 		await this.startRedis(servers.redis);
 		await this.stack.start(setup);
 		await Promise.all([
@@ -160,6 +165,48 @@ export class QueueStack {
 	/** The log of one process: `n8n` (main), `webhook`, `worker-N`. */
 	async logOf(name: string): Promise<string> {
 		return await fs.readFile(path.join(this.stack.dir, `${name}.log`), 'utf8');
+	}
+
+	/** Process id of `n8n` (main), `webhook`, `worker-N`, `redis` (for measuring and fault checks). */
+	pidOf(name: string): number | undefined {
+		return this.stack.processes.pidOf(name);
+	}
+
+	/** Sends a signal to a process and its children (its process group); resolves once it has exited. */
+	async signal(name: string, signal: NodeJS.Signals): Promise<void> {
+		const pid = this.pidOf(name);
+		if (pid === undefined) throw new Error(`${name} is not running`);
+		process.kill(-pid, signal);
+		await waitFor(`${name} to exit`, async () => this.pidOf(name) === undefined, 30_000, 100);
+	}
+
+	/** Stops Redis (SIGTERM; nothing is persisted, so its queue is gone). */
+	async stopRedis(): Promise<void> {
+		await this.signal('redis', 'SIGTERM');
+	}
+
+	/** Starts Redis again on the same port. */
+	async restartRedis(): Promise<void> {
+		if (!this.redisCommand || this.pidOf('redis') !== undefined) throw new Error('Redis was not stopped');
+		await this.startRedis(this.redisCommand, 'a');
+	}
+
+	/** Starts again a worker, the webhook process or main (`n8n`) that has exited; its old log is kept as <name>.<n>.log. */
+	async restart(name: string): Promise<void> {
+		if (this.pidOf(name) !== undefined) throw new Error(`${name} is still running`);
+		const logFile = path.join(this.stack.dir, `${name}.log`);
+		let n = 1;
+		while (existsSync(path.join(this.stack.dir, `${name}.${n}.log`))) n++;
+		await fs.rename(logFile, path.join(this.stack.dir, `${name}.${n}.log`)).catch(() => undefined);
+		if (name === 'webhook') await this.startWebhookProcess(false);
+		else if (this.workerNames.includes(name)) await this.startWorker(name, false);
+		else if (name === 'n8n') await this.stack.startN8nProcess('n8n', ['start'], this.stack.n8nEnv(), `${this.stack.n8nUrl}/healthz/readiness`);
+		else throw new Error(`no way to restart ${name}`);
+	}
+
+	/** Names of the n8n processes (main, webhook, workers) that are not running. */
+	exitedN8nProcesses(): string[] {
+		return ['n8n', 'webhook', ...this.workerNames].filter((name) => this.pidOf(name) === undefined);
 	}
 
 	private async startPostgres(servers: { initdb: string; postgres: string; psql: string }): Promise<void> {
@@ -187,7 +234,7 @@ export class QueueStack {
 		await psql('CREATE DATABASE n8n');
 	}
 
-	private async startRedis(redis: string): Promise<void> {
+	private async startRedis(redis: string, logFlags = 'w'): Promise<void> {
 		this.log(`starting Redis on ${HOST}:${this.ports.redis} (no persistence)`);
 		const child = this.stack.processes.start(
 			'redis',
@@ -195,24 +242,25 @@ export class QueueStack {
 			['--port', String(this.ports.redis), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()],
 			{ stdio: ['ignore', 'pipe', 'pipe'] },
 		);
-		const out = (await fs.open(path.join(this.stack.dir, 'redis.log'), 'w')).createWriteStream();
+		const out = (await fs.open(path.join(this.stack.dir, 'redis.log'), logFlags)).createWriteStream();
 		child.stdout!.pipe(out);
 		child.stderr!.pipe(out);
 		await waitFor('Redis to answer', async () => await redisAnswers(this.ports.redis), 30_000, 200);
 	}
 
 	/** A user folder for another process whose nodes folder is the main process's. */
-	private async userFolderFor(name: string): Promise<string> {
+	private async userFolderFor(name: string, fresh = true): Promise<string> {
 		const folder = path.join(this.stack.dir, name);
+		if (!fresh) return folder;
 		await fs.mkdir(path.join(folder, '.n8n'), { recursive: true });
 		await fs.symlink(path.join(this.stack.userFolder, '.n8n', 'nodes'), path.join(folder, '.n8n', 'nodes'), 'dir');
 		return folder;
 	}
 
-	private async startWorker(name: string): Promise<void> {
+	private async startWorker(name: string, fresh = true): Promise<void> {
 		const healthPort = await freePort();
 		const env = this.stack.n8nEnv({
-			N8N_USER_FOLDER: await this.userFolderFor(name),
+			N8N_USER_FOLDER: await this.userFolderFor(name, fresh),
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
@@ -227,9 +275,9 @@ export class QueueStack {
 		);
 	}
 
-	private async startWebhookProcess(): Promise<void> {
+	private async startWebhookProcess(fresh = true): Promise<void> {
 		const env = this.stack.n8nEnv({
-			N8N_USER_FOLDER: await this.userFolderFor('webhook'),
+			N8N_USER_FOLDER: await this.userFolderFor('webhook', fresh),
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			N8N_PORT: String(this.ports.webhook),
 		});
