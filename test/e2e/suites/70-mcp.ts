@@ -150,7 +150,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 		const sent = (await requests()).slice(before);
 		const create = sent.find((r) => r.method === 'POST' && r.path.endsWith('/envelopes'));
 		expect(create, `no envelope create in ${JSON.stringify(sent.map((r) => `${r.method} ${r.path}`))}`);
-		expectEqual(create.body.recipients, [{ name: 'Ravi Kumar', email: 'ravi.kumar@example.com', role: 'signer' }], 'recipients sent');
+		expectEqual(create.body.recipients.map((r: any) => [r.name, r.email, r.role]), [['Ravi Kumar', 'ravi.kumar@example.com', 'signer']], 'recipients sent');
 		const stored = await service.get(`/envelopes/${envelope.id}/status`);
 		expectEqual(stored.status, 200, 'envelope readable in the service');
 	});
