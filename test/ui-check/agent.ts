@@ -6,8 +6,7 @@
  */
 import path from 'path';
 
-import { CREDENTIAL_ID } from '../e2e/lib';
-import { check, expect, log } from '../e2e/lib';
+import { check, CREDENTIAL_ID, expect, log } from '../e2e/lib';
 import type { Stack } from '../../scripts/lib/stack';
 import { tally } from './checks';
 import type { Editor } from './editor';
@@ -74,7 +73,7 @@ export async function checkAgentTools(editor: Editor, stack: Stack, shotsDir: st
 	const workflowId = (saved.data as { data: { id: string } }).data.id;
 	const page = editor.page;
 
-	await check('AI Agent > Tools: "Document Signing" is offered, with its operations as actions', async () => {
+	await check('AI Agent > Tools: "Document Signing Tool" is offered; added, it shows its resources, operations and own tool description', async () => {
 		await page.goto(`${stack.n8nUrl}/workflow/${workflowId}`);
 		await page.getByTestId('canvas-node').first().waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(1_000);
@@ -83,7 +82,7 @@ export async function checkAgentTools(editor: Editor, stack: Stack, shotsDir: st
 		const handle = page.locator('[data-test-id="canvas-node-input-handle"][data-connection-type="ai_tool"][data-node-name="AI Agent"]');
 		await handle.getByTestId('canvas-handle-plus').first().click();
 		await page.getByTestId('node-creator').waitFor({ timeout: 15_000 });
-		await page.getByTestId('node-creator-search-bar').locator('input').first().fill('Document Signing');
+		await page.getByTestId('node-creator-search-bar').first().fill('Document Signing');
 		await page.waitForTimeout(1_000);
 		const names = (await page.getByTestId('node-creator-item-name').allInnerTexts()).map((t) => t.trim());
 		log(`        tools found: ${names.join(' | ')}`);
@@ -91,15 +90,19 @@ export async function checkAgentTools(editor: Editor, stack: Stack, shotsDir: st
 		tally.screenshots++;
 		const ours = page.getByTestId('node-creator-item-name').filter({ hasText: 'Document Signing' }).first();
 		expect((await ours.count()) > 0, `no Document Signing entry under the agent's tools: ${names.join(' | ')}`);
+		// A tool is added at once (no action list in the Tools panel): its panel opens.
 		await ours.click();
+		await editor.ndv.getByTestId('node-parameters').waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(1_000);
-		const actions = (await page.getByTestId('node-creator-action-item').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-		log(`        ${actions.length} actions: ${actions.slice(0, 6).join(' | ')} …`);
-		await editor.screenshot(path.join(shotsDir, 'agent-tool-actions.png'));
+		const description = await editor.ndv.getByTestId('parameter-input-toolDescription').locator('textarea').first().inputValue();
+		expect(description.startsWith('Create a draft envelope'), `the added tool's description: "${description}"`);
+		const resources = await editor.dropdownEntries(editor.ndv.getByTestId('parameter-input-resource').first());
+		const operations = await editor.dropdownEntries(editor.ndv.getByTestId('parameter-input-operation').first());
+		log(`        resources: ${resources.map((r) => r.split('\n')[0]).join(' | ')}; envelope operations: ${operations.map((o) => o.split('\n')[0]).join(' | ')}`);
+		await editor.screenshot(path.join(shotsDir, 'agent-tool-added.png'));
 		tally.screenshots++;
-		for (const wanted of ['Create an envelope', 'Get the status of an envelope', 'Create a document from a template', 'Get the credit balance']) {
-			expect(actions.some((a) => a.includes(wanted)), `action "${wanted}" is missing: ${actions.join(' | ')}`);
-		}
+		for (const wanted of ['Credit', 'Envelope', 'Signing Workflow', 'Template']) expect(resources.some((r) => r.startsWith(wanted)), `resource "${wanted}" missing: ${resources.join(' | ')}`);
+		for (const wanted of ['Create', 'Get Many', 'Get Status', 'Send', 'Download File']) expect(operations.some((o) => o.startsWith(wanted)), `operation "${wanted}" missing: ${operations.join(' | ')}`);
 		await page.keyboard.press('Escape');
 	});
 

@@ -34,6 +34,8 @@ export const resourceModules: Partial<Record<string, ResourceModule>> = Object.f
 
 /** The Resource dropdown (alphabetical, as n8n lists options) and every resource's parameters. */
 export const resourceProperties: INodeProperties[] = [
+	// First, where n8n puts its own tool description (tool variant only).
+	...toolDescriptionProperties,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -46,7 +48,6 @@ export const resourceProperties: INodeProperties[] = [
 	},
 	...RESOURCES.flatMap(({ module }) => module.description),
 	...simplifyProperties,
-	...toolDescriptionProperties,
 ];
 
 /** Every resource's node hints (n8n shows each where its display condition holds). */

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, import-x/no-unresolved -- the SDK's subpaths resolve through its exports map, which the lint's resolver does not read; local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * The package's tool nodes served by n8n's MCP Server Trigger, driven by a real MCP client
  * (the official TypeScript SDK) over Streamable HTTP on loopback: the tools are listed with
@@ -14,6 +14,7 @@ import path from 'path';
 import { check, type E2eContext, expect, expectEqual, log, makePdf } from '../lib';
 
 const MCP_WORKFLOW = 'DsE2eMcpTools001';
+const EXAMPLE_AGENT = 'DsExampleAgent01';
 const MCP_PATH = 'e2e-document-signing';
 
 interface Tool {
@@ -38,8 +39,26 @@ function jsonOf(result: CallResult): any {
 	}
 }
 
-export default async function suite({ stack, sandbox, service, workflows }: E2eContext): Promise<void> {
+export default async function suite({ stack, sandbox, service, workflows, examples }: E2eContext): Promise<void> {
 	expect(workflows[MCP_WORKFLOW], 'the MCP workflow fixture is missing');
+	expect(examples[EXAMPLE_AGENT], 'the "AI agent" example is missing');
+
+	await check('example "AI agent: send a contract for signature": imported whole, every node type and version known to n8n', async () => {
+		const saved = await stack.rest.get(`/workflows/${EXAMPLE_AGENT}`);
+		expectEqual(saved.status, 200, 'GET the example');
+		const nodes = saved.data.data.nodes as Array<{ name: string; type: string; typeVersion: number }>;
+		expectEqual(nodes.length, examples[EXAMPLE_AGENT].nodes.length, 'nodes imported');
+		const infos = [...new Map(nodes.map((n) => [`${n.type}@${n.typeVersion}`, { name: n.type, version: n.typeVersion }])).values()];
+		const known = await stack.rest.post('/node-types', { nodeInfos: infos });
+		expectEqual(known.status, 200, 'POST /rest/node-types status');
+		const served = (known.data.data as Array<{ name: string }>).map((n) => n.name);
+		const missing = infos.filter((i) => !served.some((name) => i.name.endsWith(`.${name}`) || i.name === name));
+		expectEqual(missing, [], 'node types n8n does not know');
+		const connected = Object.values(saved.data.data.connections as Record<string, { ai_tool?: Array<Array<{ node: string }>> }>)
+			.flatMap((c) => c.ai_tool?.flat() ?? [])
+			.map((c) => c.node);
+		expectEqual([connected.filter((n) => n === 'MCP Server Trigger').length, connected.filter((n) => n === 'AI Agent').length], [7, 5], 'tools of the MCP trigger and of the agent');
+	});
 	// The PDF the workflow's "PDF Address" webhook reads from disk and serves.
 	await writeFile(path.join(stack.filesDir, 'mcp-contract.pdf'), await makePdf('Service contract'));
 	const pdfUrl = `${stack.n8nUrl}/webhook/e2e-mcp-contract.pdf`;

@@ -63,7 +63,7 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 		getTransactions:
 			'List credit transactions (consume, purchase, refund, adjustment), newest first. Returns amount, balance after, reason, envelope id and time of each.',
 		getUsage:
-			'Report how many credits were used in a period, split by kind. Optional inputs: start and end dates (ISO 8601, e.g. 2026-01-31).',
+			'Report how many credits were used in a period, split by kind. Optional inputs: start and end dates (YYYY-MM-DD, e.g. 2026-01-31; empty means the last 30 days up to today).',
 	},
 };
 
