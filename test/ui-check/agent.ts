@@ -122,11 +122,11 @@ export async function checkAgentTools(editor: Editor, stack: Stack, shotsDir: st
 	await check('Tool panel (Create Document): "From AI" on template, title and recipients', async () => {
 		await editor.openNode(workflowId, 'ui-tool-document');
 		const buttons = await fromAiButtons(editor, ['title', 'recipientMappingJson', 'sendImmediately']);
-		log(`        From AI offered: ${JSON.stringify(buttons)}`);
 		const picker = editor.ndv.getByTestId('resource-locator-templateId').first();
 		await picker.hover();
 		await editor.page.waitForTimeout(300);
 		buttons.templateId = (await editor.ndv.locator('[data-test-id="parameter-item"]:has([data-test-id="resource-locator-templateId"])').last().getByTestId('from-ai-override-button').count()) > 0;
+		log(`        From AI offered: ${JSON.stringify(buttons)}`);
 		await editor.screenshot(path.join(shotsDir, 'agent-tool-document.png'));
 		tally.screenshots++;
 		const missing = Object.entries(buttons).filter(([, offered]) => !offered).map(([name]) => name);

@@ -109,7 +109,7 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 	});
 
 	let documentId = '';
-	await check('MCP tool "Create_Document_From_Template": a document for a named person, sent, the mapping in the request', async () => {
+	await check('MCP tools "List_Templates" then "Create_Document_From_Template": a document for a named person, sent, the mapping in the request', async () => {
 		const template = await service.post('/templates', {
 			name: 'Service contract (MCP)',
 			fileName: 'service-contract.pdf',
@@ -122,9 +122,17 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		});
 		expect(upload.status < 300, `template upload answered ${upload.status}`);
 
+		// As an agent would: find the template by name first (a short, simplified list).
+		const listed = await call('List_Templates', { nameContains: 'Service contract' });
+		expect(!listed.isError, `tool error: ${textOf(listed)}`);
+		const parsed = JSON.parse(textOf(listed));
+		const found = (Array.isArray(parsed) ? parsed : [parsed]) as any[];
+		expectEqual(found.map((t) => [t.id, t.name]), [[template.data.id, 'Service contract (MCP)']], 'templates listed');
+		expectEqual(Object.keys(found[0]).sort(), ['id', 'name', 'recipientsCount', 'status', 'updatedAt', 'usageCount'], 'simplified template fields');
+
 		const before = (await requests()).length;
 		const result = await call('Create_Document_From_Template', {
-			templateId: template.data.id,
+			templateId: found[0].id,
 			title: 'Service contract - Asha Rao',
 			signerName: 'Asha Rao',
 			signerEmail: 'asha.rao@example.com',
