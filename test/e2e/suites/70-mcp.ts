@@ -48,12 +48,14 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		expectEqual(saved.status, 200, 'GET the example');
 		const nodes = saved.data.data.nodes as Array<{ name: string; type: string; typeVersion: number }>;
 		expectEqual(nodes.length, examples[EXAMPLE_AGENT].nodes.length, 'nodes imported');
-		const infos = [...new Map(nodes.map((n) => [`${n.type}@${n.typeVersion}`, { name: n.type, version: n.typeVersion }])).values()];
-		const known = await stack.rest.post('/node-types', { nodeInfos: infos });
-		expectEqual(known.status, 200, 'POST /rest/node-types status');
-		const served = (known.data.data as Array<{ name: string }>).map((n) => n.name);
-		const missing = infos.filter((i) => !served.some((name) => i.name.endsWith(`.${name}`) || i.name === name));
-		expectEqual(missing, [], 'node types n8n does not know');
+		// The node types the editor loads (n8n's own, and this package's with its tool variant).
+		const types = await stack.rest.get(`${stack.n8nUrl}/types/nodes.json`);
+		expectEqual(types.status, 200, 'GET /types/nodes.json status');
+		const served = types.data as Array<{ name: string; version: number | number[] }>;
+		const known = (type: string, version: number) =>
+			served.some((d) => (d.name === type || type.endsWith(`.${d.name}`)) && [d.version].flat().includes(version));
+		const missing = [...new Set(nodes.filter((n) => !known(n.type, n.typeVersion)).map((n) => `${n.type}@${n.typeVersion}`))];
+		expectEqual(missing, [], 'node types or versions n8n does not know');
 		const connected = Object.values(saved.data.data.connections as Record<string, { ai_tool?: Array<Array<{ node: string }>> }>)
 			.flatMap((c) => c.ai_tool?.flat() ?? [])
 			.map((c) => c.node);
