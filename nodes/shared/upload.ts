@@ -82,6 +82,41 @@ export async function readPdfFromItem(
 }
 
 /**
+ * Downloads the PDF at `url` (http or https; no API key is sent) and checks it by the
+ * rules of readPdfFromItem. Lets an AI agent, which cannot hand over binary data, send a
+ * PDF it knows by its address.
+ */
+export async function readPdfFromUrl(this: IExecuteFunctions, itemIndex: number, url: string): Promise<PdfFile> {
+	const fail = (rule: string) =>
+		new NodeOperationError(this.getNode(), `PDF URL: ${rule}`, { itemIndex });
+	let address: URL;
+	try {
+		address = new URL(url.trim());
+	} catch {
+		throw fail(`"${url}" is not a URL; give the full address of a PDF, e.g. https://example.com/contract.pdf`);
+	}
+	if (address.protocol !== 'https:' && address.protocol !== 'http:') {
+		throw fail(`must start with https:// or http://, got "${address.protocol}"`);
+	}
+	const response = await storageRequest.call(this, { method: 'GET', url: address.href, encoding: 'arraybuffer' });
+	const buffer = Buffer.from(response.body as ArrayBuffer);
+	if (buffer.length === 0) throw fail('the address returned an empty file; a PDF document is required');
+	if (buffer.length > MAX_PDF_BYTES) {
+		throw fail(`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (${MAX_PDF_MB} MB)`);
+	}
+	if (!isPdfBytes(buffer)) {
+		throw fail('the address did not return a PDF (it does not start with "%PDF-"); only PDF files can be signed');
+	}
+	const last = decodeURIComponent(address.pathname.split('/').pop() ?? '');
+	return {
+		buffer,
+		fileName: /\.pdf$/i.test(last) ? last : 'document.pdf',
+		mimeType: PDF_MIME_TYPE,
+		size: buffer.length,
+	};
+}
+
+/**
  * Uploads a PDF to the presigned address of an envelope or template creation:
  * a multipart form POST with every `upload.fields` entry and the file as the last part,
  * or a plain PUT of the bytes. Goes through `storageRequest`, which never sends the key.

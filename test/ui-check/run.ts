@@ -11,7 +11,7 @@
  * (test/ui-check/checks.ts). Screenshots go to .ui-check/ (git ignores it).
  *
  * Env: E2E_STACK names the stack folder under .e2e/ (default "ui-check"); UI_CHECK_ONLY=<text>
- * opens only the panels whose title contains it (`credential`: only the credential). Prints `N passed, N failed` last.
+ * opens only the panels whose title contains it (`credential`: only the credential; `agent`: only the AI-agent tool checks). Prints `N passed, N failed` last.
  */
 import { execFileSync } from 'child_process';
 import { existsSync, mkdirSync } from 'fs';
@@ -19,6 +19,7 @@ import path from 'path';
 
 import { type CredentialFixture, ROOT, type SandboxInfo, Stack, stopOnExit } from '../../scripts/lib/stack';
 import { CREDENTIAL_ID, elapsedSeconds, EXAMPLES_DIR, loadWorkflows, log, PACKAGE, PLAIN_CREDENTIAL_ID, results, WORKFLOWS_DIR } from '../e2e/lib';
+import { checkAgentTools } from './agent';
 import { checkCredential, checkPanel, tally } from './checks';
 import { CHROMIUM, Editor } from './editor';
 import { credentialFields, nodeDescriptions, type Panel, panels } from './panels';
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
 		await browser.signIn();
 		results.push({ name: 'signed into the editor in Chromium', ok: true });
 		for (const [i, panel] of all.entries()) await checkPanel(browser, workflowId, { id: nodeIds[i], name: nodeNames[i] }, panel, shots);
+		if (!only || 'agent tools'.includes(only)) await checkAgentTools(browser, stack, shots);
 
 		if (!only || 'credential'.includes(only)) {
 			const fields = credentialFields();

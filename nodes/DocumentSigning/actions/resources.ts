@@ -4,6 +4,8 @@ import * as credit from './credit/Credit.resource';
 import * as envelope from './envelope/Envelope.resource';
 import * as template from './template/Template.resource';
 import type { DocumentSigningResource } from './node.type';
+import { simplifyProperties } from './shared/simplify';
+import { toolDescriptionProperties } from './shared/toolDescriptions';
 import * as workflow from './workflow/Workflow.resource';
 
 /**
@@ -32,6 +34,8 @@ export const resourceModules: Partial<Record<string, ResourceModule>> = Object.f
 
 /** The Resource dropdown (alphabetical, as n8n lists options) and every resource's parameters. */
 export const resourceProperties: INodeProperties[] = [
+	// First, where n8n puts its own tool description (tool variant only).
+	...toolDescriptionProperties,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -43,6 +47,7 @@ export const resourceProperties: INodeProperties[] = [
 		default: 'envelope',
 	},
 	...RESOURCES.flatMap(({ module }) => module.description),
+	...simplifyProperties,
 ];
 
 /** Every resource's node hints (n8n shows each where its display condition holds). */

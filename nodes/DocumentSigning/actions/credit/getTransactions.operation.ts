@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { CreditTransactionsQuerySchema, CreditTransactionTypeSchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
+import { simplifyOutput } from '../shared/simplify';
 
 const show = { resource: ['credit'], operation: ['getTransactions'] };
 
@@ -25,5 +26,5 @@ const properties: INodeProperties[] = listProperties(show, [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return await listAll.call(this, i, 'creditTransactions', CreditTransactionsQuerySchema.pick({ type: true }));
+	return simplifyOutput.call(this, i, await listAll.call(this, i, 'creditTransactions', CreditTransactionsQuerySchema.pick({ type: true })));
 }

@@ -9,6 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
+import { simplifyOutput } from '../shared/simplify';
 
 const properties: INodeProperties[] = [
 	envelopeIdProperty,
@@ -26,5 +27,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}) as IDataObject;
 	const items = Array.isArray(response.items) ? (response.items as IDataObject[]) : [];
 	const total = typeof response.total === 'number' ? response.total : items.length;
-	return [{ json: { envelopeId, items, total } }];
+	return simplifyOutput.call(this, i, [{ json: { envelopeId, items, total } }]);
 }

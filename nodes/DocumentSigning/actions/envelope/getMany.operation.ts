@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { EnvelopeListQuerySchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { ENVELOPE_STATUS_OPTIONS } from './statusOptions';
+import { simplifyOutput } from '../shared/simplify';
 
 const show = { resource: ['envelope'], operation: ['getMany'] };
 
@@ -31,5 +32,5 @@ const properties: INodeProperties[] = listProperties(show, [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return await listAll.call(this, i, 'envelopes', EnvelopeListQuerySchema.pick({ status: true, search: true }));
+	return simplifyOutput.call(this, i, await listAll.call(this, i, 'envelopes', EnvelopeListQuerySchema.pick({ status: true, search: true })));
 }

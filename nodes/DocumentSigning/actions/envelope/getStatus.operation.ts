@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
+import { simplifyOutput } from '../shared/simplify';
 
 const properties: INodeProperties[] = [
 	envelopeIdProperty,
@@ -19,5 +20,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const progress = await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), {
 		itemIndex: i,
 	}) as IDataObject;
-	return [{ json: progress }];
+	return simplifyOutput.call(this, i, [{ json: progress }]);
 }

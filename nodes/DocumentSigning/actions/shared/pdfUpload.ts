@@ -2,14 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PdfFile } from '../../../shared/upload';
-import { MAX_PDF_MB, readPdfFromItem, uploadPdf } from '../../../shared/upload';
+import { MAX_PDF_MB, readPdfFromItem, readPdfFromUrl, uploadPdf } from '../../../shared/upload';
 
 /** What a create makes that holds a PDF: an envelope or a template. */
 export type PdfHolder = 'envelope' | 'template';
 
 /**
  * The PDF parameters of a create: upload from a binary field in the same step (default),
- * or create only and leave the upload address in the output; and the file name.
+ * download it from a URL (what an AI agent can give), or create only and leave the
+ * upload address in the output; and the file name.
  */
 export function pdfSourceProperties(holder: PdfHolder): INodeProperties[] {
 	return [
@@ -22,6 +23,11 @@ export function pdfSourceProperties(holder: PdfHolder): INodeProperties[] {
 					name: 'Upload From Binary Field',
 					value: 'binary',
 					description: `Create the ${holder} and upload the PDF of this item in the same step`,
+				},
+				{
+					name: 'Download From URL',
+					value: 'url',
+					description: `Create the ${holder} and upload the PDF found at a web address (e.g. a link an AI agent gives)`,
 				},
 				{
 					name: "Don't Upload",
@@ -41,13 +47,23 @@ export function pdfSourceProperties(holder: PdfHolder): INodeProperties[] {
 			displayOptions: { show: { pdfSource: ['binary'] } },
 		},
 		{
+			displayName: 'PDF URL',
+			name: 'pdfUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. https://example.com/contract.pdf',
+			description: `Full http(s) address of the PDF (at most ${MAX_PDF_MB} MB). It is downloaded without the API key.`,
+			displayOptions: { show: { pdfSource: ['url'] } },
+		},
+		{
 			displayName: 'File Name',
 			name: 'fileName',
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. rental-agreement.pdf',
-			description: "Name of the PDF. When uploading, leave empty to use the binary file's name.",
-			displayOptions: { show: { pdfSource: ['binary'] } },
+			description: "Name of the PDF. When uploading, leave empty to use the file's own name.",
+			displayOptions: { show: { pdfSource: ['binary', 'url'] } },
 		},
 		{
 			displayName: 'File Name',
@@ -69,7 +85,7 @@ export const pdfUploadOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { show: { pdfSource: ['binary'] } },
+	displayOptions: { show: { pdfSource: ['binary', 'url'] } },
 	options: [
 		{
 			displayName: 'Upload Method',
@@ -98,12 +114,22 @@ export interface PdfSource {
 
 /** Reads and checks the item's PDF (no request) and the file name. */
 export async function readPdfSource(this: IExecuteFunctions, i: number): Promise<PdfSource> {
-	const source = this.getNodeParameter('pdfSource', i, 'binary') as 'binary' | 'none';
+	const source = this.getNodeParameter('pdfSource', i, 'binary') as 'binary' | 'url' | 'none';
 	const method = (this.getNodeParameter('options.uploadMethod', i, 'post') as 'post' | 'put') ?? 'post';
 	let pdf: PdfFile | undefined;
 	if (source === 'binary') {
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
+		if (this.getNode().type.endsWith('Tool') && !this.getInputData()[i]?.binary?.[binaryPropertyName]) {
+			// An AI agent cannot attach a file: say what to set instead of n8n's binary error.
+			throw new NodeOperationError(
+				this.getNode(),
+				`PDF Source: no PDF in binary field "${binaryPropertyName}"; as a tool, set PDF Source to "Download From URL" and pass the PDF's https address`,
+				{ itemIndex: i },
+			);
+		}
 		pdf = await readPdfFromItem.call(this, i, binaryPropertyName);
+	} else if (source === 'url') {
+		pdf = await readPdfFromUrl.call(this, i, this.getNodeParameter('pdfUrl', i, '') as string);
 	}
 	const typedName = (this.getNodeParameter('fileName', i, '') as string).trim();
 	return { pdf, fileName: typedName || pdf?.fileName || '', method };

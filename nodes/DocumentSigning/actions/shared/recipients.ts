@@ -81,7 +81,7 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 			placeholder: 'name@email.com',
 			description: template
 				? 'Optional on a template: the real contact is given when a document is created'
-				: 'Where the signing link is sent',
+				: 'E-mail address where the signing link is sent, e.g. name@example.com',
 			...(template ? {} : { hint: 'An email, a phone or both: at least one is needed' }),
 		},
 		{

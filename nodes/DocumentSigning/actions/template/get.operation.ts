@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { getTemplateId, templateIdProperty } from './templateLocator';
+import { simplifyOutput } from '../shared/simplify';
 
 const properties: INodeProperties[] = [templateIdProperty];
 
@@ -17,5 +18,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const template = (await apiRequest.call(this, 'GET', apiPath('template', templateId), {
 		itemIndex: i,
 	})) as IDataObject;
-	return [{ json: template }];
+	return simplifyOutput.call(this, i, [{ json: template }]);
 }

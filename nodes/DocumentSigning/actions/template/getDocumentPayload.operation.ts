@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { getTemplateId, templateIdProperty } from './templateLocator';
+import { simplifyOutput } from '../shared/simplify';
 
 const properties: INodeProperties[] = [
 	{
@@ -22,5 +23,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const payload = (await apiRequest.call(this, 'GET', apiPath('templateDocumentPayload', templateId), {
 		itemIndex: i,
 	})) as IDataObject;
-	return [{ json: { templateId, ...payload } }];
+	return simplifyOutput.call(this, i, [{ json: { templateId, ...payload } }]);
 }

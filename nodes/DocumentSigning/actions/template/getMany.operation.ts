@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { TemplateListQuerySchema, TemplateStatusSchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
+import { simplifyOutput } from '../shared/simplify';
 
 const show = { resource: ['template'], operation: ['getMany'] };
 
@@ -34,5 +35,5 @@ const properties: INodeProperties[] = listProperties(show, [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return await listAll.call(this, i, 'templates', TemplateListQuerySchema.pick({ status: true, search: true }));
+	return simplifyOutput.call(this, i, await listAll.call(this, i, 'templates', TemplateListQuerySchema.pick({ status: true, search: true })));
 }

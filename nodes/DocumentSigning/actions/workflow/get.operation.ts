@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { getWorkflowId, workflowIdProperty } from './workflowLocator';
+import { simplifyOutput } from '../shared/simplify';
 
 const properties: INodeProperties[] = [workflowIdProperty];
 
@@ -17,5 +18,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const response = (await apiRequest.call(this, 'GET', apiPath('workflow', workflowId), {
 		itemIndex: i,
 	})) as IDataObject;
-	return [{ json: response }];
+	return simplifyOutput.call(this, i, [{ json: response }]);
 }

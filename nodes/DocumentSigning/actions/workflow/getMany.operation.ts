@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { returnAllOrLimit } from '../../../shared/pagination';
 import { WorkflowListQuerySchema } from '../../../shared/schemas';
 import { listAll } from '../shared/list';
+import { simplifyOutput } from '../shared/simplify';
 
 const show = { resource: ['workflow'], operation: ['getMany'] };
 
@@ -14,5 +15,5 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return await listAll.call(this, i, 'workflows', WorkflowListQuerySchema.pick({}));
+	return simplifyOutput.call(this, i, await listAll.call(this, i, 'workflows', WorkflowListQuerySchema.pick({})));
 }

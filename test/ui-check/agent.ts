@@ -1,0 +1,135 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: drives the n8n editor in Chromium, not published (package.json "files" is dist/ only) */
+/**
+ * The action node as an AI tool in the editor: it is offered under an AI Agent's Tools
+ * (node creator, with its operations as actions), and its panel offers n8n's "From AI"
+ * button on the fields an agent fills and shows the operation's own tool description.
+ */
+import path from 'path';
+
+import { check, CREDENTIAL_ID, expect, log } from '../e2e/lib';
+import type { Stack } from '../../scripts/lib/stack';
+import { tally } from './checks';
+import type { Editor } from './editor';
+
+const TOOL_TYPE = 'n8n-nodes-document-signing.documentSigningTool';
+const credentials = { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing sandbox' } };
+
+/** An AI Agent with two of the package's tools: Envelope Create from a PDF address, and Create Document. */
+function agentWorkflow() {
+	const nodes = [
+		{ id: 'ui-agent', name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [0, 0], parameters: { promptType: 'define', text: 'Send the contract', options: {} } },
+		{
+			id: 'ui-tool-create',
+			name: 'Send Contract PDF',
+			type: TOOL_TYPE,
+			typeVersion: 1,
+			position: [-100, 240],
+			parameters: { resource: 'envelope', operation: 'create', pdfSource: 'url', recipients: { recipient: [{ name: '', email: '', role: 'signer' }] } },
+			credentials,
+		},
+		{
+			id: 'ui-tool-document',
+			name: 'Create Document From Template',
+			type: TOOL_TYPE,
+			typeVersion: 1,
+			position: [140, 240],
+			parameters: { resource: 'template', operation: 'createDocument', recipientsInput: 'json' },
+			credentials,
+		},
+	];
+	const toAgent = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
+	return {
+		name: 'Editor check: Document Signing as AI agent tools',
+		active: false,
+		settings: {},
+		nodes,
+		connections: { 'Send Contract PDF': toAgent, 'Create Document From Template': toAgent },
+	};
+}
+
+/** Hovers each parameter and tells which offer the "From AI" button. */
+async function fromAiButtons(editor: Editor, names: string[]): Promise<Record<string, boolean>> {
+	const found: Record<string, boolean> = {};
+	for (const name of names) {
+		const input = editor.ndv.getByTestId(`parameter-input-${name}`).first();
+		if ((await input.count()) === 0) {
+			found[name] = false;
+			continue;
+		}
+		await input.scrollIntoViewIfNeeded();
+		await input.hover();
+		await editor.page.waitForTimeout(300);
+		// The button sits in the parameter's row (label line), shown while hovered.
+		const row = editor.ndv.locator(`[data-test-id="parameter-item"]:has([data-test-id="parameter-input-${name}"])`).last();
+		const scope = (await row.count()) > 0 ? row : editor.ndv;
+		found[name] = (await scope.getByTestId('from-ai-override-button').count()) > 0;
+	}
+	return found;
+}
+
+export async function checkAgentTools(editor: Editor, stack: Stack, shotsDir: string): Promise<void> {
+	const saved = await stack.rest.post('/workflows', agentWorkflow());
+	if (saved.status !== 200) throw new Error(`saving the agent workflow answered ${saved.status}: ${JSON.stringify(saved.data).slice(0, 300)}`);
+	const workflowId = (saved.data as { data: { id: string } }).data.id;
+	const page = editor.page;
+
+	await check('AI Agent > Tools: "Document Signing Tool" is offered; added, it shows its resources, operations and own tool description', async () => {
+		await page.goto(`${stack.n8nUrl}/workflow/${workflowId}`);
+		await page.getByTestId('canvas-node').first().waitFor({ timeout: 30_000 });
+		await page.waitForTimeout(1_000);
+		await editor.screenshot(path.join(shotsDir, 'agent-canvas.png'));
+		tally.screenshots++;
+		const handle = page.locator('[data-test-id="canvas-node-input-handle"][data-connection-type="ai_tool"][data-node-name="AI Agent"]');
+		await handle.getByTestId('canvas-handle-plus').first().click();
+		await page.getByTestId('node-creator').waitFor({ timeout: 15_000 });
+		await page.getByTestId('node-creator-search-bar').first().fill('Document Signing');
+		await page.waitForTimeout(1_000);
+		const names = (await page.getByTestId('node-creator-item-name').allInnerTexts()).map((t) => t.trim());
+		log(`        tools found: ${names.join(' | ')}`);
+		await editor.screenshot(path.join(shotsDir, 'agent-tools-search.png'));
+		tally.screenshots++;
+		const ours = page.getByTestId('node-creator-item-name').filter({ hasText: 'Document Signing' }).first();
+		expect((await ours.count()) > 0, `no Document Signing entry under the agent's tools: ${names.join(' | ')}`);
+		// A tool is added at once (no action list in the Tools panel): its panel opens.
+		await ours.click();
+		await editor.ndv.getByTestId('node-parameters').waitFor({ timeout: 30_000 });
+		await page.waitForTimeout(1_000);
+		const description = await editor.ndv.getByTestId('parameter-input-toolDescription').locator('textarea').first().inputValue();
+		expect(description.startsWith('Create a draft envelope'), `the added tool's description: "${description}"`);
+		const resources = await editor.dropdownEntries(editor.ndv.getByTestId('parameter-input-resource').first());
+		const operations = await editor.dropdownEntries(editor.ndv.getByTestId('parameter-input-operation').first());
+		log(`        resources: ${resources.map((r) => r.split('\n')[0]).join(' | ')}; envelope operations: ${operations.map((o) => o.split('\n')[0]).join(' | ')}`);
+		await editor.screenshot(path.join(shotsDir, 'agent-tool-added.png'));
+		tally.screenshots++;
+		for (const wanted of ['Credit', 'Envelope', 'Signing Workflow', 'Template']) expect(resources.some((r) => r.startsWith(wanted)), `resource "${wanted}" missing: ${resources.join(' | ')}`);
+		for (const wanted of ['Create', 'Get Many', 'Get Status', 'Send', 'Download File']) expect(operations.some((o) => o.startsWith(wanted)), `operation "${wanted}" missing: ${operations.join(' | ')}`);
+		await page.keyboard.press('Escape');
+	});
+
+	await check('Tool panel (Envelope Create from a PDF URL): "From AI" on the fields an agent fills; the tool description is the operation\'s own', async () => {
+		await editor.openNode(workflowId, 'ui-tool-create');
+		const description = await editor.ndv.getByTestId('parameter-input-toolDescription').locator('textarea').first().inputValue();
+		log(`        tool description: ${description.slice(0, 100)}…`);
+		expect(description.startsWith('Create a draft envelope'), `tool description: "${description}"`);
+		const buttons = await fromAiButtons(editor, ['pdfUrl', 'title', 'fileName', 'name', 'email', 'phone']);
+		log(`        From AI offered: ${JSON.stringify(buttons)}`);
+		await editor.screenshot(path.join(shotsDir, 'agent-tool-panel.png'));
+		tally.screenshots++;
+		const missing = Object.entries(buttons).filter(([, offered]) => !offered).map(([name]) => name);
+		expect(missing.length === 0, `no From AI button on: ${missing.join(', ')}`);
+	});
+
+	await check('Tool panel (Create Document): "From AI" on template, title and recipients', async () => {
+		await editor.openNode(workflowId, 'ui-tool-document');
+		const buttons = await fromAiButtons(editor, ['title', 'recipientMappingJson', 'sendImmediately']);
+		const picker = editor.ndv.getByTestId('resource-locator-templateId').first();
+		await picker.hover();
+		await editor.page.waitForTimeout(300);
+		buttons.templateId = (await editor.ndv.locator('[data-test-id="parameter-item"]:has([data-test-id="resource-locator-templateId"])').last().getByTestId('from-ai-override-button').count()) > 0;
+		log(`        From AI offered: ${JSON.stringify(buttons)}`);
+		await editor.screenshot(path.join(shotsDir, 'agent-tool-document.png'));
+		tally.screenshots++;
+		const missing = Object.entries(buttons).filter(([, offered]) => !offered).map(([name]) => name);
+		expect(missing.length === 0, `no From AI button on: ${missing.join(', ')}`);
+	});
+}
