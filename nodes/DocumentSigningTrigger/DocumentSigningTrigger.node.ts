@@ -10,7 +10,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
-import { checkBounds, DEFAULT_LIMITS, parseEvent, WEBHOOK_EVENTS } from './delivery';
+import { checkBounds, DEFAULT_LIMITS, eventChosen, parseEvent, WEBHOOK_EVENTS } from './delivery';
 import { triggerProperties } from './description';
 import { claimEvent } from './memory';
 import {
@@ -42,7 +42,7 @@ export class DocumentSigningTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: `={{ ($parameter["events"] || []).length + " of ${WEBHOOK_EVENTS.length} events" }}`,
+		subtitle: `={{ ($parameter["events"] || []).length + " of ${WEBHOOK_EVENTS.length + 1} events" }}`,
 		// n8n's node creator shows one entry for the package's action and trigger nodes, with
 		// this description; so it speaks of the whole service, not only of this trigger.
 		description: 'E-signature: send PDFs for signature, create documents from templates, react to signing events',
@@ -151,7 +151,7 @@ export class DocumentSigningTrigger implements INodeType {
 		if (!parsed.ok) return refuse(400, 'INVALID_PAYLOAD', parsed.message);
 		const { event } = parsed;
 
-		if (!events.includes(event.event)) return ignore('event not selected', event.id);
+		if (!eventChosen(events, event.event)) return ignore('event not selected', event.id);
 
 		const createdAtMs = Date.parse(event.createdAt);
 		const maxAgeMinutes = numberOption(options.maxEventAgeMinutes, REPLAY_WINDOW_MINUTES);
@@ -170,7 +170,9 @@ export class DocumentSigningTrigger implements INodeType {
 			if (!isNew) return ignore('duplicate delivery', event.id);
 		}
 
+		// The event whole: fields the specification does not show reach the workflow too.
 		const json: IDataObject = {
+			...event.body,
 			id: event.id,
 			event: event.event,
 			createdAt: event.createdAt,
