@@ -1,0 +1,83 @@
+/**
+ * The e-stamp configuration of specification 2.6, as the sandbox reads it: the 13
+ * states, the KA catalog (data copied from the specification), duty limits, parties and
+ * shipping. States without a catalog in the specification follow the mode's choice (V14).
+ */
+import { z } from 'zod';
+import type { ModeChoices } from '../variant';
+import { KA_ARTICLES } from './ka-articles';
+import { DUTY_CEILING, ESTAMP_STATES, MIN_DUTY, SHOWN_STATE_MAXIMUM } from './limits';
+
+const REMARK = ' (the catalog row for act reference';
+
+/** Catalog values per state: KA only. The printed KA line with a remark counts without it, too. */
+const CATALOGS: Readonly<Record<string, ReadonlySet<string>>> = {
+	KA: new Set(KA_ARTICLES.flatMap((line) => (line.includes(REMARK) ? [line, line.slice(0, line.indexOf(REMARK))] : [line]))),
+};
+
+/** "Article 5(b)", "Art. 30", "Art 30(2)(a)(i)", or a bare "5(b)" / "37" with a separator. */
+const ACT_NUMBER_AT_START = /^\s*(?:(?:article|art)\.?\s*\d+[a-z]?(?:\(\w+\))*|\d+[a-z]?(?:\(\w+\))+|\d+[a-z]?\s*[-:–.,])/i;
+const ACT_NUMBER_AT_END = /(?:(?:article|art)\.?\s*\d+[a-z]?(?:\(\w+\))*\)?|[-–:,]\s*\d+[a-z]?(?:\(\w+\))+)\s*$/i;
+
+/** Why an article value is refused for the state, or undefined. */
+export function articleProblem(choices: ModeChoices, state: string, article: string): string | undefined {
+	if (article.trim() === '') return 'must not be empty';
+	const catalog = CATALOGS[state];
+	if (catalog) {
+		return catalog.has(article) ? undefined : `must be an exact instrument name from the ${state} catalog`;
+	}
+	if (choices.uncataloguedArticles === 'anyName') return undefined;
+	if (ACT_NUMBER_AT_START.test(article) || ACT_NUMBER_AT_END.test(article)) {
+		return 'must be the instrument name without the Stamp Act number';
+	}
+	return undefined;
+}
+
+const text = () => z.string().trim().min(1, 'is required');
+const mobile = () => z.string().regex(/^\d{10}$/, 'must be 10 digits');
+const wholeNumber = /^\d+$/;
+
+const party = z.object({
+	name: text(),
+	email: z.string().email(),
+	mobile: mobile().optional(),
+	address: text(),
+});
+
+const shipping = z.object({
+	name: text(),
+	address: text(),
+	city: text(),
+	state: text().refine((value) => !/^[A-Za-z]{2}$/.test(value.trim()), 'must be the full state name, not the code'),
+	pincode: z.string().regex(/^\d{6}$/, 'must be 6 digits'),
+	mobile: mobile(),
+});
+
+export function estampConfigSchema(choices: ModeChoices) {
+	return z
+		.object({
+			state: z.enum(ESTAMP_STATES),
+			article: z.string(),
+			amount: z.string().regex(wholeNumber, 'must be a whole number written as a string'),
+			considerationAmount: z.string().regex(wholeNumber, 'must be a non-negative whole number written as a string'),
+			payee: z.enum(['first-party', 'second-party']).default('first-party'),
+			hardcopy: z.enum(['n', 'y']).default('n'),
+			firstParty: party,
+			secondParty: party,
+			shipping: shipping.optional(),
+		})
+		.superRefine((config, ctx) => {
+			const problem = articleProblem(choices, config.state, config.article);
+			if (problem) ctx.addIssue({ code: 'custom', path: ['article'], message: problem });
+			const max = SHOWN_STATE_MAXIMUM[config.state] ?? DUTY_CEILING;
+			if (wholeNumber.test(config.amount) && (Number(config.amount) < MIN_DUTY || Number(config.amount) > max)) {
+				ctx.addIssue({ code: 'custom', path: ['amount'], message: `must be from ${MIN_DUTY} to ${max} for ${config.state}` });
+			}
+			if (config.firstParty.name.trim().toLowerCase() === config.secondParty.name.trim().toLowerCase()) {
+				ctx.addIssue({ code: 'custom', path: ['secondParty', 'name'], message: 'must differ from firstParty.name' });
+			}
+			if (config.hardcopy === 'y' && !config.shipping) {
+				ctx.addIssue({ code: 'custom', path: ['shipping'], message: "is required when hardcopy is 'y'" });
+			}
+		});
+}
