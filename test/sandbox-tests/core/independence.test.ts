@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * The sandbox is a second, independent reading of the specification: no file under
  * test/sandbox may reach code of nodes/ or credentials/, directly or through another

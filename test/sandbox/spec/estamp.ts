@@ -10,18 +10,25 @@ import { DUTY_CEILING, ESTAMP_STATES, MIN_DUTY, SHOWN_STATE_MAXIMUM } from './li
 
 const REMARK = ' (the catalog row for act reference';
 
-/** Catalog values per state: KA only. The printed KA line with a remark counts without it, too. */
+/**
+ * Catalog values per state: KA only. One printed KA line ends with the specification's
+ * remark in parentheses (an ambiguous merged row); the value is the text before it.
+ */
 const CATALOGS: Readonly<Record<string, ReadonlySet<string>>> = {
-	KA: new Set(KA_ARTICLES.flatMap((line) => (line.includes(REMARK) ? [line, line.slice(0, line.indexOf(REMARK))] : [line]))),
+	KA: new Set(KA_ARTICLES.map((line) => (line.includes(REMARK) ? line.slice(0, line.indexOf(REMARK)) : line))),
 };
 
-/** "Article 5(b)", "Art. 30", "Art 30(2)(a)(i)", or a bare "5(b)" / "37" with a separator. */
-const ACT_NUMBER_AT_START = /^\s*(?:(?:article|art)\.?\s*\d+[a-z]?(?:\(\w+\))*|\d+[a-z]?(?:\(\w+\))+|\d+[a-z]?\s*[-:–.,])/i;
-const ACT_NUMBER_AT_END = /(?:(?:article|art)\.?\s*\d+[a-z]?(?:\(\w+\))*\)?|[-–:,]\s*\d+[a-z]?(?:\(\w+\))+)\s*$/i;
+// A Stamp Act number: "Article 5(b)", "Art. 30", "Article No. 5", "Art 30(2)(a)(i)", or bare "5(b)".
+const LABELLED = String.raw`\b(?:article|art)\.?\s*(?:no\.?\s*)?\d+[a-z]?(?:\s*\(\w+\))*`;
+const BARE_WITH_CLAUSE = String.raw`\d+[a-z]?(?:\s*\(\w+\))+`;
+const ACT_NUMBER_AT_START = new RegExp(String.raw`^\s*[\[(]?\s*(?:${LABELLED}|${BARE_WITH_CLAUSE}|\d+[a-z]?\s*[\])]?\s*[-:–.,])`, 'i');
+const ACT_NUMBER_AT_END = new RegExp(String.raw`(?:${LABELLED}|[-–:,]\s*[\[(]?\s*${BARE_WITH_CLAUSE})\s*[\])]?\s*$`, 'i');
+const ONLY_A_NUMBER = new RegExp(String.raw`^\s*[\[(]?\s*(?:${LABELLED}|\d+[a-z]?(?:\s*\(\w+\))*)\s*[\])]?\s*$`, 'i');
 
 /** Why an article value is refused for the state, or undefined. */
 export function articleProblem(choices: ModeChoices, state: string, article: string): string | undefined {
 	if (article.trim() === '') return 'must not be empty';
+	if (ONLY_A_NUMBER.test(article)) return 'is only a Stamp Act number; send the instrument name';
 	const catalog = CATALOGS[state];
 	if (catalog) {
 		return catalog.has(article) ? undefined : `must be an exact instrument name from the ${state} catalog`;

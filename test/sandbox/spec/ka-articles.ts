@@ -2,7 +2,7 @@
  * The KA (Karnataka) article catalog, copied as data from the specification (2.6), one
  * value per line as printed there, odd spellings included. One printed line carries the
  * specification's own remark in parentheses (an ambiguous merged row); the sandbox reads
- * the text before the remark as the value, and also accepts the line exactly as printed.
+ * the text before the remark as the value (spec/estamp.ts).
  */
 export const KA_ARTICLES: readonly string[] = [
 	"Acknowledge of a Debt - upto Rs.5000/-",

@@ -20,7 +20,10 @@ export const nonEmpty = (message = 'is required') => z.string().trim().min(1, me
 export const emailAddress = () => z.string().email();
 export const e164 = () => z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +919876543210');
 export const httpsUrl = () =>
-	z.string().url().refine((value) => value.startsWith('https://'), 'must be an HTTPS URL');
+	z
+		.string()
+		.url()
+		.refine((value) => URL.canParse(value) && new URL(value).protocol === 'https:', 'must be an HTTPS URL');
 const wholeFromOne = () => z.number().int().min(1, 'must be a whole number from 1');
 
 /** Each real recipient needs an e-mail, a phone or both (2.3). */
