@@ -85,7 +85,9 @@ const cases: Case[] = [
 	{ name: 'http redirect URL', params: withSettings({ redirectUrl: 'http://example.com/done' }), expect: ['workflow.redirectUrl', 'HTTPS'] },
 	{ name: 'unknown mode', params: withSettings({ mode: 'random' }), expect: ['workflow.mode', "Expected 'sequential' | 'parallel'"] },
 	{ name: 'unknown email notification value', params: withSettings({ emailNotifications: 'sometimes' }), expect: ['workflow.emailNotifications', 'Invalid enum value'] },
-	{ name: 'unknown WhatsApp notification value', params: withSettings({ whatsappNotifications: 'daily' }), expect: ['workflow.whatsappNotifications', 'Invalid enum value'] },
+	{ name: 'unknown email notification value', params: withSettings({ emailNotifications: 'daily' }), expect: ['workflow.emailNotifications', 'Invalid enum value'] },
+	// A key the schema does not list is refused by name, never dropped silently.
+	{ name: 'recipient JSON with a misspelt property', params: withJsonRecipients([{ ...SIGNER, emial: 'x@example.com' }]), expect: ['recipients.0.emial', 'is not a field the API takes'] },
 	{ name: 'reminder every 0 hours', params: withSettings({ reminderEveryHours: 0 }), expect: ['workflow.reminderEveryHours', 'from 1'] },
 	{ name: 'expiry that is not a date', params: withSettings({ expiresAt: 'next tuesday' }), expect: ['workflow.expiresAt', 'ISO 8601'] },
 	// e-stamp
@@ -190,7 +192,7 @@ const cases: Case[] = [
 		expect: ['recipients', 'at least one signer'],
 	},
 	{ name: 'add no recipients', params: { operation: 'addRecipients', envelopeId: 'env_any' }, expect: ['recipients', 'at least one recipient'] },
-	{ name: 'list with an unknown status filter', params: { operation: 'getMany', filters: { status: 'archived' } }, expect: ['status', 'Invalid enum value'] },
+	{ name: 'list with an empty status filter given by an expression', params: { operation: 'getMany', filters: { status: '={{ " " }}' } }, expect: ['status', 'must not be empty'] },
 	{ name: 'empty envelope id', params: { operation: 'send', envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId ?? "" }}' } }, expect: ['Envelope', 'envelope ID is required'] },
 	{ name: 'envelope id ".." (would leave /envelopes/{id})', params: { operation: 'getStatus', envelopeId: { __rl: true, mode: 'id', value: '..' } }, expect: ['Envelope', '".." is not an ID'] },
 	{ name: 'envelope id "."', params: { operation: 'downloadFile', envelopeId: { __rl: true, mode: 'id', value: '.' } }, expect: ['Envelope', '"." is not an ID'] },
