@@ -4,6 +4,8 @@
  * specification shows work unchanged; a guess the service does not follow works through
  * the setting a user changes, or fails with an error naming the assumption and the setting.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { type Harness, startHarness } from '../harness';
 import {
 	admin,
@@ -132,7 +134,7 @@ describe('envelope operations against the variant service', () => {
 });
 
 describe('credit operations against the variant service', () => {
-	const credit = (parameters: Record<string, unknown>, credentials?: Record<string, unknown>) =>
+	const credit = (parameters: Record<string, unknown>, credentials?: IDataObject) =>
 		runOp(h, { resource: 'credit', ...parameters }, undefined, { credentials });
 
 	it('get balance on the guessed path: fails naming the path as a guess and the credential field', async () => {
