@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * The nodes in a real n8n against the variant service (the sandbox's variant mode: another
  * choice wherever the specification is silent, docs/sandbox.md): Run with a key holding
