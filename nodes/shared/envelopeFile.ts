@@ -22,7 +22,8 @@ export async function fetchEnvelopeFile(
 	}) as IDataObject;
 	const url = file.url as string | undefined;
 	const fileName = (file.fileName as string | undefined) || `${envelopeId}.pdf`;
-	const json = { envelopeId, fileName, url: url ?? null, expiresIn: file.expiresIn ?? null };
+	// Fields of the answer beyond these stay.
+	const json = { envelopeId, ...file, fileName, url: url ?? null, expiresIn: file.expiresIn ?? null };
 	if (!binaryPropertyName) return { json };
 
 	if (!url) {

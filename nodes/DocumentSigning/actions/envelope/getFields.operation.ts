@@ -26,5 +26,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}) as IDataObject;
 	const items = Array.isArray(response.items) ? (response.items as IDataObject[]) : [];
 	const total = typeof response.total === 'number' ? response.total : items.length;
-	return [{ json: { envelopeId, items, total } }];
+	// Fields of the answer beyond items and total stay.
+	return [{ json: { envelopeId, ...response, items, total } }];
 }
