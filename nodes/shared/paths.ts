@@ -64,6 +64,6 @@ export function explainGuessedPath(error: unknown, endpoint: GuessedEndpoint, pa
 		`The specification does not show this path (assumption "${setting.assumption}" in docs/assumptions.md).`,
 	]
 		.filter(Boolean)
-		.join(' ');
+		.join('\n');
 	return error;
 }
