@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { checkBaseUrl, originOf } from '../nodes/shared/baseUrl';
+import { GUESSED_PATH_PROPERTIES } from '../nodes/shared/pathSettings';
 
 /**
  * API key of the Document Signing Service. The key belongs to the workspace (personal or
@@ -64,6 +65,9 @@ export class DocumentSigningApi implements ICredentialType {
 			hint: 'Used by the trigger to verify deliveries',
 			description: 'Secret of the webhook configured in the dashboard under Settings, Webhooks',
 		},
+		// Paths the specification does not show (docs/assumptions.md): the guesses are the
+		// defaults; a service that serves them elsewhere is followed by changing them here.
+		...GUESSED_PATH_PROPERTIES,
 	];
 
 	// A function rather than a `generic` block: n8n evaluates a block's `{{ }}` expression in

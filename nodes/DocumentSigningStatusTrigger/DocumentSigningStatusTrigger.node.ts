@@ -7,23 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { fetchEnvelopeFile } from '../DocumentSigning/actions/envelope/downloadFile.operation';
-import { ENVELOPE_STATUS_OPTIONS } from '../DocumentSigning/actions/envelope/statusOptions';
-import { GUESSED_VALUES } from '../shared/assumptions';
+import { fetchEnvelopeFile } from '../shared/envelopeFile';
+import { ENVELOPE_STATUS_OPTIONS, statusName } from '../shared/envelopeStatus';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { apiErrorFields } from '../shared/errors';
 import type { EnvelopeListItem, StatusMemory } from './poller';
 import { FINAL_STATUSES, readChanged, readFrom, takeNew } from './poller';
-
-const STATUS_NAMES = new Map(ENVELOPE_STATUS_OPTIONS.map((o) => [o.value as string, o.name]));
-
-const STATUS_DESCRIPTIONS: Record<string, string> = {
-	draft: 'Created, not sent yet',
-	estamping: 'Sent with e-stamping; the stamp is being bought',
-	estamp_failed: 'The e-stamp purchase failed for good',
-	pending: 'Sent; waiting for recipients to sign or approve',
-	completed: 'Every signer signed and every approver approved',
-};
 
 /** What the node keeps in the workflow's static data. */
 interface NodeMemory extends IDataObject {
@@ -65,15 +54,20 @@ export class DocumentSigningStatusTrigger implements INodeType {
 				displayName: 'Trigger On Status',
 				name: 'statuses',
 				type: 'multiOptions',
-				options: ENVELOPE_STATUS_OPTIONS.map((option) => ({
-					...option,
-					description: STATUS_DESCRIPTIONS[option.value],
-				})),
+				options: ENVELOPE_STATUS_OPTIONS,
 				default: ['completed'],
-				required: true,
 				description:
 					'Start when an envelope reaches one of these statuses (Completed: every signer signed)',
 				hint: 'Checked at the Poll Times above: starts once for each envelope that reached a status since the last check. Envelopes already there when the workflow is first published do not start it.',
+			},
+			{
+				displayName: 'Other Statuses',
+				name: 'otherStatuses',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. declined, expired',
+				description:
+					'Statuses your service uses beyond the list above, separated by commas. The specification names only draft, pending, estamping and completed, so the list holds guesses.',
 			},
 			{
 				displayName: 'Download Signed PDF',
@@ -169,16 +163,17 @@ async function toOutput(
 const DOWNLOADS_AT_ONCE = 5;
 
 function readStatuses(this: IPollFunctions): string[] {
-	const chosen = this.getNodeParameter('statuses', []) as string[];
-	const known: readonly string[] = GUESSED_VALUES.envelopeStatuses;
-	const unknown = chosen.filter((status) => !known.includes(status));
-	if (chosen.length === 0 || unknown.length > 0) {
+	const chosen = (this.getNodeParameter('statuses', []) as string[]) ?? [];
+	const other = String(this.getNodeParameter('otherStatuses', '') ?? '').split(',');
+	// Any status is taken: beyond the four shown, the specification names none.
+	const statuses = [...new Set([...chosen, ...other].map((status) => String(status).trim()).filter(Boolean))];
+	if (statuses.length === 0) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Trigger On Status: choose one or more of ${known.join(', ')}${unknown.length ? ` (not a status: ${unknown.join(', ')})` : ''}`,
+			'Trigger On Status: choose one or more statuses (or give them in Other Statuses)',
 		);
 	}
-	return [...new Set(chosen)];
+	return statuses;
 }
 
 /** The list item, named for workflows; the signed PDF attached when asked and completed. */
@@ -186,7 +181,7 @@ async function toItem(this: IPollFunctions, envelope: EnvelopeListItem): Promise
 	const json: IDataObject = {
 		envelopeId: envelope.id,
 		...envelope,
-		statusName: STATUS_NAMES.get(envelope.status) ?? envelope.status,
+		statusName: statusName(envelope.status),
 	};
 	const download = this.getNodeParameter('downloadSignedPdf', false) as boolean;
 	if (!download || envelope.status !== 'completed') return { json };

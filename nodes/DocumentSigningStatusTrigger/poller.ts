@@ -1,9 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULTS } from '../shared/assumptions';
-import type { Page } from '../shared/pagination';
+import type { Page, PageSize } from '../shared/pagination';
+import { followShortPage, readPage } from '../shared/pagination';
 import { apiPath } from '../shared/endpoints';
-import { apiRequest } from '../shared/transport';
 
 /**
  * Reading `GET /envelopes?status=...` for the status trigger.
@@ -86,10 +86,11 @@ export async function readChanged(
 		let shrank = false;
 		let floor = since;
 
+		// The largest page is not in the specification: a refused size is lowered (readPage).
+		const size: PageSize = { limit: STATUS_POLL.pageSize };
+		const path = apiPath('envelopes');
 		for (let page = DEFAULTS.page; ; page++) {
-			const response = await apiRequest.call(this, 'GET', apiPath('envelopes'), {
-				qs: { status, page, limit: STATUS_POLL.pageSize },
-			}) as Page<EnvelopeListItem>;
+			const response = (await readPage.call(this, path, { status }, page, size)) as Page<EnvelopeListItem>;
 			const items = Array.isArray(response.items) ? response.items : [];
 			const total = response.pageInfo?.total;
 			if (firstTotal === undefined) firstTotal = total;
@@ -106,6 +107,7 @@ export async function readChanged(
 			}
 
 			if (!response.pageInfo?.hasNext || items.length === 0) break;
+			followShortPage(this, response, size, path, page);
 			if (ordered && !allPages && floor !== undefined && previous < floor) break;
 		}
 

@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
-import { checkBounds, DEFAULT_LIMITS, DEFAULT_MAX_CLOCK_SKEW_MINUTES, parseEvent, WEBHOOK_EVENTS } from './delivery';
+import { checkBounds, DEFAULT_LIMITS, DEFAULT_MAX_CLOCK_SKEW_MINUTES, eventChosen, parseEvent, WEBHOOK_EVENTS } from './delivery';
 import { triggerProperties } from './description';
 import { claimEvent } from './memory';
 import {
@@ -46,7 +46,7 @@ export class DocumentSigningTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: `={{ ($parameter["events"] || []).length + " of ${WEBHOOK_EVENTS.length} events" }}`,
+		subtitle: `={{ ($parameter["events"] || []).length + " of ${WEBHOOK_EVENTS.length + 1} events" }}`,
 		// n8n's node creator shows one entry for the package's action and trigger nodes, with
 		// this description; so it speaks of the whole service, not only of this trigger.
 		description: 'E-signature: send PDFs for signature, create documents from templates, react to signing events',
@@ -186,7 +186,7 @@ export class DocumentSigningTrigger implements INodeType {
 		if (!parsed.ok) return refuse(400, 'INVALID_PAYLOAD', parsed.message);
 		const { event } = parsed;
 
-		if (!events.includes(event.event)) return ignore('debug', 'event not selected', event.id);
+		if (!eventChosen(events, event.event)) return ignore('debug', 'event not selected', event.id);
 
 		const createdAtMs = Date.parse(event.createdAt);
 		const forgetBeforeMs = maxAgeMinutes > 0 ? Date.now() - maxAgeMinutes * 60_000 : -Infinity;
@@ -207,7 +207,9 @@ export class DocumentSigningTrigger implements INodeType {
 			if (!isNew) return ignore('debug', 'duplicate delivery', event.id);
 		}
 
+		// The event whole: fields the specification does not show reach the workflow too.
 		const json: IDataObject = {
+			...event.body,
 			id: event.id,
 			event: event.event,
 			createdAt: event.createdAt,

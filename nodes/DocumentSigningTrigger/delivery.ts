@@ -37,12 +37,32 @@ export const WEBHOOK_EVENTS = [
 
 export const WEBHOOK_EVENT_VALUES: string[] = WEBHOOK_EVENTS.map((e) => e.value);
 
+/**
+ * The choice that starts on kinds beyond the four (the specification says others exist,
+ * e.g. for recipient signing, without naming them): without it such an event would be
+ * acknowledged and lost.
+ */
+export const OTHER_EVENTS = {
+	name: 'Any Other Event',
+	value: 'otherEvents',
+	action: 'On any other event',
+	description: 'Event kinds beyond the four above (such as recipient signing events), output as delivered',
+} as const;
+
+/** Whether the chosen events (values, or kinds typed in an expression) take `kind`. */
+export function eventChosen(chosen: string[], kind: string): boolean {
+	if (chosen.includes(kind)) return true;
+	return chosen.includes(OTHER_EVENTS.value) && !WEBHOOK_EVENT_VALUES.includes(kind);
+}
+
 /** An event as the service delivers it: `id`, `event`, `createdAt`, `data`. */
 export interface WebhookEvent {
 	id: string;
 	event: string;
 	createdAt: string;
 	data: IDataObject;
+	/** The whole body, fields beyond the four included. */
+	body: IDataObject;
 }
 
 export type ParseResult = { ok: true; event: WebhookEvent } | { ok: false; message: string };
@@ -73,6 +93,7 @@ export function toEvent(body: unknown): ParseResult {
 			event: body.event as string,
 			createdAt: body.createdAt as string,
 			data: body.data,
+			body,
 		},
 	};
 }

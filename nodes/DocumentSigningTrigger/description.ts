@@ -7,6 +7,7 @@ import {
 	DEFAULT_MAX_BODY_KB,
 	DEFAULT_MAX_CLOCK_SKEW_MINUTES,
 	DEFAULT_MAX_DATA_DEPTH,
+	OTHER_EVENTS,
 	WEBHOOK_EVENT_VALUES,
 	WEBHOOK_EVENTS,
 } from './delivery';
@@ -25,10 +26,11 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
-		options: WEBHOOK_EVENTS.map((e) => ({ ...e })),
+		options: [...WEBHOOK_EVENTS.map((e) => ({ ...e })), { ...OTHER_EVENTS }],
 		default: [...WEBHOOK_EVENT_VALUES],
 		description:
-			'Events that start the workflow. Other events are acknowledged and start nothing.',
+			'Events that start the workflow. Events not chosen are acknowledged and start nothing.',
+		hint: 'The specification names four event kinds and says there are others: choose Any Other Event to start on those too, or give kinds in an expression (e.g. {{ ["document.sent", "document.completed"] }})',
 	},
 	{
 		displayName: 'Ignore Repeated Deliveries',

@@ -61,19 +61,62 @@ export function validateInput<S extends ZodTypeAny>(
 	what: string,
 ): z.infer<S> {
 	const result = schema.safeParse(value);
-	if (result.success) return result.data;
+	if (result.success) {
+		const unknown = droppedKeys(value, result.data);
+		if (unknown.length === 0) return result.data;
+		// zod leaves out keys its schema does not list. Every object these inputs build is
+		// one whose fields the specification lists, so an extra key is most likely a typo
+		// (or a panel field a schema misses) the service would never see: refused by name,
+		// never dropped silently. Inputs meant to carry what the specification leaves open
+		// are sent as given without this check (e.g. Add Recipients' replace fields).
+		const lines = unknown.map((path) => `${path}: is not a field the API takes (check its spelling, or remove it)`);
+		throw validationError(source, what, lines, itemIndex);
+	}
 
 	// Two checks of one empty field both read "must not be empty": said once.
 	const lines = [...new Set(formatZodIssues({ issues: readableIssues(result.error.issues, value) }))];
+	throw validationError(source, what, lines, itemIndex);
+}
+
+/**
+ * The one "Invalid <what>: <first> (and N more)" error: the message carries the first
+ * problem, the description all of them.
+ */
+export function validationError(
+	source: NodeSource,
+	what: string,
+	lines: string[],
+	itemIndex: number,
+	heading = `Invalid ${what}`,
+): NodeOperationError {
 	const first = lines[0] ?? 'invalid value';
 	const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : '';
-	const error = new NodeOperationError(source.getNode(), `Invalid ${what}: ${first}${more}`, {
+	const error = new NodeOperationError(source.getNode(), `${heading}: ${first}${more}`, {
 		itemIndex,
 		description: lines.join('; '),
 	});
 	// Kept for "Continue On Fail" error items, which show the context's field errors.
 	error.context.fieldErrors = lines;
-	throw error;
+	return error;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+
+/** Paths of keys (with a defined value) in `input` that the parsed `output` lacks. */
+export function droppedKeys(input: unknown, output: unknown, path: string[] = []): string[] {
+	if (Array.isArray(input) && Array.isArray(output)) {
+		if (input.length !== output.length) return [];
+		return input.flatMap((entry, n) => droppedKeys(entry, output[n], [...path, String(n)]));
+	}
+	if (!isPlainObject(input) || !isPlainObject(output)) return [];
+	const dropped: string[] = [];
+	for (const [key, entry] of Object.entries(input)) {
+		if (entry === undefined) continue;
+		if (!(key in output)) dropped.push([...path, key].join('.'));
+		else dropped.push(...droppedKeys(entry, output[key], [...path, key]));
+	}
+	return dropped;
 }
 
 /** An input error found before any schema applies (e.g. text that is not JSON). */

@@ -1,6 +1,8 @@
 /** Every guessed endpoint path is stated in the assumptions table (and so in docs/assumptions.md). */
 import { ASSUMPTIONS } from '../../nodes/shared/assumptions';
 import { apiPath, ENDPOINTS, GUESSED_ENDPOINTS, routePattern } from '../../nodes/shared/endpoints';
+import { type GuessedEndpoint, GUESSED_PATHS } from '../../nodes/shared/pathSettings';
+import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
 
 describe('endpoint table', () => {
 	const guesses = ASSUMPTIONS.map((a) => a.guess.replace(/\{\w+\}/g, '{id}'));
@@ -8,6 +10,19 @@ describe('endpoint table', () => {
 	it.each(GUESSED_ENDPOINTS.map((g) => [`${g.method} ${ENDPOINTS[g.endpoint]}`, g]))('%s is in the assumptions table', (_name, g) => {
 		const stated = `\`${g.method} ${ENDPOINTS[g.endpoint].replace(/\{\w+\}/g, '{id}')}`;
 		expect(guesses.some((guess) => guess.includes(stated))).toBe(true);
+	});
+
+	it('every guessed path can be changed in the credential; its default is the guess', () => {
+		const credential = new DocumentSigningApi();
+		for (const { endpoint } of GUESSED_ENDPOINTS) {
+			const setting = GUESSED_PATHS[endpoint as GuessedEndpoint];
+			expect(setting).toBeDefined();
+			const field = credential.properties.find((p) => p.name === setting.field);
+			expect(field).toMatchObject({ displayName: setting.label, type: 'string', default: ENDPOINTS[endpoint] });
+		}
+		// The block comes after the fields every credential had (base URL, key, secret).
+		expect(credential.properties.slice(0, 3).map((p) => p.name)).toEqual(['baseUrl', 'apiKey', 'webhookSecret']);
+		expect(typeof credential.authenticate).toBe('function');
 	});
 
 	it('fills path parameters encoded, and gives express routes', () => {

@@ -146,6 +146,9 @@ describe('envelope operations', () => {
 				estamp: { enabled: true, status: 'queued' },
 				recipients: [],
 				workflow: null,
+				// The answer's other fields stay.
+				success: true,
+				estampStatus: 'queued',
 			});
 		});
 

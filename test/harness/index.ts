@@ -128,10 +128,10 @@ export function chain(...names: string[]): IConnections {
 }
 
 /** Starts a sandbox on a free loopback port; `nodeTypes` adds test-only node types by name. */
-export async function startHarness(options: { nodeTypes?: Record<string, INodeType> } = {}) {
+export async function startHarness(options: { nodeTypes?: Record<string, INodeType>; /** Start the sandbox in its variant mode (docs/sandbox.md). */ variant?: boolean } = {}) {
 	await initBinaryData();
 	for (const [name, type] of Object.entries(options.nodeTypes ?? {})) addNodeType(name, type);
-	const sandbox: Sandbox = await startSandbox({ port: 0 });
+	const sandbox: Sandbox = await startSandbox({ port: 0, variant: options.variant });
 	let executions = 0;
 
 	async function run(options: RunOptions): Promise<RunResult> {

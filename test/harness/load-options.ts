@@ -8,14 +8,15 @@ import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
 import type { Harness } from './index';
-import { HarnessCredentialsHelper } from './credentials';
+import { type HarnessCredentials, HarnessCredentialsHelper } from './credentials';
 import { nodeTypes } from './node-types';
 
-/** The load-options context of a Document Signing node with `parameters`, using `apiKey`. */
+/** The load-options context of a Document Signing node with `parameters`, using `apiKey` (and other credential fields). */
 export function loadOptionsContext(
 	h: Harness,
 	parameters: INodeParameters,
 	apiKey = h.sandbox.apiKey,
+	credentials: Partial<HarnessCredentials> = {},
 ): LoadOptionsContext {
 	const node: INode = {
 		id: 'n1',
@@ -32,6 +33,7 @@ export function loadOptionsContext(
 			baseUrl: h.sandbox.baseUrl,
 			apiKey,
 			webhookSecret: h.sandbox.webhookSecret,
+			...credentials,
 		}),
 		currentNodeParameters: parameters,
 		restApiUrl: 'http://127.0.0.1/rest',

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Runs the sandbox until killed:
- *   npm run --silent sandbox -- --port <n> [--host 127.0.0.1]
+ *   npm run --silent sandbox -- --port <n> [--host 127.0.0.1] [--variant]
  * The first stdout line is one JSON object {baseUrl, apiKey, orgApiKey, disabledApiKey, webhookSecret}.
  */
 import { startSandbox } from './server';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
 		process.stderr.write(`--port must be an integer from 0 to 65535, got ${portText}\n`);
 		process.exit(2);
 	}
-	const sandbox = await startSandbox({ port, host: option('host') });
+	const sandbox = await startSandbox({ port, host: option('host'), variant: process.argv.slice(2).includes('--variant') });
 	process.stdout.write(
 		`${JSON.stringify({
 			baseUrl: sandbox.baseUrl,

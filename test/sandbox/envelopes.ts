@@ -3,8 +3,7 @@
  * and reusable workflow runs: record creation with defaults, the presigned upload grant,
  * response shapes, every send requirement, the e-stamp step and signing progress.
  */
-import { DEFAULTS } from '../../nodes/shared/assumptions';
-import { EstampConfigSchema } from '../../nodes/shared/schemas';
+import { CREDITS_PER_AADHAAR_RECIPIENT, GUESSED_DEFAULTS } from './guesses';
 import { addEstampCertificate, signPdf } from './pdf';
 import {
 	type EnvelopeField,
@@ -18,11 +17,15 @@ import {
 	UPLOAD_EXPIRES_IN,
 	sameWorkspace,
 } from './state';
+import { rulesFor } from './spec';
+import { ESTAMP_CHECK_INTERVAL_MS } from './spec/limits';
+import { choicesOf } from './variant';
 import { emitEvent } from './webhooks';
 
 /**
  * E-stamp provider failure trigger: an `estampConfig.firstParty.name` equal to this value
- * makes the simulated provider fail the purchase (terminal failure, envelope `estamp_failed`).
+ * makes the simulated provider fail the purchase (terminal failure; envelope `estamp_failed`,
+ * or `estamp_error` in the variant mode).
  */
 export const PROVIDER_FAILURE_NAME = 'Provider Failure';
 
@@ -62,9 +65,9 @@ export function buildRecipients(state: SandboxState, input: RecipientInput[], fi
 		name: r.name,
 		...(r.email !== undefined ? { email: r.email } : {}),
 		...(r.phone !== undefined ? { phone: r.phone } : {}),
-		role: (r.role ?? DEFAULTS.recipient.role) as RecipientRole,
+		role: (r.role ?? GUESSED_DEFAULTS.recipientRole) as RecipientRole,
 		order: r.order ?? firstOrder + index,
-		signatureMethod: r.signatureMethod ?? DEFAULTS.recipient.signatureMethod,
+		signatureMethod: r.signatureMethod ?? GUESSED_DEFAULTS.recipientSignatureMethod,
 		...(r.verificationMethod !== undefined ? { verificationMethod: r.verificationMethod } : {}),
 		...(r.signaturePlacement !== undefined ? { signaturePlacement: r.signaturePlacement } : {}),
 		status: 'pending',
@@ -73,7 +76,7 @@ export function buildRecipients(state: SandboxState, input: RecipientInput[], fi
 }
 
 export function buildWorkflow(input: Record<string, unknown> = {}): WorkflowSettings {
-	const d = DEFAULTS.workflow;
+	const d = GUESSED_DEFAULTS.workflow;
 	return {
 		...input,
 		mode: (input.mode as string) ?? d.mode,
@@ -252,7 +255,7 @@ function sentWorkflowView(state: SandboxState, envelope: EnvelopeRecord) {
 		verificationMethod: w.verificationMethod,
 		message: w.message ?? null,
 		reminderEveryHours: w.reminderEveryHours,
-		expiresAt: w.expiresAt ?? new Date(state.nowMs() + DEFAULTS.workflow.expiresInDays * 86400_000).toISOString(),
+		expiresAt: w.expiresAt ?? new Date(state.nowMs() + GUESSED_DEFAULTS.expiresInDays * 86400_000).toISOString(),
 		emailNotifications: w.emailNotifications,
 		whatsappNotifications: w.whatsappNotifications,
 	};
@@ -283,9 +286,9 @@ export type SendOutcome =
 	| { ok: true; status: 200 | 202; body: Record<string, unknown> }
 	| { ok: false; code: string; message: string; path?: string };
 
-/** One credit per aadhaar_otp recipient (assumptions.ts "Credit costs"). */
+/** Credits per aadhaar_otp recipient (a guess: the cost is not shown). */
 export function creditCost(envelope: EnvelopeRecord): number {
-	return envelope.recipients.filter((r) => r.signatureMethod === 'aadhaar_otp').length;
+	return envelope.recipients.filter((r) => r.signatureMethod === 'aadhaar_otp').length * CREDITS_PER_AADHAAR_RECIPIENT;
 }
 
 /**
@@ -304,7 +307,7 @@ export function sendEnvelope(state: SandboxState, envelope: EnvelopeRecord): Sen
 		return { ok: false, code: 'FILE_NOT_UPLOADED', message: 'Upload the PDF before sending the envelope' };
 	}
 	if (envelope.workflow.estampEnabled) {
-		const check = EstampConfigSchema.safeParse(envelope.workflow.estampConfig);
+		const check = rulesFor(choicesOf(state)).estampConfig.safeParse(envelope.workflow.estampConfig);
 		if (!check.success) {
 			const issue = check.error.issues[0];
 			const path = ['workflow', 'estampConfig', ...issue.path].join('.');
@@ -378,7 +381,7 @@ function startEstamp(state: SandboxState, envelope: EnvelopeRecord): void {
 		initiatedAt: state.nowIso(),
 		pollAttempts: 0,
 		lastError: null,
-		nextCheckAt: state.nowMs() + 3600_000,
+		nextCheckAt: state.nowMs() + ESTAMP_CHECK_INTERVAL_MS,
 	};
 	state.schedule(() => acceptEstamp(state, envelope), state.estampTiming.acceptAfterMs);
 }
@@ -412,7 +415,7 @@ async function resolveEstamp(state: SandboxState, envelope: EnvelopeRecord): Pro
 	if (providerFails(envelope)) {
 		e.status = 'failed';
 		e.lastError = 'Provider rejected the e-stamp purchase';
-		envelope.status = 'estamp_failed';
+		envelope.status = choicesOf(state).estampFailedStatus;
 		envelope.updatedAt = state.nowIso();
 		emitEvent(state, 'document.estamp.failed', {
 			envelopeId: envelope.id,
@@ -481,7 +484,7 @@ export function runEstampCheck(state: SandboxState, envelope: EnvelopeRecord): v
 	const e = envelope.estamp;
 	if (!e || (e.status !== 'pending' && e.status !== 'queued')) return;
 	e.pollAttempts += 1;
-	e.nextCheckAt = state.nowMs() + 3600_000;
+	e.nextCheckAt = state.nowMs() + ESTAMP_CHECK_INTERVAL_MS;
 	if (e.status === 'queued') acceptEstamp(state, envelope);
 	void resolveEstamp(state, envelope);
 }
@@ -565,6 +568,19 @@ export async function actAsRecipient(
 	recipient.status = recipient.role === 'approver' ? 'approved' : 'signed';
 	recipient.signedAt = state.nowIso();
 	envelope.updatedAt = recipient.signedAt;
+	const signedEvent = choicesOf(state).recipientSignedEvent;
+	if (signedEvent) {
+		emitEvent(state, signedEvent, {
+			envelopeId: envelope.id,
+			title: envelope.title,
+			recipientId: recipient.id,
+			name: recipient.name,
+			email: recipient.email ?? null,
+			role: recipient.role,
+			status: recipient.status,
+			occurredAt: recipient.signedAt,
+		});
+	}
 	if (actionable(envelope).every(isDone) && !envelope.completedAt) await completeEnvelope(state, envelope);
 	const body: Record<string, unknown> = {
 		envelopeId: envelope.id,
@@ -599,4 +615,8 @@ async function completeEnvelope(state: SandboxState, envelope: EnvelopeRecord): 
 	}
 	envelope.status = 'completed';
 	envelope.updatedAt = envelope.completedAt;
+	const completedEvent = choicesOf(state).completedEvent;
+	if (completedEvent) {
+		emitEvent(state, completedEvent, { envelopeId: envelope.id, title: envelope.title, status: 'completed', occurredAt: envelope.completedAt });
+	}
 }

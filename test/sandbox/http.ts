@@ -4,9 +4,9 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ZodError, ZodIssue, ZodTypeAny, z } from 'zod';
-import { ERROR_STATUS } from '../../nodes/shared/assumptions';
-import { PagingQuerySchema } from '../../nodes/shared/schemas';
+import { rulesFor } from './spec';
 import type { ApiKeyRecord, SandboxState } from './state';
+import { choicesOf, DEFAULT_CHOICES, type ModeChoices } from './variant';
 
 export interface ApiErrorBody {
 	code: string;
@@ -21,7 +21,13 @@ export function requestIdOf(res: Response): string {
 	return (res.locals.requestId as string | undefined) ?? 'req_unknown';
 }
 
-/** Sends the error body of part 7 with the HTTP status of ERROR_STATUS. */
+/** The choices of the mode the answering sandbox is in. */
+export function choicesOfResponse(res: Response): ModeChoices {
+	const state = res.app?.locals.state as SandboxState | undefined;
+	return state ? choicesOf(state) : DEFAULT_CHOICES;
+}
+
+/** Sends the error body of part 7 with the HTTP status the mode gives the code. */
 export function apiError(
 	res: Response,
 	code: string,
@@ -35,7 +41,7 @@ export function apiError(
 		timestamp: new Date().toISOString(),
 	};
 	if (details !== undefined) body.details = details;
-	return res.status(ERROR_STATUS[code] ?? 500).json(body);
+	return res.status(choicesOfResponse(res).errorStatus[code] ?? 500).json(body);
 }
 
 function pathString(path: Array<string | number>): string {
@@ -97,8 +103,7 @@ export interface PageInfo {
 }
 
 /**
- * Pages a list by the query's `page` and `limit` (PagingQuerySchema: defaults and maximum
- * from assumptions.ts). Answers VALIDATION_ERROR itself (and returns undefined) for a bad
+ * Pages a list by the query's `page` and `limit` (defaults and maximum of the mode). Answers VALIDATION_ERROR itself (and returns undefined) for a bad
  * page or limit, so a route writes `const page = paginate(res, items, req.query); if (!page) return;`.
  */
 export function paginate<T>(
@@ -106,7 +111,7 @@ export function paginate<T>(
 	items: T[],
 	query: Record<string, unknown>,
 ): { items: T[]; pageInfo: PageInfo } | undefined {
-	const paging = PagingQuerySchema.safeParse({ page: query.page, limit: query.limit });
+	const paging = rulesFor(choicesOfResponse(res)).paging.safeParse({ page: query.page, limit: query.limit });
 	if (!paging.success) {
 		validationError(res, paging.error);
 		return undefined;

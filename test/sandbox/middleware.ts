@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ERROR_STATUS } from '../../nodes/shared/assumptions';
+import { GUESSED_ERROR_STATUS } from './guesses';
 import { bearerOf, requestIdOf, stateOf } from './http';
 import type { FaultRule } from './state';
 
@@ -64,7 +64,7 @@ function hits(req: Request, rule: FaultRule | null | undefined): boolean {
 }
 
 function codeForStatus(status: number): string {
-	const found = Object.entries(ERROR_STATUS).find(([, s]) => s === status);
+	const found = Object.entries(GUESSED_ERROR_STATUS).find(([, s]) => s === status);
 	return found ? found[0] : status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST';
 }
 

@@ -6,7 +6,8 @@
  *   /storage/...       presigned upload and download addresses (no key)
  *   /sign/<token>      recipient action pages (GET page, POST sign/approve)
  *   /__sandbox/...     test control: reset, clock, keys, credits, estamp timing, faults,
- *                      webhooks, deliveries, events, request log, fixed template ids
+ *                      webhooks, deliveries, events, request log, fixed template ids,
+ *                      the variant mode, envelope status and events of any kind
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AddressInfo } from 'net';
@@ -40,6 +41,8 @@ export interface SandboxOptions {
 	port?: number;
 	host?: string;
 	webhookSecret?: string;
+	/** Start in the variant mode (variant.ts); POST /__sandbox/variant switches at run time. */
+	variant?: boolean;
 }
 
 type RouterFactory = (state: SandboxState) => express.Router;
@@ -92,7 +95,7 @@ export function createApp(state: SandboxState): express.Express {
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-	const state = new SandboxState({ webhookSecret: opts.webhookSecret });
+	const state = new SandboxState({ webhookSecret: opts.webhookSecret, variant: opts.variant });
 	installHourlyCheck(state);
 	const app = createApp(state);
 	const host = opts.host ?? '127.0.0.1';

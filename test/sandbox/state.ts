@@ -5,7 +5,7 @@
  * Everything lives in one SandboxState so `reset()` gives a fresh service with the same keys.
  */
 import { randomBytes } from 'crypto';
-import { MAX_PDF_BYTES } from '../../nodes/shared/upload';
+import { DOWNLOAD_EXPIRES_IN, MAX_FILE_SIZE, UPLOAD_EXPIRES_IN } from './spec/limits';
 
 export type WorkspaceType = 'personal' | 'organization';
 export interface WorkspaceRef {
@@ -256,10 +256,7 @@ export interface CreditTransaction {
 	createdAt: string;
 }
 
-export const UPLOAD_EXPIRES_IN = 3600;
-export const DOWNLOAD_EXPIRES_IN = 3600;
-/** The API's PDF size limit (spec part 8), defined once beside the node's upload checks. */
-export const MAX_FILE_SIZE = MAX_PDF_BYTES;
+export { DOWNLOAD_EXPIRES_IN, MAX_FILE_SIZE, UPLOAD_EXPIRES_IN };
 /** Starting balances after start and after reset. */
 export const INITIAL_CREDITS = { personal: 25, organization: 100 };
 
@@ -305,6 +302,8 @@ export class SandboxState {
 	/** Set by the server once it listens, e.g. `http://127.0.0.1:4567`. */
 	origin = '';
 	readonly webhookSecret: string;
+	/** The variant mode (variant.ts); kept by reset, changed by POST /__sandbox/variant. */
+	variant: boolean;
 	readonly personalWorkspace: WorkspaceRef = { type: 'personal', id: 'usr_sandbox' };
 	readonly organizationWorkspace: WorkspaceRef = { type: 'organization', id: 'org_sandbox' };
 
@@ -352,7 +351,8 @@ export class SandboxState {
 	/** Hooks run after the clock moves (the hourly e-stamp check registers here). */
 	clockListeners: Array<() => void> = [];
 
-	constructor(opts: { webhookSecret?: string } = {}) {
+	constructor(opts: { webhookSecret?: string; variant?: boolean } = {}) {
+		this.variant = opts.variant ?? false;
 		this.webhookSecret = opts.webhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`;
 		this.apiKey = this.createKey(this.personalWorkspace);
 		this.orgApiKey = this.createKey(this.organizationWorkspace);
@@ -477,7 +477,7 @@ export class SandboxState {
 		this.timers.clear();
 	}
 
-	/** Back to a fresh service: same origin, secret and built-in keys; everything else empty. */
+	/** Back to a fresh service: same origin, secret, mode and built-in keys; everything else empty. */
 	reset(): void {
 		this.generation += 1;
 		this.clearTimers();

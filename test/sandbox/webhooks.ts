@@ -1,16 +1,18 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Webhook events: every event is recorded, then POSTed to each matching subscription as
- * JSON {id, event, createdAt, data} with `X-Service-Signature` = hex HMAC-SHA256 of the exact
- * body bytes (assumptions.ts WEBHOOK_SIGNATURE). Non-2xx answers and connection errors are
+ * JSON {id, event, createdAt, data} with `X-Service-Signature` = HMAC-SHA256 of the exact
+ * body bytes, hex in the default mode, base64 in the variant mode (V8). Non-2xx answers and connection errors are
  * retried with a doubling backoff; deliveries to one subscription go out in event order.
  */
 import { createHmac } from 'crypto';
-import { WEBHOOK_SIGNATURE } from '../../nodes/shared/assumptions';
+import { GUESSED_SIGNATURE } from './guesses';
+import { SIGNATURE_HEADER } from './spec/limits';
+import { choicesOf } from './variant';
 import type { SandboxState, WebhookDelivery, WebhookEvent, WebhookSubscription } from './state';
 
-export function signBody(secret: string, body: string | Buffer): string {
-	return createHmac(WEBHOOK_SIGNATURE.algorithm, secret).update(body).digest(WEBHOOK_SIGNATURE.encoding);
+export function signBody(secret: string, body: string | Buffer, encoding: 'hex' | 'base64' = GUESSED_SIGNATURE.encoding): string {
+	return createHmac(GUESSED_SIGNATURE.algorithm, secret).update(body).digest(encoding);
 }
 
 /** One promise chain per subscription keeps deliveries in order. */
@@ -29,7 +31,7 @@ export function emitEvent(state: SandboxState, event: string, data: Record<strin
 			eventId: record.id,
 			event,
 			body,
-			signature: signBody(state.webhookSecret, body),
+			signature: signBody(state.webhookSecret, body, choicesOf(state).signatureEncoding),
 			attempts: [],
 			delivered: false,
 			finished: false,
@@ -53,7 +55,7 @@ async function deliver(state: SandboxState, delivery: WebhookDelivery, generatio
 				headers: {
 					'Content-Type': 'application/json',
 					'User-Agent': 'document-signing-sandbox-webhooks',
-					[WEBHOOK_SIGNATURE.header]: delivery.signature,
+					[SIGNATURE_HEADER]: delivery.signature,
 				},
 				body: delivery.body,
 				signal: AbortSignal.timeout(policy.timeoutMs),

@@ -122,10 +122,14 @@ describe('workflow settings', () => {
 			['mode', 'random'],
 			['verificationMethod', 'sms'],
 			['emailNotifications', 'some'],
-			['whatsappNotifications', 'completion_only'],
 		]) {
 			expect(codes(SigningSettingsSchema, { [key]: value })).toEqual(['invalid_enum_value']);
 		}
+	});
+
+	it('sends any whatsappNotifications value (only "all" is in the specification), not an empty one', () => {
+		for (const value of ['all', 'none', 'critical']) expect(problems(SigningSettingsSchema, { whatsappNotifications: value })).toEqual([]);
+		expect(problems(SigningSettingsSchema, { whatsappNotifications: '' })).toEqual(['whatsappNotifications: must not be empty']);
 	});
 
 	it('requires reminderEveryHours to be a whole number from 1', () => {
@@ -209,7 +213,9 @@ describe('envelope list query', () => {
 		expect(problems(EnvelopeListQuerySchema, { page: '0' })).toEqual(['page: must be a whole number from 1']);
 		expect(problems(EnvelopeListQuerySchema, { limit: '101' })).toEqual(['limit: must be a whole number from 1 to 100']);
 		expect(problems(EnvelopeListQuerySchema, { page: 'abc' })).toEqual(['page: must be a whole number from 1']);
-		expect(codes(EnvelopeListQuerySchema, { status: 'sent' })).toEqual(['invalid_enum_value']);
+		// Statuses beyond the four shown are not named by the specification: any is sent.
+		expect(problems(EnvelopeListQuerySchema, { status: 'declined' })).toEqual([]);
+		expect(problems(EnvelopeListQuerySchema, { status: '' })).toEqual(['status: must not be empty']);
 	});
 });
 

@@ -145,19 +145,31 @@ describe('article for states without a catalog', () => {
 		}
 	});
 
-	it('rejects an empty value and a leading or trailing Stamp Act number', () => {
+	it('rejects an empty value, a leading Stamp Act number and a number alone', () => {
 		expect(problems(EstampConfigSchema, config({ state: 'MH', article: '  ' }))).toEqual(['article: must not be empty']);
-		for (const article of ['Article 5(b) - Affidavit', 'Art 30 Lease', 'Affidavit - Art 30', 'Affidavit (Article 4)', '5(b) - Affidavit', '30: Lease', 'Art. 12']) {
+		for (const article of ['Article 5(b) - Affidavit', 'Art 30 Lease', '5(b) - Affidavit', '30: Lease', 'Art. 12']) {
 			const lines = problems(EstampConfigSchema, config({ state: 'MH', article }));
 			expect(lines).toHaveLength(1);
 			expect(lines[0]).toMatch(/^article: .*Stamp Act article number/);
 		}
 	});
 
-	it('detects references only at the edges', () => {
+	it('accepts every value of the specification\'s KA catalog, trailing references included', () => {
+		const refused = (getArticles('KA') ?? []).filter(
+			(article) => problems(EstampConfigSchema, config({ state: 'MH', article })).length > 0,
+		);
+		expect(getArticles('KA')).toHaveLength(120);
+		expect(refused).toEqual([]);
+		for (const article of ['Customs Bond or Excise Bond Art 23(b)', 'Indemnity Bond (As per Article 47)', 'Surrender of Lease (Art 40b)', 'Affidavit - Art 30']) {
+			expect(problems(EstampConfigSchema, config({ state: 'MH', article }))).toEqual([]);
+		}
+	});
+
+	it('detects references only at the start', () => {
 		expect(hasStampActNumber('Acknowledgement of Letter, Article, Package, Parcel .....')).toBe(false);
 		expect(hasStampActNumber('Letter of License - 1 year to 10 year')).toBe(false);
-		expect(hasStampActNumber('Affidavit - Art 30')).toBe(true);
+		expect(hasStampActNumber('Article 5(b) - Affidavit')).toBe(true);
+		expect(hasStampActNumber('Affidavit - Art 30')).toBe(false);
 		// "art" inside a word is not a reference.
 		expect(hasStampActNumber('Lease - Part 3')).toBe(false);
 		expect(hasStampActNumber('Smart 30 Agreement')).toBe(false);

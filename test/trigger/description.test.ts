@@ -29,9 +29,10 @@ function subtitle(parameters: INode['parameters']): unknown {
 
 describe('trigger description in the editor', () => {
 	it('subtitle counts the selected events instead of listing them', () => {
-		expect(subtitle({})).toBe('4 of 4 events');
-		expect(subtitle({ events: ['document.estamp.failed'] })).toBe('1 of 4 events');
-		expect(subtitle({ events: [] })).toBe('0 of 4 events');
+		// Four kinds of the specification and Any Other Event.
+		expect(subtitle({})).toBe('4 of 5 events');
+		expect(subtitle({ events: ['document.estamp.failed'] })).toBe('1 of 5 events');
+		expect(subtitle({ events: [] })).toBe('0 of 5 events');
 	});
 
 	it('each event has the action the node creator lists, with "e-stamp" spelled as the service does', () => {
@@ -42,8 +43,9 @@ describe('trigger description in the editor', () => {
 			['document.estamp.completed', 'On e-stamp completed'],
 			['document.estamp.failed', 'On e-stamp failed'],
 			['document.sent', 'On document sent'],
+			['otherEvents', 'On any other event'],
 		]);
-		expect(actions.map(([value]) => value)).toEqual(WEBHOOK_EVENT_VALUES);
+		expect(actions.map(([value]) => value).slice(0, 4)).toEqual(WEBHOOK_EVENT_VALUES);
 	});
 
 	it('the trigger panel says to register the Test URL for tests and the Production URL for production', () => {

@@ -6,26 +6,21 @@
 import axios, { type AxiosInstance } from 'axios';
 
 import { PROVIDER_FAILURE_NAME } from '../sandbox/envelopes';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { useSandbox } from '../sandbox-fixture';
 import { estampConfig, makePdf, uploadPut } from '../sandbox-tests/core/helpers';
 import { startWebhookRunner, type WebhookRunner } from '../harness/webhook';
 
 describe('Document Signing Trigger with the sandbox', () => {
-	let sandbox: Sandbox;
+	const sandbox = useSandbox({ reset: 'afterEach' });
 	let api: AxiosInstance;
 	let runner: WebhookRunner;
 
-	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0 });
+	beforeAll(() => {
 		api = axios.create({
 			baseURL: sandbox.baseUrl,
 			headers: { Authorization: `Bearer ${sandbox.apiKey}` },
 			validateStatus: () => true,
 		});
-	});
-
-	afterAll(async () => {
-		await sandbox.close();
 	});
 
 	beforeEach(async () => {
@@ -37,7 +32,6 @@ describe('Document Signing Trigger with the sandbox', () => {
 	});
 
 	afterEach(async () => {
-		await axios.post(`${sandbox.origin}/__sandbox/reset`);
 		await runner.close();
 	});
 

@@ -4,8 +4,8 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import type { Endpoint } from '../../shared/endpoints';
 import { apiPath } from '../../shared/endpoints';
+import { explainGuessedPath, guessedPath } from '../../shared/paths';
 import { apiRequest } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
@@ -25,7 +25,7 @@ function entryName(label: unknown, id: string): string {
 /** One page of a list endpoint searched by `filter` (the API's `search`), as picker entries. */
 async function searchPage(
 	this: ILoadOptionsFunctions,
-	endpoint: Endpoint,
+	path: string,
 	labelKey: string,
 	query: IDataObject,
 	filter?: string,
@@ -35,7 +35,7 @@ async function searchPage(
 	const qs: IDataObject = { ...query, page, limit: PAGE_SIZE };
 	if (filter) qs.search = filter;
 
-	const response = (await apiRequest.call(this, 'GET', apiPath(endpoint), { qs })) as IDataObject;
+	const response = (await apiRequest.call(this, 'GET', path, { qs })) as IDataObject;
 	const items = (response.items as IDataObject[] | undefined) ?? [];
 	const pageInfo = (response.pageInfo as IDataObject | undefined) ?? {};
 
@@ -51,7 +51,7 @@ export async function searchEnvelopes(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, 'envelopes', 'title', {}, filter, paginationToken);
+	return await searchPage.call(this, apiPath('envelopes'), 'title', {}, filter, paginationToken);
 }
 
 /** Draft envelopes only: the picker of operations that need a draft (Send, Add Recipients). */
@@ -60,7 +60,7 @@ export async function searchDraftEnvelopes(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, 'envelopes', 'title', { status: 'draft' }, filter, paginationToken);
+	return await searchPage.call(this, apiPath('envelopes'), 'title', { status: 'draft' }, filter, paginationToken);
 }
 
 /** Active templates of the key's workspace for the template picker, searched by name. */
@@ -69,7 +69,7 @@ export async function searchTemplates(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, 'templates', 'name', { status: 'active' }, filter, paginationToken);
+	return await searchPage.call(this, apiPath('templates'), 'name', { status: 'active' }, filter, paginationToken);
 }
 
 /** Archived templates only: the picker of Restore. */
@@ -78,7 +78,7 @@ export async function searchArchivedTemplates(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, 'templates', 'name', { status: 'archived' }, filter, paginationToken);
+	return await searchPage.call(this, apiPath('templates'), 'name', { status: 'archived' }, filter, paginationToken);
 }
 
 /**
@@ -90,7 +90,13 @@ export async function searchWorkflows(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = await searchPage.call(this, 'workflows', 'name', {}, undefined, paginationToken);
+	const path = await guessedPath.call(this, 'workflows');
+	let page: INodeListSearchResult;
+	try {
+		page = await searchPage.call(this, path, 'name', {}, undefined, paginationToken);
+	} catch (error) {
+		throw explainGuessedPath(error, 'workflows', path);
+	}
 	const wanted = filter?.trim().toLowerCase();
 	if (!wanted) return page;
 	return { ...page, results: page.results.filter((entry) => entry.name.toLowerCase().includes(wanted)) };

@@ -27,6 +27,8 @@ export async function getWorkflowParticipants(
 			'This signing workflow has no published version yet: publish it to list its participants',
 		);
 	}
+	// A workflow read that fails (a key with only workflows:write, another path) leaves the
+	// keys to be typed: the field takes an expression, and Run does not need the read.
 	return [...published.participants]
 		.sort((a, b) => a.order - b.order)
 		.map((p) => ({

@@ -42,17 +42,14 @@ const TRAILING_BARE = new RegExp(String.raw`\s*[-–:,]\s*[\[(]?\s*${BARE_REF}\s
 const ONLY_REF = new RegExp(String.raw`^\s*[\[(]?\s*(?:${LABELLED_REF}|${BARE_REF})\s*[\])]?\s*$`, 'i');
 
 /**
- * True when the value starts or ends with a Stamp Act article reference ("Article 5(b) -
- * Affidavit", "Affidavit - Art 30", "5(b) - Affidavit"). Used for states whose catalog is
- * not known; for a state with a catalog, the exact catalog value decides (several KA
- * values legitimately contain references such as "Art 23(b)" or "37(c)").
+ * True when the value starts with a Stamp Act article reference ("Article 5(b) -
+ * Affidavit", "5(b) - Affidavit"). Used for states whose catalog is not known. A trailing
+ * reference is not refused: the specification's own KA catalog ends values with one
+ * ("Customs Bond or Excise Bond Art 23(b)", "Indemnity Bond (As per Article 47)",
+ * "Surrender of Lease (Art 40b)"), so the catalogs not shown may too; none starts with one.
  */
 export function hasStampActNumber(article: string): boolean {
-	return (
-		LEADING_LABELLED.test(article) ||
-		LEADING_BARE.test(article) ||
-		TRAILING_LABELLED.test(article)
-	);
+	return LEADING_LABELLED.test(article) || LEADING_BARE.test(article);
 }
 
 /** The value with a leading or trailing article reference removed (for suggestions). */
@@ -76,7 +73,7 @@ export function articleIssue(state: string, article: string): string | undefined
 	const catalog = ARTICLE_CATALOGS[state];
 	if (!catalog) {
 		if (hasStampActNumber(article)) {
-			return 'must not contain the Stamp Act article number (such as "Article 5(b)" or "Art 30"); send the instrument name only';
+			return 'must not start with the Stamp Act article number (such as "Article 5(b) - ..."); send the instrument name only';
 		}
 		return undefined;
 	}

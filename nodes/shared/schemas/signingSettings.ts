@@ -12,7 +12,9 @@ import { VerificationMethodSchema } from './recipients';
 
 export const SigningModeSchema = z.enum(['sequential', 'parallel']);
 export const EmailNotificationsSchema = z.enum(['all', 'completion_only', 'none']);
-export const WhatsappNotificationsSchema = z.enum(GUESSED_VALUES.whatsappNotifications);
+/** Values beyond `all` are not in the specification: the guesses are offered, any value is sent. */
+export const WhatsappNotificationsSchema = z.string().min(1, 'must not be empty');
+export const SUGGESTED_WHATSAPP_NOTIFICATIONS = GUESSED_VALUES.whatsappNotifications;
 
 export const SigningSettingsSchema = z
 	.object({

@@ -1,12 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import { admin, client, makePdf, signer, startSandbox, uploadPut, type Sandbox } from './helpers';
+import { admin, client, makePdf, signer, uploadPut } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 function expectErrorBody(body: any, code: string) {
 	expect(body.code).toBe(code);

@@ -1,12 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import { admin, client, draftWithPdf, signer, startSandbox, type Sandbox } from './helpers';
+import { admin, client, draftWithPdf, signer } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 const aadhaar = (name: string) => signer(name, { signatureMethod: 'aadhaar_otp' });
 

@@ -1,14 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /** The sandbox's pages for people: the dashboard at its root and the signing answer. */
 import axios from 'axios';
-import { admin, client, draftWithPdf, signer, startSandbox, type Sandbox } from './helpers';
+import { admin, client, draftWithPdf, signer } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 const form = (path: string, fields: Record<string, string>) =>
 	axios.post(`${sandbox.origin}${path}`, new URLSearchParams(fields).toString(), {

@@ -1,13 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import axios from 'axios';
-import { admin, client, draftWithPdf, makePdf, signer, startSandbox, uploadPut, type Sandbox } from './helpers';
+import { admin, client, draftWithPdf, makePdf, signer, uploadPut } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 describe('POST /envelopes', () => {
 	test('returns the upload configuration and envelope fields of 2.1/2.2', async () => {

@@ -1,20 +1,18 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import axios from 'axios';
 import { PDFDocument } from 'pdf-lib';
-import { admin, client, draftWithPdf, estampConfig, makePdf, pdfTextOf, signer, startReceiver, startSandbox, waitFor, type Sandbox } from './helpers';
+import { admin, client, draftWithPdf, estampConfig, makePdf, pdfTextOf, signer, startReceiver, waitFor } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
-	sandbox = await startSandbox();
 	receiver = await startReceiver();
 });
 afterAll(async () => {
-	await sandbox.close();
 	await receiver.close();
 });
 beforeEach(async () => {
-	await admin(sandbox).post('/reset');
 	receiver.received.length = 0;
 	await admin(sandbox).post('/webhooks', { url: receiver.url });
 });

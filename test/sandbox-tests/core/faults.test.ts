@@ -1,13 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import axios from 'axios';
-import { admin, client, startSandbox, type Sandbox } from './helpers';
+import { admin, client } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 const setFaults = async (body: Record<string, unknown>) => {
 	const res = await admin(sandbox).post('/faults', body);

@@ -1,14 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import axios from 'axios';
 import { PDFDocument } from 'pdf-lib';
-import { admin, client, draftWithPdf, makePdf, pdfTextOf, signer, startSandbox, type Sandbox } from './helpers';
+import { client, draftWithPdf, makePdf, pdfTextOf, signer } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 const act = (url: string) => axios.post(url, {}, { validateStatus: () => true });
 

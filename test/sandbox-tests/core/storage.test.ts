@@ -1,12 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import { admin, client, makePdf, pdfOfSize, startSandbox, uploadPost, uploadPut, type Sandbox } from './helpers';
+import { admin, client, makePdf, pdfOfSize, uploadPost, uploadPut } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 async function newUpload() {
 	return (await client(sandbox).post('/envelopes', { fileName: 'a.pdf' })).data;

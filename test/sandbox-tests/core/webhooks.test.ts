@@ -1,13 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import { createHmac } from 'crypto';
-import { admin, client, draftWithPdf, signer, startReceiver, startSandbox, waitFor, type Sandbox } from './helpers';
+import { admin, client, draftWithPdf, signer, startReceiver, waitFor } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 async function plainSend() {
 	const api = client(sandbox);

@@ -1,13 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import { admin, client, draftWithPdf, startSandbox, type Sandbox } from '../core/helpers';
+import { admin, client, draftWithPdf } from '../core/helpers';
+import { useSandbox } from '../../sandbox-fixture';
 import type { AxiosInstance } from 'axios';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 /** Sends an envelope with `aadhaar` aadhaar_otp signers (one credit each) and one electronic signer. */
 async function sendWithAadhaar(api: AxiosInstance, aadhaar: number): Promise<string> {

@@ -1,21 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import {
-	admin,
-	client,
-	documentBody,
-	makePdf,
-	startSandbox,
-	templateBody,
-	templateWithPdf,
-	type Sandbox,
-} from './helpers';
+import { admin, client, documentBody, makePdf, templateBody, templateWithPdf } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 describe('GET /templates/{id}/document-payload', () => {
 	test('one mapping per role, sender fields with stored defaults (false and 0 kept), recipient fields excluded', async () => {

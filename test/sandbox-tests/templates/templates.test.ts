@@ -1,22 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import {
-	admin,
-	client,
-	documentBody,
-	makePdf,
-	startSandbox,
-	templateBody,
-	templateWithPdf,
-	uploadPut,
-	type Sandbox,
-} from './helpers';
+import { admin, client, documentBody, makePdf, templateBody, templateWithPdf, uploadPut } from './helpers';
+import { useSandbox } from '../../sandbox-fixture';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 async function keyWith(workspace: 'personal' | 'organization', scopes?: string[]): Promise<string> {
 	const res = await admin(sandbox).post('/keys', { workspace, ...(scopes ? { scopes } : {}) });

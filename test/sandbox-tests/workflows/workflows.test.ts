@@ -1,13 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import { admin, client, estampConfig, startSandbox, templateWithPdf, type Sandbox } from '../templates/helpers';
+import { admin, client, estampConfig, templateWithPdf } from '../templates/helpers';
+import { useSandbox } from '../../sandbox-fixture';
 import type { AxiosInstance } from 'axios';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => admin(sandbox).post('/reset'));
+const sandbox = useSandbox();
 
 function config(templateId: string, over: Record<string, unknown> = {}) {
 	return {

@@ -4,6 +4,7 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { runHourlyChecks } from '../envelopes';
+import { emitEvent } from '../webhooks';
 import { validate, validationError } from '../http';
 import { ALL_SCOPES, type SandboxState } from '../state';
 
@@ -141,6 +142,44 @@ export default function adminRoutes(state: SandboxState): Router {
 		template.id = body.data.id;
 		state.templates.set(template.id, template);
 		res.json({ id: template.id });
+	});
+
+	router.post('/variant', (req, res) => {
+		const body = validate(z.object({ on: z.boolean() }), req.body ?? {});
+		if (!body.ok) return void bad(res, body.error);
+		state.variant = body.data.on;
+		res.json({ variant: state.variant });
+	});
+
+	router.get('/variant', (_req, res) => {
+		res.json({ variant: state.variant });
+	});
+
+	/** Sets any status on an envelope (statuses the service may have beyond those shown). */
+	router.post('/envelopes/:envelopeId/status', (req, res) => {
+		const body = validate(z.object({ status: z.string().trim().min(1) }), req.body ?? {});
+		if (!body.ok) return void bad(res, body.error);
+		const envelope = state.envelopes.get(req.params.envelopeId);
+		if (!envelope) return void res.status(404).json({ code: 'NOT_FOUND', message: `Envelope ${req.params.envelopeId} not found` });
+		envelope.status = body.data.status;
+		envelope.updatedAt = state.nowIso();
+		res.json({ envelopeId: envelope.id, status: envelope.status, updatedAt: envelope.updatedAt });
+	});
+
+	/** Emits an event of any kind for an envelope; `data` is merged over {envelopeId, title, status}. */
+	router.post('/envelopes/:envelopeId/events', (req, res) => {
+		const body = validate(z.object({ event: z.string().trim().min(1), data: z.record(z.unknown()).optional() }), req.body ?? {});
+		if (!body.ok) return void bad(res, body.error);
+		const envelope = state.envelopes.get(req.params.envelopeId);
+		if (!envelope) return void res.status(404).json({ code: 'NOT_FOUND', message: `Envelope ${req.params.envelopeId} not found` });
+		const event = emitEvent(state, body.data.event, {
+			envelopeId: envelope.id,
+			title: envelope.title,
+			status: envelope.status,
+			occurredAt: state.nowIso(),
+			...body.data.data,
+		});
+		res.status(201).json(event);
 	});
 
 	router.get('/transactions', (_req, res) => {

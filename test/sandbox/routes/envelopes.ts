@@ -1,11 +1,14 @@
 /**
  * /api/v1/envelopes: create, list, add recipients, send, status, fields, file, e-stamp check.
- * Key scopes per assumptions.ts GUESSED_SCOPES.
+ * Key scopes are guesses (guesses.ts); list order and the add-recipients replace request
+ * are choices of the mode (V13, V9).
  */
 import { Router } from 'express';
-import { GUESSED_SCOPES } from '../../../nodes/shared/assumptions';
-import { routePattern } from '../../../nodes/shared/endpoints';
-import { AddRecipientsSchema, EnvelopeCreateSchema, EnvelopeListQuerySchema, recipientTotalIssue } from '../../../nodes/shared/schemas';
+import { GUESSED_SCOPES } from '../guesses';
+import { rulesFor } from '../spec';
+import { MAX_RECIPIENTS } from '../spec/limits';
+import { PATHS } from '../spec/paths';
+import { choicesOf } from '../variant';
 import {
 	buildRecipients,
 	createEnvelopeRecord,
@@ -20,6 +23,11 @@ import {
 import { apiError, keyOf, pageOf, requireAuth, ruleError, validate, validationError } from '../http';
 import { DOWNLOAD_EXPIRES_IN, type EnvelopeRecord, type SandboxState } from '../state';
 import type { Request, Response } from 'express';
+
+const newestChangeFirst = (a: EnvelopeRecord, b: EnvelopeRecord) =>
+	a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : b.id.localeCompare(a.id);
+const oldestCreatedFirst = (a: EnvelopeRecord, b: EnvelopeRecord) =>
+	a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id.localeCompare(b.id);
 
 /** Answers NOT_FOUND unless the envelope exists in the key's workspace. */
 function loadEnvelope(state: SandboxState, req: Request, res: Response): EnvelopeRecord | undefined {
@@ -45,15 +53,15 @@ export default function envelopeRoutes(state: SandboxState): Router {
 	const write = requireAuth([GUESSED_SCOPES.documentsWrite]);
 	const sign = requireAuth([GUESSED_SCOPES.signingWrite]);
 
-	router.post(routePattern('envelopes'), write, (req, res) => {
-		const body = validate(EnvelopeCreateSchema, req.body ?? {});
+	router.post(PATHS.envelopes, write, (req, res) => {
+		const body = validate(rulesFor(choicesOf(state)).envelopeCreate, req.body ?? {});
 		if (!body.ok) return void validationError(res, body.error);
 		const { envelope, upload } = createEnvelopeRecord(state, keyOf(res).workspace, body.data);
 		res.status(201).json(createResponse(envelope, upload));
 	});
 
-	router.get(routePattern('envelopes'), read, (req, res) => {
-		const query = validate(EnvelopeListQuerySchema, req.query);
+	router.get(PATHS.envelopes, read, (req, res) => {
+		const query = validate(rulesFor(choicesOf(state)).envelopeList, req.query);
 		if (!query.ok) return void validationError(res, query.error);
 		const { page, limit, status, search } = query.data;
 		const needle = search?.trim().toLowerCase();
@@ -61,23 +69,25 @@ export default function envelopeRoutes(state: SandboxState): Router {
 			.filter((e) => e.workspace.type === keyOf(res).workspace.type && e.workspace.id === keyOf(res).workspace.id)
 			.filter((e) => !status || e.status === status)
 			.filter((e) => !needle || e.title.toLowerCase().includes(needle))
-			// Newest change first (assumptions.ts: envelope list order).
-			.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : b.id.localeCompare(a.id)))
+			.sort(choicesOf(state).envelopeOrder === 'updatedDesc' ? newestChangeFirst : oldestCreatedFirst)
 			.map(listItem);
 		res.json(pageOf(items, page, limit));
 	});
 
-	router.post(routePattern('envelopeRecipients'), write, (req, res) => {
+	router.post(PATHS.envelopeRecipients, write, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
-		const body = validate(AddRecipientsSchema, req.body ?? {});
+		const body = validate(rulesFor(choicesOf(state)).addRecipients, req.body ?? {});
 		if (!body.ok) return void validationError(res, body.error);
 		if (envelope.status !== 'draft') {
 			return void apiError(res, 'INVALID_STATUS', `Envelope is ${envelope.status}; recipients can be added only to a draft`);
 		}
-		const replace = body.data.replace === true;
-		const tooMany = recipientTotalIssue(envelope.recipients.length, body.data.recipients.length, replace);
-		if (tooMany) return void ruleError(res, 'recipients', tooMany);
+		const replace = choicesOf(state).isReplace(body.data);
+		// 4.1: appends count the existing recipients, a replacement only the new list.
+		const total = (replace ? 0 : envelope.recipients.length) + body.data.recipients.length;
+		if (total > MAX_RECIPIENTS) {
+			return void ruleError(res, 'recipients', `would make ${total} recipients; at most ${MAX_RECIPIENTS} are allowed across all roles`);
+		}
 		const kept = replace ? [] : envelope.recipients;
 		const firstOrder = kept.reduce((max, r) => Math.max(max, r.order), 0) + 1;
 		const added = buildRecipients(state, body.data.recipients, firstOrder);
@@ -89,25 +99,25 @@ export default function envelopeRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.post(routePattern('envelopeSend'), sign, (req, res) => {
+	router.post(PATHS.envelopeSend, sign, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		answerSend(res, sendEnvelope(state, envelope));
 	});
 
-	router.get(routePattern('envelopeStatus'), read, (req, res) => {
+	router.get(PATHS.envelopeStatus, read, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		res.json(statusView(envelope));
 	});
 
-	router.get(routePattern('envelopeFields'), read, (req, res) => {
+	router.get(PATHS.envelopeFields, read, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		res.json({ items: envelope.fields, total: envelope.fields.length });
 	});
 
-	router.get(routePattern('envelopeFile'), read, (req, res) => {
+	router.get(PATHS.envelopeFile, read, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		// A completed envelope serves its signed PDF.
@@ -125,7 +135,7 @@ export default function envelopeRoutes(state: SandboxState): Router {
 		res.json({ url: `${state.origin}/storage/download/${token}`, expiresIn: DOWNLOAD_EXPIRES_IN, fileName: envelope.fileName });
 	});
 
-	router.post(routePattern('envelopeEstampCheck'), sign, (req, res) => {
+	router.post(PATHS.envelopeEstampCheck, sign, (req, res) => {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		res.json(queueEstampCheck(state, envelope));

@@ -8,10 +8,10 @@
  *   413 EntityTooLarge      more than maxFileSize (10485760) bytes
  * Success: multipart POST -> 204; PUT -> 200 with an ETag.
  */
-import { isPdfBytes } from '../../../nodes/shared/upload';
 import Busboy from 'busboy';
 import { createHash } from 'crypto';
 import { Router, type Request, type Response } from 'express';
+import { isPdf } from '../spec/limits';
 import type { SandboxState, UploadGrant } from '../state';
 
 function storageError(res: Response, status: number, code: string, message: string): void {
@@ -67,7 +67,7 @@ export default function storageRoutes(state: SandboxState): Router {
 		if (tooLarge) {
 			return storageError(res, 413, 'EntityTooLarge', `The file exceeds the maximum size of ${grant.maxFileSize} bytes`);
 		}
-		if (!isPdfBytes(data)) return storageError(res, 400, 'InvalidContentType', 'The file is not a PDF (it does not start with %PDF-)');
+		if (!isPdf(data)) return storageError(res, 400, 'InvalidContentType', 'The file is not a PDF (it does not start with %PDF-)');
 		const etag = store(state, grant, data);
 		res.setHeader('ETag', etag);
 		res.status(200).end();
@@ -140,7 +140,7 @@ export default function storageRoutes(state: SandboxState): Router {
 			if (!problem && file?.tooLarge) {
 				fail(413, 'EntityTooLarge', `The file exceeds the maximum size of ${grant.maxFileSize} bytes`);
 			}
-			if (!problem && file && !isPdfBytes(file.data)) {
+			if (!problem && file && !isPdf(file.data)) {
 				fail(400, 'InvalidContentType', 'The file is not a PDF (it does not start with %PDF-)');
 			}
 			if (problem) return storageError(res, problem.status, problem.code, problem.message);

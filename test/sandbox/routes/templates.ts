@@ -7,23 +7,14 @@
  * of the workspace get NOT_FOUND there, as for a template they cannot reach.
  */
 import { Router, type Request, type Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { TEMPLATE_STATUSES } from '../spec/limits';
 
-import { routePattern } from '../../../nodes/shared/endpoints';
-import {
-	DocumentCreateSchema,
-	documentCreateIssues,
-	formFieldIssues,
-	hasFieldValue,
-	TemplateCopySchema,
-	TemplateCreateSchema,
-	TemplateListQuerySchema,
-	TemplateUpdateSchema,
-	type FormField,
-	type TemplateRecipient,
-	type SigningSettingsInput,
-} from '../../../nodes/shared/schemas';
-import { createEnvelopeRecord, findEnvelope, sendEnvelope, type RecipientInput } from '../envelopes';
+import { rulesFor } from '../spec';
+import { PATHS } from '../spec/paths';
+import { documentProblems, fieldProblems, hasValue, type FormFieldInput, type Problem, type TemplateRecipientInput } from '../spec/templates';
+import { choicesOf } from '../variant';
+import { actionUrl, createEnvelopeRecord, findEnvelope, inSigningOrder, sendEnvelope, type RecipientInput } from '../envelopes';
 import { apiError, keyOf, pageOf, requireAuth, ruleError, validate, validationError } from '../http';
 import {
 	MAX_FILE_SIZE,
@@ -36,11 +27,11 @@ import {
 } from '../state';
 import { answerSend } from './envelopes';
 
-export interface TemplateRecipientRecord extends TemplateRecipient {
+export interface TemplateRecipientRecord extends TemplateRecipientInput {
 	id: string;
 }
 
-export interface TemplateFieldRecord extends FormField {
+export interface TemplateFieldRecord extends FormFieldInput {
 	id: string;
 }
 
@@ -56,7 +47,7 @@ export interface TemplateRecord {
 	status: 'active' | 'archived';
 	recipients: TemplateRecipientRecord[];
 	formFields: TemplateFieldRecord[];
-	workflow: SigningSettingsInput;
+	workflow: Record<string, unknown>;
 	usageCount: number;
 	lastUsedAt: string | null;
 	createdAt: string;
@@ -65,11 +56,11 @@ export interface TemplateRecord {
 
 const clone = <T>(value: T): T => structuredClone(value);
 
-function withRecipientIds(state: SandboxState, recipients: TemplateRecipient[]): TemplateRecipientRecord[] {
+function withRecipientIds(state: SandboxState, recipients: TemplateRecipientInput[]): TemplateRecipientRecord[] {
 	return recipients.map((r) => ({ ...r, id: r.id ?? state.newId('trc') }));
 }
 
-function withFieldIds(state: SandboxState, fields: FormField[]): TemplateFieldRecord[] {
+function withFieldIds(state: SandboxState, fields: FormFieldInput[]): TemplateFieldRecord[] {
 	return fields.map((f) => ({ ...f, id: f.id ?? state.newId('fld') }));
 }
 
@@ -120,11 +111,10 @@ function fullView(state: SandboxState, template: TemplateRecord) {
 	};
 }
 
-/** Issues of formFieldIssues, as a 400 answer (paths under `formFields`). */
-function answerFieldIssues(res: Response, issues: ReturnType<typeof formFieldIssues>): boolean {
-	if (issues.length === 0) return false;
-	const first = issues[0];
-	ruleError(res, ['formFields', ...first.path].join('.'), first.message);
+/** The first problem as a 400 answer; false when there is none. */
+function answerProblems(res: Response, problems: Problem[]): boolean {
+	if (problems.length === 0) return false;
+	ruleError(res, problems[0].path.join('.'), problems[0].message);
 	return true;
 }
 
@@ -173,7 +163,7 @@ export function createEnvelopeFromTemplate(
 		const field: EnvelopeField = { ...rest, recipientId: owner ? (recipientIdOf.get(owner) ?? null) : null };
 		if (assignee.type === 'sender_prefill') {
 			const given = input.prefill?.get(f.id);
-			field.value = hasFieldValue(given) ? given : (f.defaultValue ?? null);
+			field.value = hasValue(given) ? given : (f.defaultValue ?? null);
 		}
 		return field;
 	});
@@ -199,6 +189,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 	const remove = requireAuth(['templates:delete']);
 	const createDocument = requireAuth(['templates:read', 'documents:write']);
 	const sign = requireAuth(['signing:write']);
+	const rules = () => rulesFor(choicesOf(state));
 
 	/** Answers NOT_FOUND unless the template is visible (and, with `owned`, owned) by the key. */
 	function load(req: Request, res: Response, owned = false): TemplateRecord | undefined {
@@ -220,8 +211,8 @@ export default function templatesRoutes(state: SandboxState): Router {
 		return result.data;
 	}
 
-	router.post(routePattern('templates'), write, (req, res) => {
-		const body = parse(res, TemplateCreateSchema, req.body ?? {});
+	router.post(PATHS.templates, write, (req, res) => {
+		const body = parse(res, rules().templateCreate, req.body ?? {});
 		if (!body) return;
 		const key = keyOf(res);
 		const id = state.newId('tpl');
@@ -257,8 +248,8 @@ export default function templatesRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.get(routePattern('templates'), read, (req, res) => {
-		const query = parse(res, TemplateListQuerySchema, req.query);
+	router.get(PATHS.templates, read, (req, res) => {
+		const query = parse(res, rules().paging.extend({ status: z.enum(TEMPLATE_STATUSES).default('active'), search: z.string().optional() }), req.query);
 		if (!query) return;
 		const workspace = keyOf(res).workspace;
 		const needle = query.search?.trim().toLowerCase();
@@ -270,15 +261,15 @@ export default function templatesRoutes(state: SandboxState): Router {
 		res.json(pageOf(items, query.page, query.limit));
 	});
 
-	router.get(routePattern('template'), read, (req, res) => {
+	router.get(PATHS.template, read, (req, res) => {
 		const template = load(req, res);
 		if (template) res.json(fullView(state, template));
 	});
 
-	router.patch(routePattern('template'), write, (req, res) => {
+	router.patch(PATHS.template, write, (req, res) => {
 		const template = load(req, res, true);
 		if (!template) return;
-		const body = parse(res, TemplateUpdateSchema, req.body ?? {});
+		const body = parse(res, rules().templateUpdate, req.body ?? {});
 		if (!body) return;
 
 		const recipients = body.recipients ? withRecipientIds(state, body.recipients) : template.recipients;
@@ -287,7 +278,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		// when only recipients are replaced, must name recipients of the result.
 		if (body.formFields || body.recipients) {
 			const ids = recipients.map((r) => r.id);
-			if (answerFieldIssues(res, formFieldIssues(fields, ids))) return;
+			if (answerProblems(res, fieldProblems(fields, ids))) return;
 		}
 
 		if (body.name !== undefined) template.name = body.name;
@@ -308,10 +299,10 @@ export default function templatesRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.post(routePattern('templateCopies'), write, (req, res) => {
+	router.post(PATHS.templateCopies, write, (req, res) => {
 		const source = load(req, res);
 		if (!source) return;
-		const body = parse(res, TemplateCopySchema, req.body ?? {});
+		const body = parse(res, rules().templateCopy, req.body ?? {});
 		if (!body) return;
 		const key = keyOf(res);
 		const id = state.newId('tpl');
@@ -334,7 +325,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		res.json({ id, name: copy.name, createdAt: now });
 	});
 
-	router.delete(routePattern('template'), remove, (req, res) => {
+	router.delete(PATHS.template, remove, (req, res) => {
 		const template = load(req, res, true);
 		if (!template) return;
 		state.templates.delete(template.id);
@@ -342,7 +333,7 @@ export default function templatesRoutes(state: SandboxState): Router {
 		res.status(204).end();
 	});
 
-	router.get(routePattern('templateDocumentPayload'), read, (req, res) => {
+	router.get(PATHS.templateDocumentPayload, read, (req, res) => {
 		const template = load(req, res);
 		if (!template) return;
 		res.json({
@@ -361,16 +352,15 @@ export default function templatesRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.post(routePattern('templateDocuments'), createDocument, (req, res) => {
+	router.post(PATHS.templateDocuments, createDocument, (req, res) => {
 		const template = load(req, res);
 		if (!template) return;
-		const body = parse(res, DocumentCreateSchema, req.body ?? {});
+		const body = parse(res, rules().documentCreate, req.body ?? {});
 		if (!body) return;
 		if (template.status === 'archived') {
 			return void apiError(res, 'TEMPLATE_ARCHIVED', `Template ${template.id} is archived; restore it before creating documents`);
 		}
-		const issues = documentCreateIssues(template, body);
-		if (issues.length > 0) return void ruleError(res, issues[0].path.join('.'), issues[0].message);
+		if (answerProblems(res, documentProblems(template, body))) return;
 		if (!templateHasPdf(state, template)) {
 			return void apiError(res, 'FILE_NOT_UPLOADED', `Upload the PDF of template ${template.id} before creating documents from it`);
 		}
@@ -387,12 +377,28 @@ export default function templatesRoutes(state: SandboxState): Router {
 		});
 	});
 
-	router.post(routePattern('documentSend'), sign, (req, res) => {
+	router.post(PATHS.documentSend, sign, (req, res) => {
 		const envelope = findEnvelope(state, keyOf(res).workspace, String(req.params.envelopeId));
 		if (!envelope || !envelope.templateId) {
 			return void apiError(res, 'NOT_FOUND', `Document ${req.params.envelopeId} not found (a document created from a template)`);
 		}
-		answerSend(res, sendEnvelope(state, envelope));
+		const outcome = sendEnvelope(state, envelope);
+		if (outcome.ok && outcome.status === 200 && choicesOf(state).documentSendShape === 'compact') {
+			return void res.json({
+				envelopeId: envelope.id,
+				status: envelope.status,
+				sentAt: envelope.sentAt,
+				recipients: inSigningOrder(envelope.recipients).map((r) => ({
+					id: r.id,
+					name: r.name,
+					email: r.email ?? null,
+					role: r.role,
+					status: r.status,
+					actionUrl: actionUrl(state, r),
+				})),
+			});
+		}
+		answerSend(res, outcome);
 	});
 
 	return router;

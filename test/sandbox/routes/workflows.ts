@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-unused-vars -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
- * /api/v1/workflows: reusable workflows (specification part 3, 2.11, 4.4; shapes of list,
- * get, update, publish and run per assumptions.ts).
+ * /api/v1/workflows: reusable workflows (specification part 3, 2.11, 4.4). The list and get
+ * paths and shapes (V2) and the answers of update, publish and run (V7) are choices of the
+ * mode (variant.ts).
  *
  * Versions: POST creates the definition and draft version 1; PATCH edits the latest draft,
  * or opens a new draft when the latest is published; publish checks the templates and makes
@@ -10,18 +11,11 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
-import { DEFAULTS } from '../../../nodes/shared/assumptions';
-import { routePattern } from '../../../nodes/shared/endpoints';
-import {
-	WorkflowCreateSchema,
-	WorkflowListQuerySchema,
-	WorkflowRunSchema,
-	workflowRunIssues,
-	WorkflowUpdateSchema,
-	type WorkflowConfig,
-	type WorkflowParticipant,
-	type WorkflowRun,
-} from '../../../nodes/shared/schemas';
+import { GUESSED_DEFAULTS } from '../guesses';
+import { rulesFor } from '../spec';
+import { PATHS } from '../spec/paths';
+import { runProblems, type WorkflowConfig, type WorkflowParticipant } from '../spec/workflows';
+import { choicesFor, choicesOf, type ModeChoices } from '../variant';
 import { listItem as envelopeListItem, recipientView, sendEnvelope, type RecipientInput } from '../envelopes';
 import { apiError, keyOf, pageOf, requireAuth, ruleError, validate, validationError } from '../http';
 import { sameWorkspace, type EnvelopeRecord, type SandboxState, type WorkspaceRef } from '../state';
@@ -88,7 +82,7 @@ function envelopeView(envelope: EnvelopeRecord) {
 /** Envelope workflow settings (2.4) from a version's execution settings. */
 function envelopeWorkflow(state: SandboxState, config: WorkflowConfig): Record<string, unknown> {
 	const { expiresInDays, requireFinalSenderConfirmation: _confirm, ...settings } = config.execution ?? {};
-	const days = expiresInDays ?? DEFAULTS.workflow.expiresInDays;
+	const days = expiresInDays ?? GUESSED_DEFAULTS.expiresInDays;
 	return { ...clone(settings), expiresAt: new Date(state.nowMs() + days * 86_400_000).toISOString() };
 }
 
@@ -123,6 +117,8 @@ export default function workflowsRoutes(state: SandboxState): Router {
 	const read = requireAuth(['workflows:read']);
 	const write = requireAuth(['workflows:write']);
 
+	const rules = () => rulesFor(choicesOf(state));
+	const records = () => choicesOf(state).workflowAnswers === 'records';
 	const definitions = () => state.workflowDefinitions as Map<string, WorkflowDefinitionRecord>;
 	const versions = () => state.workflowVersions as Map<string, WorkflowVersionRecord>;
 	const runs = () => state.workflowRuns as Map<string, WorkflowRunRecord>;
@@ -187,6 +183,22 @@ export default function workflowsRoutes(state: SandboxState): Router {
 	}
 
 	function runResponse(run: WorkflowRunRecord) {
+		if (records()) {
+			return {
+				id: run.id,
+				workflowId: run.workflowId,
+				version: run.version,
+				status: run.approval.required ? 'awaiting_approval' : 'started',
+				envelopeIds: [...run.envelopeIds],
+				envelopes: run.envelopeIds.map((id) => {
+					const e = state.envelopes.get(id)!;
+					return { id: e.id, title: e.title, status: e.status };
+				}),
+				approvalStatus: run.approval.status,
+				idempotencyKey: run.idempotencyKey,
+				createdAt: run.createdAt,
+			};
+		}
 		const envelopes = run.envelopeIds.map((id) => envelopeView(state.envelopes.get(id)!));
 		return {
 			run: { id: run.id, workflowId: run.workflowId, version: run.version, idempotencyKey: run.idempotencyKey, createdAt: run.createdAt },
@@ -196,8 +208,8 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		};
 	}
 
-	router.post(routePattern('workflows'), write, (req, res) => {
-		const body = parse(res, WorkflowCreateSchema, req.body ?? {});
+	router.post(PATHS.workflows, write, (req, res) => {
+		const body = parse(res, rules().workflowCreate, req.body ?? {});
 		if (!body) return;
 		const key = keyOf(res);
 		const now = state.nowIso();
@@ -219,32 +231,41 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		res.json({ definition: definitionView(definition), version: versionView(version) });
 	});
 
-	router.get(routePattern('workflows'), read, (req, res) => {
-		const query = parse(res, WorkflowListQuerySchema, req.query);
-		if (!query) return;
-		const workspace = keyOf(res).workspace;
-		const items = [...definitions().values()]
-			.filter((d) => sameWorkspace(d.workspace, workspace))
-			.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
-			.map(definitionView);
-		res.json(pageOf(items, query.page, query.limit));
-	});
-
-	router.get(routePattern('workflow'), read, (req, res) => {
-		const definition = load(req, res);
-		if (!definition) return;
-		const published = publishedVersion(definition.id);
-		res.json({
-			definition: definitionView(definition),
-			version: versionView(latestVersion(definition.id)),
-			publishedVersion: published ? versionView(published) : null,
+	// List and get paths are a choice of the mode (V2): only the current mode's paths answer.
+	const inMode = (pick: (c: ModeChoices) => string, path: string) => (_req: Request, _res: Response, next: (to?: string) => void) =>
+		pick(choicesOf(state)) === path ? next() : next('router');
+	for (const path of new Set([choicesFor(false).workflowListPath, choicesFor(true).workflowListPath])) {
+		router.get(path, inMode((c) => c.workflowListPath, path), read, (req, res) => {
+			const query = parse(res, rules().paging, req.query);
+			if (!query) return;
+			const workspace = keyOf(res).workspace;
+			const items = [...definitions().values()]
+				.filter((d) => sameWorkspace(d.workspace, workspace))
+				.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
+				.map(definitionView);
+			res.json(pageOf(items, query.page, query.limit));
 		});
-	});
+	}
+	for (const path of new Set([choicesFor(false).workflowGetPath, choicesFor(true).workflowGetPath])) {
+		router.get(path, inMode((c) => c.workflowGetPath, path), read, (req, res) => {
+			const definition = load(req, res);
+			if (!definition) return;
+			if (choicesOf(state).workflowGetShape === 'definitionWithVersions') {
+				return void res.json({ ...definitionView(definition), versions: versionsOf(definition.id).map(versionView) });
+			}
+			const published = publishedVersion(definition.id);
+			res.json({
+				definition: definitionView(definition),
+				version: versionView(latestVersion(definition.id)),
+				publishedVersion: published ? versionView(published) : null,
+			});
+		});
+	}
 
-	router.patch(routePattern('workflow'), write, (req, res) => {
+	router.patch(PATHS.workflow, write, (req, res) => {
 		const definition = load(req, res);
 		if (!definition) return;
-		const body = parse(res, WorkflowUpdateSchema, req.body ?? {});
+		const body = parse(res, rules().workflowUpdate, req.body ?? {});
 		if (!body) return;
 		const now = state.nowIso();
 		let version = latestVersion(definition.id);
@@ -258,10 +279,10 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		if (body.name !== undefined) definition.name = body.name;
 		if (body.description !== undefined) definition.description = body.description;
 		definition.updatedAt = now;
-		res.json({ definition: definitionView(definition), version: versionView(version) });
+		res.json(records() ? versionView(version) : { definition: definitionView(definition), version: versionView(version) });
 	});
 
-	router.post(routePattern('workflowPublish'), write, (req, res) => {
+	router.post(PATHS.workflowPublish, write, (req, res) => {
 		const definition = load(req, res);
 		if (!definition) return;
 		const draft = latestVersion(definition.id);
@@ -282,13 +303,13 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		}
 		Object.assign(draft, { status: 'published', publishedById: keyOf(res).id, publishedAt: now, updatedAt: now });
 		Object.assign(definition, { status: 'published', latestPublishedVersion: draft.version, updatedAt: now });
-		res.json({ definition: definitionView(definition), version: versionView(draft) });
+		res.json(records() ? definitionView(definition) : { definition: definitionView(definition), version: versionView(draft) });
 	});
 
-	router.post(routePattern('workflowRuns'), write, (req, res) => {
+	router.post(PATHS.workflowRuns, write, (req, res) => {
 		const definition = load(req, res);
 		if (!definition) return;
-		const body: WorkflowRun | undefined = parse(res, WorkflowRunSchema, req.body ?? {});
+		const body = parse(res, rules().workflowRun, req.body ?? {});
 		if (!body) return;
 
 		if (body.idempotencyKey !== undefined) {
@@ -300,14 +321,14 @@ export default function workflowsRoutes(state: SandboxState): Router {
 			return void apiError(res, 'INVALID_STATUS', `Workflow ${definition.id} has no published version; publish it before running`);
 		}
 		const config = version.config;
-		const issues = workflowRunIssues(config.participants, body.recipients);
+		const issues = runProblems(config.participants, body.recipients);
 		if (issues.length > 0) return void ruleError(res, issues[0].path.join('.'), issues[0].message);
 		const problem = templateProblem(definition.workspace, config);
 		if (problem) return void answerTemplateProblem(res, problem);
 
 		const byKey = new Map(body.recipients.map((r) => [r.participantKey, r]));
 		const active = config.participants.filter((p) => byKey.has(p.key));
-		if (!active.some((p) => (p.role ?? DEFAULTS.recipient.role) === 'signer')) {
+		if (!active.some((p) => (p.role ?? GUESSED_DEFAULTS.recipientRole) === 'signer')) {
 			return void ruleError(res, 'recipients', 'must name a recipient for at least one signer participant');
 		}
 		const holds = (config.approvalStages ?? []).length > 0 || config.execution?.requireFinalSenderConfirmation === true;
@@ -352,7 +373,7 @@ export default function workflowsRoutes(state: SandboxState): Router {
 					...(r.phone ? { phone: r.phone } : {}),
 					role: p.role ?? 'signer',
 					order: p.order,
-					signatureMethod: p.signatureMethod ?? DEFAULTS.recipient.signatureMethod,
+					signatureMethod: p.signatureMethod ?? GUESSED_DEFAULTS.recipientSignatureMethod,
 					...(p.verificationMethod ? { verificationMethod: p.verificationMethod } : {}),
 					status: 'pending',
 					token: state.newToken(),

@@ -7,8 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { apiRequest } from '../../../shared/transport';
+import { guessedRequest } from '../../../shared/paths';
 
 /** Get Balance takes no parameters. */
 const properties: INodeProperties[] = [];
@@ -34,6 +33,7 @@ export const hints: NodeHint[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const response = (await apiRequest.call(this, 'GET', apiPath('creditBalance'), { itemIndex: i })) as IDataObject;
+	// The path is the credential's (not in the specification); the answer is output whole.
+	const response = (await guessedRequest.call(this, 'creditBalance', { itemIndex: i })) as IDataObject;
 	return [{ json: response }];
 }

@@ -1,7 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { CreditTransactionsQuerySchema, CreditTransactionTypeSchema } from '../../../shared/schemas';
+import { apiPath } from '../../../shared/endpoints';
+import { GUESSED_VALUES } from '../../../shared/assumptions';
+import { CreditTransactionsQuerySchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
 import { simplifyOutput } from '../shared/simplify';
@@ -13,18 +15,19 @@ const properties: INodeProperties[] = listProperties(show, [
 		displayName: 'Type',
 		name: 'type',
 		type: 'options',
-		options: enumOptions(CreditTransactionTypeSchema, {
+		options: enumOptions({ options: GUESSED_VALUES.creditTransactionTypes }, {
 			consume: { name: 'Consume', description: 'Credits used, e.g. by Aadhaar signing' },
 			purchase: { name: 'Purchase', description: 'Credits bought' },
 			refund: { name: 'Refund', description: 'Credits given back' },
 			adjustment: { name: 'Adjustment', description: 'Manual corrections' },
 		}),
 		default: 'consume',
+		hint: 'Other values can be given as an expression: values beyond Consume are not in the API specification, so the list holds guesses and the node sends any value',
 	},
 ]);
 
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return simplifyOutput.call(this, i, await listAll.call(this, i, 'creditTransactions', CreditTransactionsQuerySchema.pick({ type: true })));
+	return simplifyOutput.call(this, i, await listAll.call(this, i, apiPath('creditTransactions'), CreditTransactionsQuerySchema.pick({ type: true })));
 }

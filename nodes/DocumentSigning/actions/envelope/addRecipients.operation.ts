@@ -4,16 +4,20 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { AddRecipientsSchema, hasSigner, MAX_RECIPIENTS } from '../../../shared/schemas';
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { inputError, validateInput } from '../../../shared/validation';
+import { readJsonParameter } from '../shared/params';
 import { readRecipients, recipientProperties } from '../shared/recipients';
-import { draftEnvelopeIdProperty, getEnvelopeId } from './envelopeLocator';
+import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
 
 const show = { resource: ['envelope'], operation: ['addRecipients'] };
+
+/** How a request asks for a replacement: not in the specification (assumption "Add recipients: append or replace"). */
+const REPLACE_GUESS = { replace: true };
 
 const properties: INodeProperties[] = [
 	{
@@ -29,6 +33,15 @@ const properties: INodeProperties[] = [
 		description:
 			`Whether the list replaces all recipients of the envelope. Otherwise it is appended and existing recipients count toward the ${MAX_RECIPIENTS}.`,
 	},
+	{
+		displayName: 'Replace Request Fields (JSON)',
+		name: 'replaceFields',
+		type: 'json',
+		default: JSON.stringify(REPLACE_GUESS),
+		description:
+			'What the request adds to ask for a replacement. The specification does not show how a request selects replace: the default is a guess; if your service appends instead, the item fails and says so. Set what your service expects, e.g. {"mode": "replace"}.',
+		displayOptions: { show: { replace: [true] } },
+	},
 ];
 
 export const description = updateDisplayOptions({ show }, properties);
@@ -37,7 +50,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const envelopeId = getEnvelopeId.call(this, i);
 	const replace = this.getNodeParameter('replace', i, false) as boolean;
 	const body: IDataObject = { recipients: (readRecipients.call(this, i) ?? []) as IDataObject[] };
-	if (replace) body.replace = true;
 
 	const checked = validateInput(this, AddRecipientsSchema, body, i, 'recipients');
 	if (replace && !hasSigner(checked.recipients)) {
@@ -49,10 +61,50 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			'An envelope needs at least one signer to be sent.',
 		);
 	}
+	// The replace fields are sent as given: they carry what the specification leaves open.
+	const replaceFields = replace ? readReplaceFields.call(this, i) : {};
 
 	const response = await apiRequest.call(this, 'POST', apiPath('envelopeRecipients', envelopeId), {
-		body: checked as IDataObject,
+		body: { ...(checked as IDataObject), ...replaceFields },
 		itemIndex: i,
 	}) as IDataObject;
+	if (replace) checkReplaced.call(this, i, envelopeId, checked.recipients.length, response, replaceFields);
 	return [{ json: { envelopeId, ...response } }];
+}
+
+function readReplaceFields(this: IExecuteFunctions, i: number): IDataObject {
+	const value = readJsonParameter.call(this, 'replaceFields', i, 'Replace Request Fields (JSON)', JSON.stringify(REPLACE_GUESS));
+	if (value === undefined) return { ...REPLACE_GUESS };
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+		throw inputError(this.getNode(), 'Replace Request Fields (JSON): must be a JSON object, e.g. {"replace": true}', i);
+	}
+	if ('recipients' in value) {
+		throw inputError(this.getNode(), 'Replace Request Fields (JSON): must not hold "recipients" (the Recipients above are sent)', i);
+	}
+	return value as IDataObject;
+}
+
+/**
+ * A replacement the service treated as an append leaves more recipients than were sent:
+ * the item fails and says which guess the service does not follow and what to set.
+ */
+function checkReplaced(
+	this: IExecuteFunctions,
+	i: number,
+	envelopeId: string,
+	sent: number,
+	response: IDataObject,
+	replaceFields: IDataObject,
+): void {
+	if (!Array.isArray(response.recipients) || response.recipients.length <= sent) return;
+	const error = new NodeOperationError(
+		this.getNode(),
+		`Add Recipients: the service appended instead of replacing (envelope ${envelopeId} now has ${response.recipients.length} recipients, ${sent} were sent to replace them)`,
+		{
+			itemIndex: i,
+			description: `How a request asks for a replacement is not in the specification (assumption "Add recipients: append or replace"); this request added ${JSON.stringify(replaceFields)}, which the service ignored. Set "Replace Request Fields (JSON)" to what your service expects (e.g. {"mode": "replace"}), then replace again: the envelope keeps the appended recipients until then.`,
+		},
+	);
+	error.context.envelopeId = envelopeId;
+	throw error;
 }

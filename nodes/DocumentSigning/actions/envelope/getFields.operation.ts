@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
+import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { simplifyOutput } from '../shared/simplify';
 
 const properties: INodeProperties[] = [
@@ -27,5 +27,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	}) as IDataObject;
 	const items = Array.isArray(response.items) ? (response.items as IDataObject[]) : [];
 	const total = typeof response.total === 'number' ? response.total : items.length;
-	return simplifyOutput.call(this, i, [{ json: { envelopeId, items, total } }]);
+	// Fields of the answer beyond items and total stay.
+	return simplifyOutput.call(this, i, [{ json: { envelopeId, ...response, items, total } }]);
 }

@@ -5,9 +5,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/endpoints';
+import { ENVELOPE_STATUS_OPTIONS, OTHER_STATUS_HINT } from '../../../shared/envelopeStatus';
 import { EnvelopeListQuerySchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
-import { ENVELOPE_STATUS_OPTIONS } from './statusOptions';
 import { simplifyOutput } from '../shared/simplify';
 
 const show = { resource: ['envelope'], operation: ['getMany'] };
@@ -19,6 +20,7 @@ const properties: INodeProperties[] = listProperties(show, [
 		type: 'options',
 		options: ENVELOPE_STATUS_OPTIONS,
 		default: 'draft',
+		hint: OTHER_STATUS_HINT,
 	},
 	{
 		displayName: 'Title Contains',
@@ -32,5 +34,5 @@ const properties: INodeProperties[] = listProperties(show, [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return simplifyOutput.call(this, i, await listAll.call(this, i, 'envelopes', EnvelopeListQuerySchema.pick({ status: true, search: true })));
+	return simplifyOutput.call(this, i, await listAll.call(this, i, apiPath('envelopes'), EnvelopeListQuerySchema.pick({ status: true, search: true })));
 }

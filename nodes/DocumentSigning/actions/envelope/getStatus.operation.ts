@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { envelopeIdProperty, getEnvelopeId } from './envelopeLocator';
+import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { simplifyOutput } from '../shared/simplify';
 
 const properties: INodeProperties[] = [

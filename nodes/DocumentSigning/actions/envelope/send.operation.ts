@@ -8,7 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { draftEnvelopeIdProperty, getEnvelopeId } from './envelopeLocator';
+import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
+import { normalizeSendResponse } from '../shared/sendAnswer';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,25 +22,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['envelope'], operation: ['send'] } },
 	properties,
 );
-
-/**
- * The two answers of send (200 sent, 202 e-stamping queued) in one shape, so the next
- * node reads the same fields either way.
- */
-export function normalizeSendResponse(envelopeId: string, response: IDataObject): IDataObject {
-	const estampQueued = response.estamp === true || response.estampStatus !== undefined;
-	return {
-		envelopeId: (response.envelopeId as string) ?? envelopeId,
-		status: response.status ?? null,
-		message: response.message ?? null,
-		estamp: {
-			enabled: estampQueued,
-			status: estampQueued ? ((response.estampStatus as string) ?? null) : null,
-		},
-		recipients: Array.isArray(response.recipients) ? response.recipients : [],
-		workflow: (response.workflow as IDataObject | undefined) ?? null,
-	};
-}
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);

@@ -7,8 +7,6 @@ import type {
 } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
-import type { Endpoint } from '../../../shared/endpoints';
-import { apiPath } from '../../../shared/endpoints';
 import { apiRequestAllItems, returnAllOrLimit } from '../../../shared/pagination';
 import { validateInput } from '../../../shared/validation';
 import { compact } from './params';
@@ -31,12 +29,13 @@ export function listProperties(show: IDisplayOptions['show'], filters: INodeProp
 /**
  * A Get Many: the item's Filters collection checked by `filterSchema` (page and limit
  * are the pagination helper's), then every page of `endpoint` as Return All / Limit
- * ask. One output item per listed object.
+ * ask. One output item per listed object. `path` is the list's path (apiPath or the
+ * credential's path of a guessed list).
  */
 export async function listAll(
 	this: IExecuteFunctions,
 	i: number,
-	endpoint: Endpoint,
+	path: string,
 	filterSchema: ZodTypeAny,
 ): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
@@ -45,7 +44,7 @@ export async function listAll(
 
 	validateInput(this, filterSchema, filters, i, 'filters');
 
-	const items = (await apiRequestAllItems.call(this, apiPath(endpoint), filters, {
+	const items = (await apiRequestAllItems.call(this, path, filters, {
 		returnAll,
 		limit,
 		itemIndex: i,

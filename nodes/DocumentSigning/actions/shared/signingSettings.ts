@@ -3,7 +3,7 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 import {
 	EmailNotificationsSchema,
 	SigningModeSchema,
-	WhatsappNotificationsSchema,
+	SUGGESTED_WHATSAPP_NOTIFICATIONS,
 } from '../../../shared/schemas';
 import { estampPickerProperties, readEstampConfig } from './estamp';
 import { compact, enumOptions, toTimestamp } from './params';
@@ -73,9 +73,10 @@ const settingOptions: INodeProperties[] = [
 		displayName: 'WhatsApp Notifications',
 		name: 'whatsappNotifications',
 		type: 'options',
-		options: enumOptions(WhatsappNotificationsSchema, { all: 'All', none: 'None' }),
+		options: enumOptions({ options: SUGGESTED_WHATSAPP_NOTIFICATIONS }, { all: 'All', none: 'None' }),
 		default: 'all',
 		description: 'Messages to recipients that have a phone number',
+		hint: 'Other values can be given as an expression: values beyond All are not in the API specification, so the list holds guesses and the node sends any value',
 	},
 ];
 

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { setTemplateStatus } from './setStatus';
-import { templateIdProperty } from './templateLocator';
+import { templateIdProperty } from '../shared/locators';
 
 const properties: INodeProperties[] = [
 	{

@@ -4,11 +4,11 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { apiPath } from '../../../shared/endpoints';
 import { DocumentCreateSchema, documentCreateIssues, MAX_RECIPIENTS } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
-import { inputError, validateInput } from '../../../shared/validation';
+import { validateInput, validationError } from '../../../shared/validation';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
 import { type DocumentTemplate, fetchTemplate, readPrefillValues, readRecipientMapping, roleLabel } from './documentMapping';
 import { sendDraftDocument } from './sendDocument.operation';
-import { getTemplateId, templateIdProperty } from './templateLocator';
+import { getTemplateId, templateIdProperty } from '../shared/locators';
 
 const show = { resource: ['template'], operation: ['createDocument'] };
 
@@ -117,7 +117,7 @@ async function documentBody(this: IExecuteFunctions, i: number, templateId: stri
 		validateInput(this, DocumentCreateSchema, draft, i, 'document');
 	} catch (error) {
 		const lines = withRoleNames((error as NodeOperationError).context.fieldErrors as string[], draft.recipientMapping as IDataObject[]);
-		throw inputError(this.getNode(), `Invalid document: ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`, i, lines.join('; '));
+		throw validationError(this, 'document', lines, i);
 	}
 
 	const template = await fetchTemplate.call(this, templateId, i);
@@ -126,7 +126,7 @@ async function documentBody(this: IExecuteFunctions, i: number, templateId: stri
 	const issues = documentCreateIssues(template, body);
 	if (issues.length) {
 		const lines = withRoleNames(issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`), draft.recipientMapping as IDataObject[], template);
-		throw inputError(this.getNode(), `Invalid document for template "${template.name ?? template.id}": ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`, i, lines.join('; '));
+		throw validationError(this, 'document', lines, i, `Invalid document for template "${template.name ?? template.id}"`);
 	}
 	// Overrides on top of the template's settings: a given workflow replaces the template's.
 	if (body.workflow) body.workflow = { ...(template.workflow ?? {}), ...body.workflow };

@@ -5,7 +5,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { TemplateCopySchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
-import { getTemplateId, templateIdProperty } from './templateLocator';
+import { getTemplateId, templateIdProperty } from '../shared/locators';
 
 const properties: INodeProperties[] = [
 	templateIdProperty,

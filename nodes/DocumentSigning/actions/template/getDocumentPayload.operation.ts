@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { getTemplateId, templateIdProperty } from './templateLocator';
+import { getTemplateId, templateIdProperty } from '../shared/locators';
 import { simplifyOutput } from '../shared/simplify';
 
 const properties: INodeProperties[] = [

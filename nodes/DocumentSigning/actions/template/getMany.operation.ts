@@ -5,6 +5,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/endpoints';
 import { TemplateListQuerySchema, TemplateStatusSchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
@@ -35,5 +36,5 @@ const properties: INodeProperties[] = listProperties(show, [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return simplifyOutput.call(this, i, await listAll.call(this, i, 'templates', TemplateListQuerySchema.pick({ status: true, search: true })));
+	return simplifyOutput.call(this, i, await listAll.call(this, i, apiPath('templates'), TemplateListQuerySchema.pick({ status: true, search: true })));
 }

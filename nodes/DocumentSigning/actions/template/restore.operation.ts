@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { setTemplateStatus } from './setStatus';
-import { archivedTemplateIdProperty } from './templateLocator';
+import { archivedTemplateIdProperty } from '../shared/locators';
 
 const properties: INodeProperties[] = [archivedTemplateIdProperty];
 

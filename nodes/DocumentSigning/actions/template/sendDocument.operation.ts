@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { draftEnvelopeIdProperty, getEnvelopeId } from '../envelope/envelopeLocator';
-import { normalizeSendResponse } from '../envelope/send.operation';
+import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
+import { normalizeSendResponse } from '../shared/sendAnswer';
 
 const properties: INodeProperties[] = [
 	{

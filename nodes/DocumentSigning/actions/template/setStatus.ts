@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { apiPath } from '../../../shared/endpoints';
 import type { TemplateStatusSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
-import { getTemplateId } from './templateLocator';
+import { getTemplateId } from '../shared/locators';
 
 /** Archive and Restore: PATCH the template's status (the same body twice gives the same result). */
 export async function setTemplateStatus(

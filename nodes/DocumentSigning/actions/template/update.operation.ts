@@ -15,7 +15,7 @@ import { readSigningSettings, signingSettingsProperties } from '../shared/signin
 import { readUpdate, type UpdateSpec, updateProperties, whenUpdating } from '../shared/update';
 import { formFieldProperties, readFormFields } from './formFields';
 import { readTemplateRecipients } from './templateRecipients';
-import { getTemplateId, templateIdProperty } from './templateLocator';
+import { getTemplateId, templateIdProperty } from '../shared/locators';
 
 const show = { resource: ['template'], operation: ['update'] };
 const when = (part: string) => whenUpdating(show, part);

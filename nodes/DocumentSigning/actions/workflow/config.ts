@@ -4,7 +4,7 @@ import { inputError } from '../../../shared/validation';
 import { compact, inputModeProperty, readJsonParameter } from '../shared/params';
 import { ROLE_OPTIONS, signingMethodProperties } from '../shared/recipients';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
-import { templateIdProperty } from '../template/templateLocator';
+import { templateIdProperty } from '../shared/locators';
 
 const EXAMPLE_CONFIG = {
 	documents: [{ templateId: 'tpl_8f3a2c', label: 'Sales agreement', required: true }],

@@ -1,12 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { apiRequest } from '../../../shared/transport';
-import { getWorkflowId, workflowIdProperty } from './workflowLocator';
+import { guessedRequest } from '../../../shared/paths';
+import { getWorkflowId, workflowIdProperty } from '../shared/locators';
 import { simplifyOutput } from '../shared/simplify';
 
-const properties: INodeProperties[] = [workflowIdProperty];
+const properties: INodeProperties[] = [
+	{
+		...workflowIdProperty,
+		hint: 'The specification names this read without its path: the credential sets it ("Signing Workflow Get Path", default /workflows/{workflowId}). The answer is output as the service gives it.',
+	},
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['workflow'], operation: ['get'] } },
@@ -15,8 +19,6 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const workflowId = getWorkflowId.call(this, i);
-	const response = (await apiRequest.call(this, 'GET', apiPath('workflow', workflowId), {
-		itemIndex: i,
-	})) as IDataObject;
+	const response = (await guessedRequest.call(this, 'workflow', { id: workflowId, itemIndex: i })) as IDataObject;
 	return simplifyOutput.call(this, i, [{ json: response }]);
 }

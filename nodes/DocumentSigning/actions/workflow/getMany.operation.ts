@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimit } from '../../../shared/pagination';
+import { explainGuessedPath, guessedPath } from '../../../shared/paths';
 import { WorkflowListQuerySchema } from '../../../shared/schemas';
 import { listAll } from '../shared/list';
 import { simplifyOutput } from '../shared/simplify';
@@ -9,11 +10,23 @@ import { simplifyOutput } from '../shared/simplify';
 const show = { resource: ['workflow'], operation: ['getMany'] };
 
 const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The specification names this list without its path: the credential sets it ("Signing Workflow List Path", default /workflows)',
+		name: 'guessedPathNotice',
+		type: 'notice',
+		default: '',
+	},
 	...returnAllOrLimit({ show }),
 ];
 
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return simplifyOutput.call(this, i, await listAll.call(this, i, 'workflows', WorkflowListQuerySchema.pick({})));
+	const path = await guessedPath.call(this, 'workflows');
+	try {
+		return simplifyOutput.call(this, i, await listAll.call(this, i, path, WorkflowListQuerySchema.pick({})));
+	} catch (error) {
+		throw explainGuessedPath(error, 'workflows', path);
+	}
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
-import { getWorkflowId, workflowIdProperty } from './workflowLocator';
+import { getWorkflowId, workflowIdProperty } from '../shared/locators';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
+import { guessedRequest, pathSetting } from '../../../shared/paths';
 import type { WorkflowParticipant } from '../../../shared/schemas';
-import { apiRequest } from '../../../shared/transport';
 
 export interface PublishedWorkflow {
 	name: string;
@@ -11,53 +10,53 @@ export interface PublishedWorkflow {
 	participants: WorkflowParticipant[];
 }
 
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /**
- * The latest published version of a signing workflow (GET /workflows/{id} answers the
- * definition, the latest version and `publishedVersion`), or undefined when none is published.
+ * The published version in a workflow read. Its shape is not in the specification: the
+ * guess (`definition`, `version`, `publishedVersion`) and a definition record of 2.11
+ * (`latestPublishedVersion` with its `versions[]`) are both read. `null` when none is
+ * published; undefined when the answer has neither shape.
  */
-export async function fetchPublished(
-	this: IExecuteFunctions | ILoadOptionsFunctions,
-	workflowId: string,
-	itemIndex?: number,
-): Promise<PublishedWorkflow | undefined> {
-	const response = (await apiRequest.call(this, 'GET', apiPath('workflow', workflowId), { itemIndex })) as IDataObject;
-	const definition = (response.definition ?? {}) as IDataObject;
-	const published = response.publishedVersion as IDataObject | null | undefined;
-	if (!published || typeof published !== 'object') return undefined;
-	const config = (published.config ?? {}) as IDataObject;
+export function publishedIn(response: IDataObject, workflowId: string): PublishedWorkflow | null | undefined {
+	const definition = isObject(response.definition) ? response.definition : response;
+	const name = String(definition.name ?? workflowId);
+	let published: unknown;
+	if ('publishedVersion' in response) published = response.publishedVersion;
+	else if ('latestPublishedVersion' in definition) {
+		const number = definition.latestPublishedVersion;
+		if (number === null || number === undefined) return null;
+		const versions = Array.isArray(response.versions) ? (response.versions as unknown[]) : [];
+		published = versions.find((v) => isObject(v) && Number(v.version) === Number(number));
+		if (!published) return undefined;
+	} else return undefined;
+	if (!published) return null;
+	if (!isObject(published)) return undefined;
+	const config = isObject(published.config) ? published.config : {};
 	return {
-		name: String(definition.name ?? workflowId),
+		name,
 		version: Number(published.version),
 		participants: Array.isArray(config.participants) ? (config.participants as WorkflowParticipant[]) : [],
 	};
 }
 
-/** One read per workflow and node run: items running the same workflow share it. */
-const byRun = new WeakMap<object, Map<string, Promise<PublishedWorkflow | undefined>>>();
-
-/** The published version a run of item `i` uses; refused with what to do when there is none. */
-export async function publishedForRun(
-	this: IExecuteFunctions,
+/**
+ * The latest published version of a signing workflow, for the participant list of Run
+ * (a run itself never reads the workflow: it needs only `workflows:write`).
+ */
+export async function fetchPublished(
+	this: ILoadOptionsFunctions,
 	workflowId: string,
-	i: number,
-): Promise<PublishedWorkflow> {
-	let cache = byRun.get(this);
-	if (!cache) byRun.set(this, (cache = new Map()));
-	let pending = cache.get(workflowId);
-	if (!pending) {
-		pending = fetchPublished.call(this, workflowId, i);
-		cache.set(workflowId, pending);
-		pending.catch(() => cache.delete(workflowId));
-	}
-	const published = await pending;
-	if (!published) {
+): Promise<PublishedWorkflow | null> {
+	const response = (await guessedRequest.call(this, 'workflow', { id: workflowId })) as IDataObject;
+	const published = publishedIn(response, workflowId);
+	if (published === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Signing Workflow ${workflowId} has no published version, so it cannot run`,
+			'The signing workflow was read, but its answer shows no published version in a shape this node knows',
 			{
-				itemIndex: i,
-				description:
-					'Publish it first (this node: Signing Workflow > Publish, or in the service), then run it again. A run always uses the latest published version.',
+				description: `Expected "publishedVersion", or "latestPublishedVersion" with "versions[]" (assumption "Reusable workflow list and get"). Check ${pathSetting('workflow')}, or type the participant keys (Expression) or give the recipients as JSON.`,
 			},
 		);
 	}

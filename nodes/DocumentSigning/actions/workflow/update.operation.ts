@@ -7,7 +7,7 @@ import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
 import { readUpdate, type UpdateSpec, updateProperties, whenUpdating } from '../shared/update';
 import { configProperties, readConfig } from './config';
-import { getWorkflowId, workflowIdProperty } from './workflowLocator';
+import { getWorkflowId, workflowIdProperty } from '../shared/locators';
 
 const show = { resource: ['workflow'], operation: ['update'] };
 
@@ -40,6 +40,20 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		body: checked as IDataObject,
 		itemIndex: i,
 	})) as IDataObject;
-	const version = (response.version ?? {}) as IDataObject;
-	return [{ json: { ...response, versionWritten: version.version ?? null } }];
+	const versionWritten = writtenVersion(response);
+	return [{ json: versionWritten === undefined ? response : { ...response, versionWritten } }];
+}
+
+/**
+ * The version number the edit wrote. The answer's shape is not in the specification:
+ * `{ definition, version: { version } }` (the guess) or a version record of 2.11
+ * (`{ workflowDefinitionId, version }`). Left out when neither, never a wrong null.
+ */
+function writtenVersion(response: IDataObject): number | undefined {
+	const nested = response.version;
+	if (nested !== null && typeof nested === 'object' && Number.isInteger((nested as IDataObject).version)) {
+		return (nested as IDataObject).version as number;
+	}
+	if (Number.isInteger(nested) && 'workflowDefinitionId' in response) return nested as number;
+	return undefined;
 }

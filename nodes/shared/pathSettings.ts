@@ -1,0 +1,73 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { ENDPOINTS } from './endpoints';
+
+/**
+ * The endpoints whose path the specification does not show (the balance, the signing
+ * workflow list and get). The guesses of endpoints.ts are the defaults of credential
+ * fields, so a service that serves them elsewhere is followed by changing one field.
+ */
+export const GUESSED_PATHS = {
+	creditBalance: {
+		field: 'creditBalancePath',
+		label: 'Credit Balance Path',
+		assumption: 'Credit balance path and fields',
+		parameter: undefined,
+	},
+	workflows: {
+		field: 'workflowListPath',
+		label: 'Signing Workflow List Path',
+		assumption: 'Reusable workflow list and get',
+		parameter: undefined,
+	},
+	workflow: {
+		field: 'workflowGetPath',
+		label: 'Signing Workflow Get Path',
+		assumption: 'Reusable workflow list and get',
+		parameter: 'workflowId',
+	},
+} as const;
+
+export type GuessedEndpoint = keyof typeof GUESSED_PATHS;
+
+export const WHERE = 'the credential (Document Signing API), section "Paths the Specification Does Not Show"';
+
+/**
+ * The credential's block of path fields (appended at the end of its properties). The
+ * defaults are literals (a lint rule) equal to ENDPOINTS (test/credential checks it).
+ */
+export const GUESSED_PATH_PROPERTIES: INodeProperties[] = [
+	{
+		displayName:
+			'Paths the Specification Does Not Show: the API specification names these endpoints without a path. The defaults are the conventional guesses; change one only when your service serves it elsewhere (its API reference or support tells you).',
+		name: 'guessedPathsNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: GUESSED_PATHS.creditBalance.label,
+		name: GUESSED_PATHS.creditBalance.field,
+		type: 'string',
+		default: '/credits/balance',
+		placeholder: `e.g. ${ENDPOINTS.creditBalance}`,
+		description: 'Path of the credit balance (Credit > Get Balance), after the Base URL',
+	},
+	{
+		displayName: GUESSED_PATHS.workflows.label,
+		name: GUESSED_PATHS.workflows.field,
+		type: 'string',
+		default: '/workflows',
+		placeholder: `e.g. ${ENDPOINTS.workflows}`,
+		description: 'Path of the signing workflow list (Signing Workflow > Get Many and the workflow picker)',
+	},
+	{
+		displayName: GUESSED_PATHS.workflow.label,
+		name: GUESSED_PATHS.workflow.field,
+		type: 'string',
+		default: '/workflows/{workflowId}',
+		placeholder: `e.g. ${ENDPOINTS.workflow}`,
+		description:
+			'Path of one signing workflow (Signing Workflow > Get and the participant list of Run); {workflowId} stands for its ID',
+	},
+];
+
