@@ -12,7 +12,8 @@
  * Node 22 instead of the default n8n 2.x with Node 24 (scripts/lib/n8n-lines.ts).
  * Env: E2E_ONLY=<text> runs only the suites whose file name contains it; E2E_STACK names
  * the stack folder under .e2e/ (default "e2e", "e2e-n8n1" on n8n 1.x), so two runs can go
- * side by side.
+ * side by side; E2E_LOG_LEVEL sets n8n's log level (default warn; its log is
+ * .e2e/<stack>/n8n.log).
  * Prints `N passed, N failed` last and exits non-zero on any failure.
  */
 import path from 'path';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
 		log,
 		// Lets the runner read a running example's progress (the signing links) from n8n.
 		n8nEnv: { EXECUTIONS_DATA_SAVE_ON_PROGRESS: 'true' },
+		n8nLogLevel: process.env.E2E_LOG_LEVEL || undefined,
 	});
 	const stopAndExit = stopOnExit(stack, log);
 	try {
