@@ -10,8 +10,9 @@
  *
  * Options: --port <n> (n8n, default 5678 or a free port), --sandbox-port <n>,
  *          --fresh (forget the n8n data of earlier runs),
- *          --check (once ready, check the editor answers and the examples are there, then
- *          stop: how CI proves the README's command on a fresh clone).
+ *          --check (once ready, check the editor answers, the examples are there and the
+ *          printed test delivery is accepted, then stop: how CI proves the README's command
+ *          on a fresh clone).
  * The n8n data (workflows, executions, edits) is kept in .e2e/start between runs.
  * One `npm start` per folder: a second one (or one on a busy port) stops at once with a
  * message saying what runs where, and changes nothing (scripts/lib/start-lock.ts).
@@ -22,7 +23,7 @@ import path from 'path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 import { EXAMPLE_TEMPLATE_ID, prepareExampleData } from './lib/example-data';
-import { type CredentialFixture, E2E_DIR, HOST, OWNER, ROOT, type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from './lib/stack';
+import { type CredentialFixture, E2E_DIR, HOST, OWNER, ROOT, run, type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from './lib/stack';
 import { describePort, StartLock, testDeliveryCommand } from './lib/start-lock';
 
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
@@ -190,8 +191,16 @@ async function main(): Promise<void> {
 		const names = ((ready.data?.data ?? []) as Array<{ name: string }>).map((w) => w.name);
 		const missing = examples.filter((w) => !names.includes(w.name)).map((w) => w.name);
 		const editor = await fetch(`${stack.n8nUrl}/`);
-		const ok = ready.status === 200 && missing.length === 0 && editor.status === 200;
-		log(ok ? `check passed: the editor answers and the ${examples.length} examples are imported` : `check failed: editor ${editor.status}, workflows ${ready.status}, missing ${JSON.stringify(missing)}`);
+		// The printed test-delivery command, run as a user pastes it: n8n accepts it (200).
+		const delivery = productionUrl
+			? (await run('sh', ['-c', testDeliveryCommand(productionUrl, stack.sandbox.webhookSecret)]).catch((e: Error) => e.message)).trim()
+			: 'no active example trigger';
+		const ok = ready.status === 200 && missing.length === 0 && editor.status === 200 && delivery.startsWith('200');
+		log(
+			ok
+				? `check passed: the editor answers, the ${examples.length} examples are imported, the printed test delivery is accepted`
+				: `check failed: editor ${editor.status}, workflows ${ready.status}, missing ${JSON.stringify(missing)}, test delivery: ${delivery.slice(0, 200)}`,
+		);
 		return void (await stopAndExit(ok ? 0 : 1));
 	}
 
