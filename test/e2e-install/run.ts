@@ -28,7 +28,7 @@ const TRIGGER_ALL = 'DsE2eTriggerAll1';
 
 async function main(): Promise<void> {
 	const line = n8nLine(E2E_DIR);
-	log(`n8n ${line.version} on Node ${line.nodeVersion}`);
+	log(`n8n ${line.version} on Node ${line.nodeVersion}${line.envReason ? `, with ${line.envReason}` : ''}`);
 	const name = process.env.E2E_STACK || (line.major === 1 ? 'e2e-install-n8n1' : 'e2e-install');
 	const registryDir = path.join(E2E_DIR, `${name}-registry`);
 	const npmBinDir = path.join(E2E_DIR, `${name}-npm`);

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
 	const examples = loadWorkflows(EXAMPLES_DIR);
 
 	const line = n8nLine(E2E_DIR);
-	log(`n8n ${line.version} on Node ${line.nodeVersion}`);
+	log(`n8n ${line.version} on Node ${line.nodeVersion}${line.envReason ? `, with ${line.envReason}` : ''}`);
 	const stack = new Stack({
 		n8n: line,
 		name: process.env.E2E_STACK || (line.major === 1 ? 'e2e-n8n1' : 'e2e'),
