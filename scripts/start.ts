@@ -24,7 +24,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 import { EXAMPLE_TEMPLATE_ID, prepareExampleData } from './lib/example-data';
 import { type CredentialFixture, E2E_DIR, HOST, OWNER, ROOT, run, type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from './lib/stack';
-import { describePort, StartLock, testDeliveryCommand } from './lib/start-lock';
+import { describePort, type LockInfo, StartLock, testDeliveryCommand } from './lib/start-lock';
 
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 const CREDENTIAL_ID = 'DsSandboxCred001';
@@ -89,8 +89,7 @@ async function main(): Promise<void> {
 	// Before anything is written: is another `npm start` running in this folder, and are the
 	// ports asked for free?
 	const lock = new StartLock(path.join(E2E_DIR, 'start.lock'));
-	const running = lock.acquire();
-	if (running) {
+	const alreadyRunning = (running: LockInfo): never => {
 		console.error(
 			[
 				`[start] npm start is already running in this folder (pid ${running.pid}, since ${running.startedAt}):`,
@@ -100,14 +99,18 @@ async function main(): Promise<void> {
 			].join('\n'),
 		);
 		process.exit(1);
-	}
+	};
+	const running = lock.running();
+	if (running) alreadyRunning(running);
 	for (const [name, port] of [['--port', requested], ['--sandbox-port', sandboxPort]] as const) {
 		if (port !== undefined && !(await isFree(port))) {
-			lock.release();
 			console.error(`[start] ${name} ${port}: the port is busy (${await describePort(port)}). Choose another one, e.g. ${name} ${port + 1}. Nothing was changed.`);
 			process.exit(1);
 		}
 	}
+	// The first write: a start that began at the same moment may have won the lock.
+	const raced = lock.acquire();
+	if (raced) alreadyRunning(raced);
 	process.on('exit', () => lock.release());
 	const n8nPort = requested ?? ((await isFree(5678)) ? 5678 : undefined);
 	if (requested === undefined && n8nPort === undefined) log(`port 5678 is busy (${await describePort(5678)}): n8n gets a free port instead`);

@@ -23,6 +23,12 @@ export class StartLock {
 
 	constructor(private readonly file: string) {}
 
+	/** The record of a start that holds the lock and still runs (reads only). */
+	running(): LockInfo | undefined {
+		const other = this.read();
+		return other && other.pid !== process.pid && alive(other.pid) ? other : undefined;
+	}
+
 	/** Takes the lock; returns the running start's record instead when one holds it. */
 	acquire(): LockInfo | undefined {
 		mkdirSync(path.dirname(this.file), { recursive: true });

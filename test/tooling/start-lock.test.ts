@@ -27,6 +27,7 @@ describe('StartLock', () => {
 		// Another process's view: the lock names this (living) process and its URLs.
 		writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), pid: process.ppid }));
 		const second = new StartLock(file);
+		expect(second.running()).toMatchObject({ pid: process.ppid, n8nUrl: 'http://127.0.0.1:5678' });
 		expect(second.acquire()).toMatchObject({ pid: process.ppid, n8nUrl: 'http://127.0.0.1:5678', sandboxUrl: 'http://127.0.0.1:4000' });
 		// The second never held it, so it must not remove the first one's lock.
 		second.release();
@@ -39,6 +40,7 @@ describe('StartLock', () => {
 		await new Promise((resolve) => child.on('exit', resolve));
 		writeFileSync(file, JSON.stringify({ pid: deadPid, startedAt: '2026-01-01 00:00:00' }));
 		const lock = new StartLock(file);
+		expect(lock.running()).toBeUndefined();
 		expect(lock.acquire()).toBeUndefined();
 		expect(JSON.parse(readFileSync(file, 'utf8')).pid).toBe(process.pid);
 		lock.release();
