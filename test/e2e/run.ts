@@ -8,13 +8,18 @@
  * the suites of test/e2e/suites in name order; each checks through n8n's own records
  * (public API executions with their data) and the sandbox's.
  *
+ * Options: --n8n 1 (or E2E_N8N=1, or the pinned version 1.123.81) runs on n8n 1.x with
+ * Node 22 instead of the default n8n 2.x with Node 24 (scripts/lib/n8n-lines.ts).
  * Env: E2E_ONLY=<text> runs only the suites whose file name contains it; E2E_STACK names
- * the stack folder under .e2e/ (default "e2e"), so two runs can go side by side.
+ * the stack folder under .e2e/ (default "e2e", "e2e-n8n1" on n8n 1.x), so two runs can go
+ * side by side; E2E_LOG_LEVEL sets n8n's log level (default warn; its log is
+ * .e2e/<stack>/n8n.log).
  * Prints `N passed, N failed` last and exits non-zero on any failure.
  */
 import path from 'path';
 
-import { Stack, stopOnExit } from '../../scripts/lib/stack';
+import { n8nLine } from '../../scripts/lib/n8n-lines';
+import { E2E_DIR, Stack, stopOnExit } from '../../scripts/lib/stack';
 import { clients, credentials, type E2eContext, EXAMPLES_DIR, loadWorkflows, log, results, runSuites, summarize, WORKFLOWS_DIR } from './lib';
 
 const SUITES_DIR = path.join(__dirname, 'suites');
@@ -23,12 +28,16 @@ async function main(): Promise<void> {
 	const workflows = loadWorkflows(WORKFLOWS_DIR);
 	const examples = loadWorkflows(EXAMPLES_DIR);
 
+	const line = n8nLine(E2E_DIR);
+	log(`n8n ${line.version} on Node ${line.nodeVersion}${line.envReason ? `, with ${line.envReason}` : ''}`);
 	const stack = new Stack({
-		name: process.env.E2E_STACK || 'e2e',
+		n8n: line,
+		name: process.env.E2E_STACK || (line.major === 1 ? 'e2e-n8n1' : 'e2e'),
 		fresh: true,
 		log,
 		// Lets the runner read a running example's progress (the signing links) from n8n.
 		n8nEnv: { EXECUTIONS_DATA_SAVE_ON_PROGRESS: 'true' },
+		n8nLogLevel: process.env.E2E_LOG_LEVEL || undefined,
 	});
 	const stopAndExit = stopOnExit(stack, log);
 	try {

@@ -43,8 +43,11 @@ export default function dashboardRoutes(state: SandboxState, origin: () => strin
 			.reverse()
 			.map((d) => {
 				const last = d.attempts.at(-1);
-				const status = last?.status ?? last?.error ?? 'pending';
-				const css = d.delivered ? 'ok' : d.finished ? 'bad' : 'muted';
+				// n8n answers 404 on a trigger's Test URL unless the editor is listening for a test
+				// event: expected while nobody tests, so not shown as a failure.
+				const idleTestUrl = !d.delivered && last?.status === 404 && d.url.includes('/webhook-test/');
+				const status = idleTestUrl ? 'Test URL, the editor was not listening (404)' : (last?.status ?? last?.error ?? 'pending');
+				const css = d.delivered || idleTestUrl ? (idleTestUrl ? 'muted' : 'ok') : d.finished ? 'bad' : 'muted';
 				return `<tr><td>${escapeHtml(d.event)}</td><td><code>${escapeHtml(d.url)}</code></td><td class="${css}">${escapeHtml(String(status))}</td><td>${d.attempts.length}</td></tr>`;
 			})
 			.join('');
