@@ -80,7 +80,9 @@ export class DocumentSigningApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
-		const target = originOf(requestOptions.url, requestOptions.baseURL ? `${requestOptions.baseURL}/` : undefined);
+		// n8n's HTTP Request node sends the address as `uri` (its legacy request options).
+		const address = requestOptions.url ?? String((requestOptions as { uri?: unknown }).uri ?? '');
+		const target = originOf(address, requestOptions.baseURL ? `${requestOptions.baseURL}/` : undefined);
 		if (!base.ok || target !== base.origin) return requestOptions;
 		requestOptions.headers = {
 			...(requestOptions.headers ?? {}),

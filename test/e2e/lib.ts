@@ -11,6 +11,11 @@ import type { CredentialFixture, SandboxInfo, Stack, WorkflowFixture } from '../
 export const PACKAGE = 'n8n-nodes-document-signing';
 export const CREDENTIAL_ID = 'DsSandboxCred001';
 export const PLAIN_CREDENTIAL_ID = 'DsNoSecretCred01';
+/**
+ * n8n adds "Allowed HTTP Request Domains" to credentials usable in its HTTP Request node; n8n
+ * 1.x's public API then asks for `allowedDomains` unless the choice is given.
+ */
+export const DOMAINS_FIELD = { allowedHttpRequestDomains: 'all' };
 export const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
 export const EXAMPLES_DIR = path.join(__dirname, '..', '..', 'examples');
 

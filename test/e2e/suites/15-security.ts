@@ -19,7 +19,7 @@ import path from 'path';
 import axios from 'axios';
 
 import { sleep, waitFor } from '../../../scripts/lib/stack';
-import { check, CREDENTIAL_ID, type E2eContext, executions, expect, expectEqual, triggerWebhookId } from '../lib';
+import { DOMAINS_FIELD, check, CREDENTIAL_ID, type E2eContext, executions, expect, expectEqual, triggerWebhookId } from '../lib';
 
 interface Seen {
 	method: string;
@@ -148,7 +148,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 			const nodes: any[] = [{ id: randomUUID(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID(), parameters: { httpMethod: 'POST', path: `e2e-security-${randomBytes(4).toString('hex')}`, responseMode: 'lastNode', responseData: 'allEntries', options: {} } }];
 			const connections: Record<string, any> = {};
 			for (const [index, [name, data]] of cases.entries()) {
-				const created = await stack.api.post('/credentials', { name: `Security: ${name}`, type: 'documentSigningApi', data: { apiKey, webhookSecret: '', allowInsecureHttp: false, ...data } });
+				const created = await stack.api.post('/credentials', { name: `Security: ${name}`, type: 'documentSigningApi', data: { apiKey, webhookSecret: '', allowInsecureHttp: false, ...DOMAINS_FIELD, ...data } });
 				expect(created.status === 200 && created.data.id, `creating credential "${name}": ${created.status} ${JSON.stringify(created.data).slice(0, 300)}`);
 				nodes.push({ id: randomUUID(), name, type: 'n8n-nodes-document-signing.documentSigning', typeVersion: 1, position: [220 * (index + 1), 0], onError: 'continueRegularOutput', parameters: { resource: 'credit', operation: 'getBalance' }, credentials: { documentSigningApi: { id: created.data.id, name: `Security: ${name}` } } });
 				connections[nodes[index].name] = { main: [[{ node: name, type: 'main', index: 0 }]] };

@@ -9,7 +9,7 @@
 import { randomUUID } from 'crypto';
 
 import { waitFor } from '../../../scripts/lib/stack';
-import { check, type E2eContext, type Execution, executions, expect, expectEqual, output } from '../lib';
+import { DOMAINS_FIELD, check, type E2eContext, type Execution, executions, expect, expectEqual, output } from '../lib';
 
 const ACTION = 'n8n-nodes-document-signing.documentSigning';
 const STATUS_TRIGGER = 'n8n-nodes-document-signing.documentSigningStatusTrigger';
@@ -25,7 +25,7 @@ export default async function suite({ stack, sandbox, service }: E2eContext): Pr
 		const response = await stack.api.post('/credentials', {
 			name,
 			type: 'documentSigningApi',
-			data: { baseUrl: base.baseUrl, apiKey: base.apiKey, webhookSecret: base.webhookSecret, ...data },
+			data: { baseUrl: base.baseUrl, apiKey: base.apiKey, webhookSecret: base.webhookSecret, ...DOMAINS_FIELD, ...data },
 		});
 		expect(response.status === 200 || response.status === 201, `credential "${name}" (${response.status} ${JSON.stringify(response.data).slice(0, 300)})`);
 		return { id: String(response.data.id), name };
