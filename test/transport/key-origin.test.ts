@@ -172,6 +172,12 @@ describe("the credential's authenticate: the key only for the Base URL's origin"
 		expect(await authorization({ url: 'https://sign.example/api/v1/envelopes' })).toBe('Bearer service_abc');
 	});
 
+	it("reads the address n8n's HTTP Request node gives as uri", async () => {
+		const legacy = (uri: string) => ({ uri }) as unknown as IHttpRequestOptions;
+		expect(await authorization(legacy('https://sign.example/api/v1/envelopes/env_1/remind'))).toBe('Bearer service_abc');
+		expect(await authorization(legacy('https://other.example/api/v1/envelopes'))).toBeUndefined();
+	});
+
 	it('adds nothing for another origin, or when the Base URL is refused', async () => {
 		expect(await authorization({ url: 'https://other.example/api/v1/envelopes' })).toBeUndefined();
 		expect(await authorization({ url: 'http://sign.example/api/v1/envelopes' })).toBeUndefined();
