@@ -98,7 +98,14 @@ export async function readPdfFromUrl(this: IExecuteFunctions, itemIndex: number,
 	if (address.protocol !== 'https:' && address.protocol !== 'http:') {
 		throw fail(`must start with https:// or http://, got "${address.protocol}"`);
 	}
-	const response = await storageRequest.call(this, { method: 'GET', url: address.href, encoding: 'arraybuffer' });
+	// A PDF is asked for by name: a server that also serves a web app (n8n 1.x's editor, for
+	// one) answers `*/*` with its HTML page.
+	const response = await storageRequest.call(this, {
+		method: 'GET',
+		url: address.href,
+		encoding: 'arraybuffer',
+		headers: { Accept: 'application/pdf, application/octet-stream' },
+	});
 	const buffer = Buffer.from(response.body as ArrayBuffer);
 	if (buffer.length === 0) throw fail('the address returned an empty file; a PDF document is required');
 	if (buffer.length > MAX_PDF_BYTES) {
