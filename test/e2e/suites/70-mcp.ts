@@ -8,10 +8,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import axios from 'axios';
-import { writeFile } from 'fs/promises';
+import { readFile, writeFile } from 'fs/promises';
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
 import path from 'path';
 
-import { check, type E2eContext, expect, expectEqual, log, makePdf } from '../lib';
+import { check, type E2eContext, expect, expectEqual, log, makePdf, onN8n1 } from '../lib';
 
 const MCP_WORKFLOW = 'DsE2eMcpTools001';
 const EXAMPLE_AGENT = 'DsExampleAgent01';
@@ -62,8 +64,24 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		expectEqual([connected.filter((n) => n === 'MCP Server Trigger').length, connected.filter((n) => n === 'AI Agent').length], [7, 5], 'tools of the MCP trigger and of the agent');
 	});
 	// The PDF the workflow's "PDF Address" webhook reads from disk and serves.
-	await writeFile(path.join(stack.filesDir, 'mcp-contract.pdf'), await makePdf('Service contract'));
-	const pdfUrl = `${stack.n8nUrl}/webhook/e2e-mcp-contract.pdf`;
+	const pdfFile = path.join(stack.filesDir, 'mcp-contract.pdf');
+	await writeFile(pdfFile, await makePdf('Service contract'));
+	const workflowPdfUrl = `${stack.n8nUrl}/webhook/e2e-mcp-contract.pdf`;
+	await check("the workflow's PDF address (a Webhook node answering with the file it reads) serves the PDF's bytes", async () => {
+		const answer = await fetch(workflowPdfUrl, { headers: { accept: 'application/pdf' } });
+		const bytes = Buffer.from(await answer.arrayBuffer());
+		expectEqual(answer.status, 200, 'status');
+		expect(bytes.subarray(0, 5).toString('latin1') === '%PDF-', `the answer starts with ${JSON.stringify(bytes.subarray(0, 40).toString('latin1'))}`);
+	});
+	// n8n 1.x serves that file as JSON (see KNOWN_ON_N8N_1); there the tools download the same
+	// PDF from a plain file server on loopback, so the tool path is proven on both lines.
+	const fileServer = createServer((_req, res) => {
+		void readFile(pdfFile).then((pdf) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf));
+	});
+	await new Promise<void>((resolve) => fileServer.listen(0, '127.0.0.1', resolve));
+	const pdfUrl = onN8n1
+		? `http://127.0.0.1:${(fileServer.address() as AddressInfo).port}/e2e-mcp-contract.pdf`
+		: workflowPdfUrl;
 
 	const client = new Client({ name: 'document-signing-e2e', version: '1.0.0' });
 	const url = new URL(`${stack.n8nUrl}/mcp/${MCP_PATH}`);
@@ -205,4 +223,5 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 	});
 
 	await client.close().catch(() => undefined);
+	fileServer.close();
 }
