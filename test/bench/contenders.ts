@@ -110,6 +110,36 @@ export function httpWorkflow(
 	]);
 }
 
+/** This package's node: Get Status of each item's envelope (one GET per item), default settings. */
+export function packageReadWorkflow(id: string, path: string): WorkflowFixture {
+	return workflow(id, `Bench: this node, reads ${path}`, path, [
+		{
+			type: PACKAGE_NODE,
+			typeVersion: 1,
+			credentials: packageCredential,
+			onError: 'continueRegularOutput',
+			parameters: { resource: 'envelope', operation: 'getStatus', envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' } },
+		},
+	]);
+}
+
+/** n8n's HTTP Request node: GET the status of each item's envelope; `options` such as batching. */
+export function httpReadWorkflow(id: string, path: string, sandbox: SandboxInfo, options: Record<string, unknown> = {}): WorkflowFixture {
+	return workflow(id, `Bench: HTTP Request, reads ${path}`, path, [
+		{
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: {
+				method: 'GET',
+				url: `=${sandbox.baseUrl}/envelopes/{{ $json.envelopeId }}/status`,
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${sandbox.apiKey}` }] },
+				options,
+			},
+		},
+	]);
+}
+
 /** getMany with Return All. */
 export function listWorkflow(id: string, path: string): WorkflowFixture {
 	return workflow(id, 'Bench: get many, return all', path, [

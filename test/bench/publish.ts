@@ -1,0 +1,47 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: writes the bench's results into docs/, not published (package.json "files" is dist/ only) */
+/**
+ * Writes a bench run into the docs: docs/benchmarks.json (the rows of the latest run of
+ * every scenario: a run of some scenarios, or of scenario 6 alone, replaces only those),
+ * docs/benchmarks.svg (chart.ts) and the table between the bench markers of
+ * docs/benchmarks.md. Returns the table.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import { renderChart } from './chart';
+import { markdownTable, mergeRows, type Row } from './verdict';
+
+const DOCS = path.resolve(__dirname, '..', '..', 'docs');
+const JSON_FILE = path.join(DOCS, 'benchmarks.json');
+const BEGIN = '<!-- bench:table -->';
+const END = '<!-- /bench:table -->';
+
+interface Saved {
+	rows: Row[];
+	/** One line per command that made rows (the main bench, the queue scenario): machine, date, load. */
+	runs: Record<string, string>;
+}
+
+/** Cores, memory, Node and n8n versions, the date and the load average now. */
+export function machine(totalS: number): string {
+	const cpu = os.cpus();
+	const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+	return `${new Date().toISOString().slice(0, 16)}Z, ${cpu.length} cores (${cpu[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GB, bench on Node ${process.version}, n8n 2.41.1 on Node 24; ${Math.round(totalS)} s in all; load average at the end ${load}`;
+}
+
+export function publish(command: string, fresh: Row[], description: string): string {
+	const saved: Saved = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as Saved) : { rows: [], runs: {} };
+	const rows = mergeRows(saved.rows, fresh);
+	const runs = { ...saved.runs, [command]: description };
+	writeFileSync(JSON_FILE, `${JSON.stringify({ rows, runs }, null, '\t')}\n`);
+	const caption = Object.entries(runs).map(([name, text]) => `${name}: ${text}`).join(' | ');
+	writeFileSync(path.join(DOCS, 'benchmarks.svg'), renderChart(rows, caption));
+	const table = `${Object.entries(runs).map(([name, text]) => `- \`${name}\`: ${text}`).join('\n')}\n\n${markdownTable(rows)}`;
+	const mdFile = path.join(DOCS, 'benchmarks.md');
+	const md = readFileSync(mdFile, 'utf8');
+	const a = md.indexOf(BEGIN);
+	const b = md.indexOf(END);
+	if (a >= 0 && b > a) writeFileSync(mdFile, `${md.slice(0, a + BEGIN.length)}\n${table}\n${md.slice(b)}`);
+	return table;
+}
