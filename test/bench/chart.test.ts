@@ -10,7 +10,7 @@ describe('bench chart', () => {
 		row({ contender: 'HTTP Request, batching 100 per 1000 ms', kind: 'httpTuned', value: 4 }),
 		row({ contender: 'raw fetch, 3 at once <best>', kind: 'raw', value: 5 }),
 	];
-	const svg = renderChart(rows, 'Machine & load');
+	const svg = renderChart(rows, ['Machine & load', 'queue: second line']);
 
 	test('one bar per contender, scaled to the largest of the figures and the target', () => {
 		const bars = [...svg.matchAll(/<rect x="340" y="[\d.]+" width="([\d.]+)"/g)].map((m) => Number(m[1]));
@@ -32,7 +32,8 @@ describe('bench chart', () => {
 	test('text is escaped and the document is one well-formed svg', () => {
 		expect(escapeXml('a < b & "c"')).toBe('a &lt; b &amp; &quot;c&quot;');
 		expect(svg).toContain('raw fetch, 3 at once &lt;best&gt;');
-		expect(svg).toContain('Machine &amp; load');
+		expect(svg).toContain('Machine &amp; load</text>');
+		expect(svg).toContain('>queue: second line</text>');
 		expect(svg.startsWith('<svg ')).toBe(true);
 		expect(svg.trim().endsWith('</svg>')).toBe(true);
 		expect(svg.match(/<text/g)?.length).toBe(svg.match(/<\/text>/g)?.length);

@@ -34,10 +34,10 @@ export function escapeXml(text: string): string {
 	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The SVG of `rows`; `caption` (machine, date, load) goes under the title. */
-export function renderChart(rows: Row[], caption: string): string {
+/** The SVG of `rows`; `captions` (per command: date, machine, load) go under the title, one line each. */
+export function renderChart(rows: Row[], captions: string[]): string {
 	const parts: string[] = [];
-	let y = 56;
+	let y = 38 + 16 * captions.length;
 	const scenarios = [...new Set(rows.map((r) => r.scenario))];
 	for (const scenario of scenarios) {
 		const info = SCENARIOS[scenario] ?? { title: '', unit: 's' as const };
@@ -59,8 +59,9 @@ export function renderChart(rows: Row[], caption: string): string {
 		}
 		if (target) {
 			const tx = x(target.limit).toFixed(1);
-			parts.push(`<line x1="${tx}" y1="${panelTop - 2}" x2="${tx}" y2="${y + 2}" class="t"/>`);
-			parts.push(`<text x="${tx}" y="${panelTop - 4}" class="tl" text-anchor="middle">target ${fmt(target.limit, info.unit)}</text>`);
+			parts.push(`<line x1="${tx}" y1="${panelTop}" x2="${tx}" y2="${y + 2}" class="t"/>`);
+			parts.push(`<text x="${tx}" y="${y + 13}" class="tl" text-anchor="middle">target ${fmt(target.limit, info.unit)}</text>`);
+			y += 10;
 		}
 		y += GAP;
 	}
@@ -78,7 +79,7 @@ export function renderChart(rows: Row[], caption: string): string {
 		'<style>.h{font-size:14px;font-weight:bold;fill:#111}.l{font-size:12px;fill:#333}.v{font-size:12px;fill:#111}.t{stroke:#dc2626;stroke-width:1.5;stroke-dasharray:4 3}.tl{font-size:11px;fill:#dc2626}.c{font-size:12px;fill:#555}</style></defs>',
 		`<rect width="${WIDTH}" height="${y}" fill="#fff"/>`,
 		'<text x="10" y="22" class="h">npm run bench: this node with defaults against n8n\'s HTTP Request node and a raw fetch loop</text>',
-		`<text x="10" y="40" class="c">${escapeXml(caption)}</text>`,
+		...captions.map((c, k) => `<text x="10" y="${40 + 16 * k}" class="c">${escapeXml(c)}</text>`),
 		...parts,
 		...legend,
 		'</svg>',

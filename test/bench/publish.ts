@@ -35,8 +35,8 @@ export function publish(command: string, fresh: Row[], description: string): str
 	const rows = mergeRows(saved.rows, fresh);
 	const runs = { ...saved.runs, [command]: description };
 	writeFileSync(JSON_FILE, `${JSON.stringify({ rows, runs }, null, '\t')}\n`);
-	const caption = Object.entries(runs).map(([name, text]) => `${name}: ${text}`).join(' | ');
-	writeFileSync(path.join(DOCS, 'benchmarks.svg'), renderChart(rows, caption));
+	const captions = Object.entries(runs).map(([name, text]) => `${name}: ${text}`);
+	writeFileSync(path.join(DOCS, 'benchmarks.svg'), renderChart(rows, captions));
 	const table = `${Object.entries(runs).map(([name, text]) => `- \`${name}\`: ${text}`).join('\n')}\n\n${markdownTable(rows)}`;
 	const mdFile = path.join(DOCS, 'benchmarks.md');
 	const md = readFileSync(mdFile, 'utf8');

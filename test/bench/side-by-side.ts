@@ -37,11 +37,11 @@ interface Scenario {
 
 const LIMITED = { latencyMs: 25, rateLimitPerSecond: 100 };
 export const SIDE_SCENARIOS: Scenario[] = [
-	{ id: '1', work: 'read', faults: { latencyMs: 25 }, httpGrid: [null, [50, 10], [100, 10], [250, 10]], rawGrid: [10, 25, 50, 100] },
+	{ id: '1', work: 'read', faults: { latencyMs: 25 }, httpGrid: [null, [50, 10], [100, 10], [250, 10], [100, 5]], rawGrid: [10, 25, 50, 100, 250] },
 	{ id: '2', work: 'read', faults: LIMITED, httpGrid: [[100, 1000], [50, 500], [25, 250], [10, 100]], rawGrid: [2, 3, 4, 6] },
 	{ id: '3', work: 'create', faults: LIMITED, httpGrid: [[100, 1000], [50, 500], [20, 200], [10, 100]], rawGrid: [2, 3, 4] },
 	{ id: '4', work: 'read', faults: { latencyMs: 300 }, httpGrid: [null, [50, 10], [100, 10], [250, 10]], rawGrid: [50, 100, 250, 500] },
-	{ id: '5', work: 'read', faults: { latencyMs: 25, capacity: { slots: 20, maxInFlight: 60 } }, httpGrid: [[10, 25], [20, 40], [20, 25], [40, 50], [10, 10]], rawGrid: [10, 20, 30, 50] },
+	{ id: '5', work: 'read', faults: { latencyMs: 25, capacity: { slots: 20, maxInFlight: 60 } }, httpGrid: [[20, 40], [20, 25], [40, 50], [10, 10], [20, 10], [50, 25]], rawGrid: [10, 20, 30, 50, 80] },
 ];
 
 const pathOf = (work: string, who: 'node' | 'http', batching: Batching = null) =>
