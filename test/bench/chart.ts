@@ -4,7 +4,7 @@
  * target of this node's row as a dashed line. Contenders that lost items or created
  * records twice are drawn hatched and say so. Pure: rows in, text out (chart.test.ts).
  */
-import { clean, fmt, type Kind, type Row, SCENARIOS, targetOf } from './verdict';
+import { clean, fmt, type Kind, type Row, SCENARIOS, targetOf, YARDSTICK } from './verdict';
 
 const WIDTH = 900;
 const LABEL_W = 330;
@@ -35,14 +35,14 @@ export function escapeXml(text: string): string {
 }
 
 /** The SVG of `rows`; `captions` (per command: date, machine, load) go under the title, one line each. */
-export function renderChart(rows: Row[], captions: string[]): string {
+export function renderChart(rows: Row[], captions: string[], against: Kind[] = YARDSTICK): string {
 	const parts: string[] = [];
 	let y = 38 + 16 * captions.length;
 	const scenarios = [...new Set(rows.map((r) => r.scenario))];
 	for (const scenario of scenarios) {
 		const info = SCENARIOS[scenario] ?? { title: '', unit: 's' as const };
 		const mine = rows.filter((r) => r.scenario === scenario);
-		const target = targetOf(rows, scenario);
+		const target = targetOf(rows, scenario, against);
 		const top = Math.max(...mine.map((r) => r.value), target?.limit ?? 0) * 1.12 || 1;
 		const x = (value: number) => BAR_X + (BAR_W * value) / top;
 		parts.push(`<text x="10" y="${y + 18}" class="h">${escapeXml(`${scenario}. ${info.title}`)} (${info.unit})</text>`);

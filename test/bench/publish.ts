@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { renderChart } from './chart';
-import { markdownTable, mergeRows, type Row } from './verdict';
+import { type Kind, markdownTable, mergeRows, type Row } from './verdict';
 
 const DOCS = path.resolve(__dirname, '..', '..', 'docs');
 const JSON_FILE = path.join(DOCS, 'benchmarks.json');
@@ -30,14 +30,14 @@ export function machine(totalS: number): string {
 	return `${new Date().toISOString().slice(0, 16)}Z, ${cpu.length} cores (${cpu[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GB, bench on Node ${process.version}, n8n 2.41.1 on Node 24; ${Math.round(totalS)} s in all; load average at the end ${load}`;
 }
 
-export function publish(command: string, fresh: Row[], description: string): string {
+export function publish(command: string, fresh: Row[], description: string, against: Kind[]): string {
 	const saved: Saved = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as Saved) : { rows: [], runs: {} };
 	const rows = mergeRows(saved.rows, fresh);
 	const runs = { ...saved.runs, [command]: description };
 	writeFileSync(JSON_FILE, `${JSON.stringify({ rows, runs }, null, '\t')}\n`);
 	const captions = Object.entries(runs).map(([name, text]) => `${name}: ${text}`);
-	writeFileSync(path.join(DOCS, 'benchmarks.svg'), renderChart(rows, captions));
-	const table = `${Object.entries(runs).map(([name, text]) => `- \`${name}\`: ${text}`).join('\n')}\n\n${markdownTable(rows)}`;
+	writeFileSync(path.join(DOCS, 'benchmarks.svg'), renderChart(rows, captions, against));
+	const table = `${Object.entries(runs).map(([name, text]) => `- \`${name}\`: ${text}`).join('\n')}\n\n${markdownTable(rows, against)}`;
 	const mdFile = path.join(DOCS, 'benchmarks.md');
 	const md = readFileSync(mdFile, 'utf8');
 	const a = md.indexOf(BEGIN);

@@ -50,9 +50,10 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
  * HTTP Request node (defaults or tuned) that ends clean. The raw fetch loop runs in the bench
  * process, outside n8n: it pays none of n8n's cost per item (expressions, item copies, the
  * execution record), so it shows the wire's speed; its ratio is in the table, without a
- * target. BENCH_YARDSTICK=all holds the node against the raw loop too.
+ * target. BENCH_YARDSTICK=all (yardstick('all')) holds the node against the raw loop too.
  */
-export const YARDSTICK: Kind[] = process.env.BENCH_YARDSTICK === 'all' ? ['httpDefault', 'httpTuned', 'raw'] : ['httpDefault', 'httpTuned'];
+export const YARDSTICK: Kind[] = ['httpDefault', 'httpTuned'];
+export const yardstick = (setting: string | undefined): Kind[] => (setting === 'all' ? [...YARDSTICK, 'raw'] : YARDSTICK);
 
 export const clean = (r: Row): boolean => r.failed === 0 && r.duplicates === 0;
 
@@ -85,14 +86,14 @@ export function targetOf(rows: Row[], scenario: string, yardstick: Kind[] = YARD
 }
 
 /** Every missed target, one line each; empty when all hold. */
-export function problems(rows: Row[]): string[] {
+export function problems(rows: Row[], against: Kind[] = YARDSTICK): string[] {
 	const out: string[] = [];
 	const scenarios = [...new Set(rows.map((r) => r.scenario))];
 	for (const scenario of scenarios) {
 		const unit = SCENARIOS[scenario]?.unit ?? '';
 		for (const node of rows.filter((r) => r.scenario === scenario && r.kind === 'node')) {
 			if (!clean(node)) out.push(`${scenario}: ${node.contender} ended with ${node.failed} items failed and ${node.duplicates} created twice`);
-			const target = targetOf(rows, scenario);
+			const target = targetOf(rows, scenario, against);
 			if (target && node.value > target.limit) {
 				out.push(`${scenario}: ${node.contender} ${fmt(node.value, unit)} ${unit}, over the target ${fmt(target.limit, unit)} ${unit} (${target.against})`);
 			}
@@ -106,7 +107,7 @@ export function fmt(value: number, unit: string): string {
 }
 
 /** The markdown table of a run: one line per row, with the target of the node rows. */
-export function markdownTable(rows: Row[]): string {
+export function markdownTable(rows: Row[], against: Kind[] = YARDSTICK): string {
 	const lines = [
 		'| Scenario | Contender | Figure | Target | x raw loop | Items failed | Created twice | 429s | 5xx | Requests | Runs / note |',
 		'|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
@@ -114,7 +115,7 @@ export function markdownTable(rows: Row[]): string {
 	for (const r of rows) {
 		const info = SCENARIOS[r.scenario];
 		const unit = info?.unit ?? '';
-		const target = r.kind === 'node' ? targetOf(rows, r.scenario) : undefined;
+		const target = r.kind === 'node' ? targetOf(rows, r.scenario, against) : undefined;
 		const verdict = target ? `${r.value <= target.limit && clean(r) ? '≤' : 'MISSED'} ${fmt(target.limit, unit)}` : '';
 		const raw = rows.find((x) => x.scenario === r.scenario && x.kind === 'raw' && clean(x));
 		const xRaw = raw && r !== raw ? (r.value / raw.value).toFixed(2) : '';

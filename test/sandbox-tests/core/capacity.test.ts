@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /** The capacity fault: a few requests served at once, the rest wait in line, 503 past the most in flight. */
 import { admin, client, startSandbox, type Sandbox } from './helpers';
 
