@@ -117,14 +117,24 @@ export class SideBySide {
 		return runs;
 	}
 
-	/** Each grid point once; the fastest clean one (else the one that lost least) repeated to RUNS runs. */
+	/**
+	 * Each grid point once; then the fastest that ended clean is repeated to RUNS runs. A
+	 * point that loses items in a repeat is not reliable at its best: the next fastest
+	 * clean point is tried. When none holds, the one that lost least stands, marked.
+	 */
 	private async calibrate<T>(grid: T[], once: (point: T) => Promise<Measured>, name: (point: T) => string) {
 		const first = [];
 		for (const point of grid) first.push({ point, m: await once(point) });
-		const score = (x: { m: Measured }) => (x.m.failed + x.m.duplicates) * 1e6 + x.m.value;
-		const best = first.reduce((a, b) => (score(b) < score(a) ? b : a));
-		const searched = first.map((x) => `${name(x.point)} ${x.m.value.toFixed(2)} s${x.m.failed || x.m.duplicates ? ` (${x.m.failed} failed, ${x.m.duplicates} twice)` : ''}`).join(', ');
-		return { best: best.point, runs: await this.repeat(() => once(best.point), [best.m]), searched };
+		const dirty = (m: Measured) => m.failed + m.duplicates;
+		const said = (m: Measured) => `${m.value.toFixed(2)} s${dirty(m) ? ` (${m.failed} failed, ${m.duplicates} twice)` : ''}`;
+		const searched = first.map((x) => `${name(x.point)} ${said(x.m)}`);
+		const order = [...first].sort((a, b) => dirty(a.m) * 1e6 + a.m.value - (dirty(b.m) * 1e6 + b.m.value));
+		for (const candidate of order.filter((x) => !dirty(x.m))) {
+			const runs = await this.repeat(() => once(candidate.point), [candidate.m]);
+			if (runs.every((m) => !dirty(m))) return { best: candidate.point, runs, searched: searched.join(', ') };
+			searched.push(`${name(candidate.point)} again: ${runs.slice(1).map(said).join(', ')}, so not kept`);
+		}
+		return { best: order[0].point, runs: [order[0].m], searched: `${searched.join(', ')}; no point ended clean every time` };
 	}
 
 	/** 500 envelopes to read, created through the API (not measured). */
