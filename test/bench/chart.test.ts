@@ -1,4 +1,4 @@
-import { COLORS, escapeXml, renderChart } from './chart';
+import { COLORS, escapeXml, renderChart, wrap } from './chart';
 import type { Row } from './verdict';
 
 const row = (over: Partial<Row>): Row => ({ scenario: '2', contender: 'x', kind: 'other', value: 1, failed: 0, duplicates: 0, rateLimited: 0, serverErrors: 0, requests: 500, ...over });
@@ -37,5 +37,10 @@ describe('bench chart', () => {
 		expect(svg.startsWith('<svg ')).toBe(true);
 		expect(svg.trim().endsWith('</svg>')).toBe(true);
 		expect(svg.match(/<text/g)?.length).toBe(svg.match(/<\/text>/g)?.length);
+	});
+
+	test('long captions wrap after a separator', () => {
+		expect(wrap('aaaa; bbbb, cccc dddd', 12)).toEqual(['aaaa; bbbb,', '  cccc dddd']);
+		expect(wrap('short')).toEqual(['short']);
 	});
 });

@@ -34,8 +34,22 @@ export function escapeXml(text: string): string {
 	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** `text` in lines of at most `width` characters, broken after "; " or ", " where possible. */
+export function wrap(text: string, width = 130): string[] {
+	const lines: string[] = [];
+	let rest = text;
+	while (rest.length > width) {
+		const cut = Math.max(rest.lastIndexOf('; ', width), rest.lastIndexOf(', ', width));
+		const at = cut > 0 ? cut + 2 : width;
+		lines.push(rest.slice(0, at).trimEnd());
+		rest = `  ${rest.slice(at)}`;
+	}
+	return [...lines, rest];
+}
+
 /** The SVG of `rows`; `captions` (per command: date, machine, load) go under the title, one line each. */
-export function renderChart(rows: Row[], captions: string[], against: Kind[] = YARDSTICK): string {
+export function renderChart(rows: Row[], runs: string[], against: Kind[] = YARDSTICK): string {
+	const captions = runs.flatMap((r) => wrap(r));
 	const parts: string[] = [];
 	let y = 38 + 16 * captions.length;
 	const scenarios = [...new Set(rows.map((r) => r.scenario))];

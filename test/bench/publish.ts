@@ -17,11 +17,27 @@ const JSON_FILE = path.join(DOCS, 'benchmarks.json');
 const BEGIN = '<!-- bench:table -->';
 const END = '<!-- /bench:table -->';
 
+/** A run whose rows are in the file: the command, the scenarios it still stands for, machine, date, load. */
+export interface RunNote {
+	command: string;
+	scenarios: string[];
+	text: string;
+}
+
 interface Saved {
 	rows: Row[];
-	/** One line per command that made rows (the main bench, the queue scenario): machine, date, load. */
-	runs: Record<string, string>;
+	runs: RunNote[];
 }
+
+/** The runs behind the merged rows: a fresh run takes its scenarios from the earlier ones. */
+export function mergeRuns(previous: RunNote[], fresh: RunNote): RunNote[] {
+	const kept = previous
+		.map((r) => ({ ...r, scenarios: r.scenarios.filter((s) => !fresh.scenarios.includes(s)) }))
+		.filter((r) => r.scenarios.length > 0);
+	return fresh.scenarios.length > 0 ? [...kept, fresh] : kept;
+}
+
+export const runLine = (r: RunNote): string => `${r.command} (scenarios ${r.scenarios.join(', ')}): ${r.text}`;
 
 /** Cores, memory, Node and n8n versions, the date and the load average now. */
 export function machine(totalS: number): string {
@@ -31,13 +47,12 @@ export function machine(totalS: number): string {
 }
 
 export function publish(command: string, fresh: Row[], description: string, against: Kind[]): string {
-	const saved: Saved = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as Saved) : { rows: [], runs: {} };
+	const saved: Saved = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as Saved) : { rows: [], runs: [] };
 	const rows = mergeRows(saved.rows, fresh);
-	const runs = { ...saved.runs, [command]: description };
+	const runs = mergeRuns(Array.isArray(saved.runs) ? saved.runs : [], { command, scenarios: [...new Set(fresh.map((r) => r.scenario))], text: description });
 	writeFileSync(JSON_FILE, `${JSON.stringify({ rows, runs }, null, '\t')}\n`);
-	const captions = Object.entries(runs).map(([name, text]) => `${name}: ${text}`);
-	writeFileSync(path.join(DOCS, 'benchmarks.svg'), renderChart(rows, captions, against));
-	const table = `${Object.entries(runs).map(([name, text]) => `- \`${name}\`: ${text}`).join('\n')}\n\n${markdownTable(rows, against)}`;
+	writeFileSync(path.join(DOCS, 'benchmarks.svg'), renderChart(rows, runs.map(runLine), against));
+	const table = `${runs.map((r) => `- ${runLine(r)}`).join('\n')}\n\n${markdownTable(rows, against)}`;
 	const mdFile = path.join(DOCS, 'benchmarks.md');
 	const md = readFileSync(mdFile, 'utf8');
 	const a = md.indexOf(BEGIN);
