@@ -49,7 +49,7 @@ export function machine(totalS: number): string {
 export function publish(command: string, fresh: Row[], description: string, against: Kind[]): string {
 	const saved: Saved = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as Saved) : { rows: [], runs: [] };
 	const rows = mergeRows(saved.rows, fresh);
-	const runs = mergeRuns(Array.isArray(saved.runs) ? saved.runs : [], { command, scenarios: [...new Set(fresh.map((r) => r.scenario))], text: description });
+	const runs = mergeRuns(Array.isArray(saved.runs) ? saved.runs : [], { command, scenarios: [...new Set(fresh.map((r) => r.scenario))].sort((a, b) => Number(a) - Number(b)), text: description });
 	writeFileSync(JSON_FILE, `${JSON.stringify({ rows, runs }, null, '\t')}\n`);
 	writeFileSync(path.join(DOCS, 'benchmarks.svg'), renderChart(rows, runs.map(runLine), against));
 	const table = `${runs.map((r) => `- ${runLine(r)}`).join('\n')}\n\n${markdownTable(rows, against)}`;
