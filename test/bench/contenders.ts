@@ -1,7 +1,8 @@
 /**
  * The benchmark's workflows, one per contender, each started by a webhook: the body's
- * `items` are split into n8n items, then two API calls per item (a create, then a call on
- * what it created) run in one node or two, and the last node's items are the answer.
+ * `items` are split into n8n items, then the API calls of each item (a read; or a create,
+ * then the send of what it created) run in one node or two, and the last node's items are
+ * the answer.
  */
 import type { SandboxInfo, WorkflowFixture } from '../../scripts/lib/stack';
 
@@ -45,67 +46,32 @@ function workflow(id: string, name: string, path: string, calls: Array<Record<st
 
 const packageCredential = { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing bench' } };
 
-/** This package's node: create an envelope (no PDF), then read its status. */
-export function packageWorkflow(id: string, path: string, batching: Record<string, number>, continueOnFail = true): WorkflowFixture {
-	const common = {
-		type: PACKAGE_NODE,
-		typeVersion: 1,
-		credentials: packageCredential,
-		...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-	};
-	return workflow(id, `Bench: this node ${path}`, path, [
+/** This package's node: Get Status of each item's envelope (one GET per item), default settings. */
+export function packageReadWorkflow(id: string, path: string): WorkflowFixture {
+	return workflow(id, `Bench: this node, reads ${path}`, path, [
 		{
-			...common,
-			parameters: {
-				resource: 'envelope',
-				operation: 'create',
-				pdfSource: 'none',
-				fileName: 'bench.pdf',
-				title: '={{ $json.title }}',
-				batching,
-			},
-		},
-		{
-			...common,
-			parameters: {
-				resource: 'envelope',
-				operation: 'getStatus',
-				envelopeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-				batching,
-			},
+			type: PACKAGE_NODE,
+			typeVersion: 1,
+			credentials: packageCredential,
+			onError: 'continueRegularOutput',
+			parameters: { resource: 'envelope', operation: 'getStatus', envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' } },
 		},
 	]);
 }
 
-/**
- * n8n's HTTP Request node doing the same two calls. `options` are the node's options
- * (e.g. batching); `settings` node settings such as Retry On Fail.
- */
-export function httpWorkflow(
-	id: string,
-	path: string,
-	sandbox: SandboxInfo,
-	options: Record<string, unknown> = {},
-	settings: Record<string, unknown> = {},
-): WorkflowFixture {
-	const auth = { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${sandbox.apiKey}` }] } };
-	const common = { type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, ...settings };
-	return workflow(id, `Bench: HTTP Request ${path}`, path, [
+/** n8n's HTTP Request node: GET the status of each item's envelope; `options` such as batching. */
+export function httpReadWorkflow(id: string, path: string, sandbox: SandboxInfo, options: Record<string, unknown> = {}): WorkflowFixture {
+	return workflow(id, `Bench: HTTP Request, reads ${path}`, path, [
 		{
-			...common,
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
 			parameters: {
-				method: 'POST',
-				url: `${sandbox.baseUrl}/envelopes`,
-				...auth,
-				sendBody: true,
-				specifyBody: 'json',
-				jsonBody: '={{ JSON.stringify({ fileName: "bench.pdf", title: $json.title }) }}',
+				method: 'GET',
+				url: `=${sandbox.baseUrl}/envelopes/{{ $json.envelopeId }}/status`,
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${sandbox.apiKey}` }] },
 				options,
 			},
-		},
-		{
-			...common,
-			parameters: { method: 'GET', url: `=${sandbox.baseUrl}/envelopes/{{ $json.id }}/status`, ...auth, options },
 		},
 	]);
 }

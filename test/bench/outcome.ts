@@ -18,15 +18,17 @@ interface LogEntry { method: string; path: string; status: number | null; body: 
 export interface Outcome {
 	requests: number;
 	rateLimited: number;
+	/** Answers with a 5xx status. */
+	serverErrors: number;
 	/** Documents or envelopes created more than once for one title. */
 	duplicates: number;
 	/** Items whose second call (send, or status) succeeded. */
 	completed: number;
 }
 
-/** Figures from the sandbox's request log and records. */
-export async function outcome(sandbox: SandboxInfo): Promise<Outcome> {
-	const requests = (await admin(sandbox).get('/requests')).data.items as LogEntry[];
+/** Figures from the sandbox's request log and records, from the `from`-th logged request on. */
+export async function outcome(sandbox: SandboxInfo, from = 0): Promise<Outcome> {
+	const requests = ((await admin(sandbox).get('/requests')).data.items as LogEntry[]).slice(from);
 	const creates = [`/api/v1/templates/${TEMPLATE_ID}/documents`, '/api/v1/envelopes'];
 	const created = requests.filter((r) => r.method === 'POST' && creates.includes(r.path) && r.status === 201);
 	const titles = new Set(created.map((r) => r.body?.title));
@@ -35,6 +37,7 @@ export async function outcome(sandbox: SandboxInfo): Promise<Outcome> {
 	return {
 		requests: requests.length,
 		rateLimited: requests.filter((r) => r.status === 429).length,
+		serverErrors: requests.filter((r) => (r.status ?? 0) >= 500).length,
 		duplicates: created.length - titles.size,
 		completed: secondOk.size,
 	};
@@ -45,6 +48,11 @@ export function callSeconds(runData: Record<string, Array<{ executionTime?: numb
 	let ms = 0;
 	for (const name of CALL_NODES) for (const run of runData?.[name] ?? []) ms += run.executionTime ?? 0;
 	return ms / 1000;
+}
+
+/** How many requests the sandbox has logged so far (outcome's `from` for the next batch). */
+export async function logged(sandbox: SandboxInfo): Promise<number> {
+	return ((await admin(sandbox).get('/requests')).data.items as unknown[]).length;
 }
 
 /** callSeconds of the latest execution of a workflow, once n8n has recorded it. */

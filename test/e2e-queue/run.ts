@@ -27,7 +27,7 @@ async function main(): Promise<void> {
 	const e2eWorkflows = loadWorkflows(WORKFLOWS_DIR);
 	const workflows = { ...loadWorkflows(path.join(__dirname, 'workflows')) };
 	for (const id of E2E_WORKFLOWS) workflows[id] = e2eWorkflows[id];
-	// The bench's rate-limited batch (scenario 1), with this run's credential.
+	// The bench's rate-limited batch (scenario 3), with this run's credential.
 	workflows[RATE_WORKFLOW_ID] = packageTemplateWorkflow(RATE_WORKFLOW_ID, RATE_PATH, {}, { id: CREDENTIAL_ID, name: 'Document Signing sandbox' });
 
 	// Two executions at a time per worker: four at once then need both workers.

@@ -2,9 +2,17 @@
 /**
  * Runs the sandbox until killed:
  *   npm run --silent sandbox -- --port <n> [--host 127.0.0.1] [--variant]
+ *       [--latency <ms>] [--rate-limit <requests per second per key>] [--capacity <slots>,<max in flight>]
+ * The fault options are the start settings of POST /__sandbox/faults (a reset returns to them).
  * The first stdout line is one JSON object {baseUrl, apiKey, orgApiKey, disabledApiKey, webhookSecret}.
  */
 import { startSandbox } from './server';
+import type { FaultInput } from './state';
+
+function fail(message: string): never {
+	process.stderr.write(`${message}\n`);
+	process.exit(2);
+}
 
 function option(name: string): string | undefined {
 	const args = process.argv.slice(2);
@@ -21,7 +29,25 @@ async function main(): Promise<void> {
 		process.stderr.write(`--port must be an integer from 0 to 65535, got ${portText}\n`);
 		process.exit(2);
 	}
-	const sandbox = await startSandbox({ port, host: option('host'), variant: process.argv.slice(2).includes('--variant') });
+	const faults: FaultInput = {};
+	const whole = (name: string, min: number): number | undefined => {
+		const text = option(name);
+		if (text === undefined) return undefined;
+		const value = Number(text);
+		if (!Number.isInteger(value) || value < min) fail(`--${name} must be an integer of at least ${min}, got ${text}`);
+		return value;
+	};
+	faults.latencyMs = whole('latency', 0);
+	faults.rateLimitPerSecond = whole('rate-limit', 1);
+	const capacity = option('capacity');
+	if (capacity !== undefined) {
+		const [slots, maxInFlight] = capacity.split(',').map(Number);
+		if (!Number.isInteger(slots) || !Number.isInteger(maxInFlight) || slots < 1 || maxInFlight < slots) {
+			fail(`--capacity must be <slots>,<max in flight> (integers, 1 <= slots <= max in flight), got ${capacity}`);
+		}
+		faults.capacity = { slots, maxInFlight };
+	}
+	const sandbox = await startSandbox({ port, host: option('host'), variant: process.argv.slice(2).includes('--variant'), faults });
 	process.stdout.write(
 		`${JSON.stringify({
 			baseUrl: sandbox.baseUrl,

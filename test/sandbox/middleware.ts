@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Request-level machinery: request ids, the request log (API and storage requests), and
- * the injected faults of /api/v1 (latency, rate limit, failures, connection resets,
+ * the injected faults of /api/v1 (latency, rate limit, capacity, failures, connection resets,
  * malformed JSON answers, held sockets).
  */
 import { randomBytes } from 'crypto';
@@ -71,6 +71,34 @@ function codeForStatus(status: number): string {
 /** Per-key request counts in the current wall-clock second. */
 const windows = new WeakMap<object, Map<string, { second: number; count: number }>>();
 
+/** The capacity fault's line: requests in flight (serving and waiting) and the free slots. */
+interface Line { inFlight: number; serving: number; waiting: Array<() => void> }
+const lines = new WeakMap<object, Line>();
+
+/**
+ * Takes a serving slot (waiting in line, first come first served, when all are busy);
+ * `false` when the request is one too many (the caller answers 503). The returned release
+ * frees the slot once the request has been served for its latency.
+ */
+async function enterLine(state: object, slots: number, maxInFlight: number, res: Response): Promise<false | (() => void)> {
+	const line = lines.get(state) ?? { inFlight: 0, serving: 0, waiting: [] };
+	lines.set(state, line);
+	if (line.inFlight >= maxInFlight) return false;
+	line.inFlight += 1;
+	let left = false;
+	res.on('close', () => {
+		if (!left) line.inFlight -= 1;
+		left = true;
+	});
+	if (line.serving >= slots) await new Promise<void>((resolve) => line.waiting.push(resolve));
+	else line.serving += 1;
+	return () => {
+		const next = line.waiting.shift();
+		if (next) next(); // the slot passes to the next in line
+		else line.serving -= 1;
+	};
+}
+
 export function faults(): RequestHandler {
 	return async (req: Request, res: Response, next: NextFunction) => {
 		const state = stateOf(req);
@@ -100,11 +128,27 @@ export function faults(): RequestHandler {
 			}
 		}
 
+		let release: false | (() => void) = () => undefined;
+		if (f.capacity) {
+			release = await enterLine(state, f.capacity.slots, f.capacity.maxInFlight, res);
+			if (!release) {
+				res.locals.fault = 'capacity';
+				res.setHeader('Retry-After', String(f.retryAfterSeconds));
+				res.status(503).json({
+					code: 'SERVICE_UNAVAILABLE',
+					message: `More than ${f.capacity.maxInFlight} requests in flight; retry later`,
+					requestId: requestIdOf(res),
+					timestamp: new Date().toISOString(),
+				});
+				return;
+			}
+		}
 		const latency =
 			f.latencyMaxMs !== null && f.latencyMaxMs > f.latencyMs
 				? f.latencyMs + Math.floor(state.random() * (f.latencyMaxMs - f.latencyMs + 1))
 				: f.latencyMs;
 		if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+		release();
 
 		if (hits(req, f.timeout)) {
 			res.locals.fault = 'timeout';

@@ -22,7 +22,7 @@ import signingRoutes from './routes/signing';
 import storageRoutes from './routes/storage';
 import templatesRoutes from './routes/templates';
 import workflowsRoutes from './routes/workflows';
-import { SandboxState } from './state';
+import { type FaultInput, SandboxState } from './state';
 
 export interface Sandbox {
 	/** `http://127.0.0.1:<port>/api/v1` */
@@ -43,6 +43,8 @@ export interface SandboxOptions {
 	webhookSecret?: string;
 	/** Start in the variant mode (variant.ts); POST /__sandbox/variant switches at run time. */
 	variant?: boolean;
+	/** Faults from the start (latency, rate limit, capacity, ...), as POST /__sandbox/faults takes them; a reset returns to them. */
+	faults?: FaultInput;
 }
 
 type RouterFactory = (state: SandboxState) => express.Router;
@@ -95,7 +97,7 @@ export function createApp(state: SandboxState): express.Express {
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-	const state = new SandboxState({ webhookSecret: opts.webhookSecret, variant: opts.variant });
+	const state = new SandboxState({ webhookSecret: opts.webhookSecret, variant: opts.variant, faults: opts.faults });
 	installHourlyCheck(state);
 	const app = createApp(state);
 	const host = opts.host ?? '127.0.0.1';

@@ -221,11 +221,20 @@ export interface FaultSettings {
 	retryAfterSeconds: number;
 	/** Requests per second per key beyond which 429 RATE_LIMITED is answered. */
 	rateLimitPerSecond: number | null;
+	/**
+	 * A service with a capacity: `slots` requests are served at once (each for the latency);
+	 * more wait in line, so their latency grows with the queue; beyond `maxInFlight` requests
+	 * in flight (serving and waiting) it answers 503 SERVICE_UNAVAILABLE with Retry-After.
+	 */
+	capacity: { slots: number; maxInFlight: number } | null;
 	failures: FailureRule[];
 	connectionReset: FaultRule | null;
 	malformedJson: FaultRule | null;
 	timeout: FaultRule | null;
 }
+
+/** What POST /__sandbox/faults and the start options take (every field optional). */
+export type FaultInput = Partial<Omit<FaultSettings, 'failures'>> & { failures?: Array<Omit<FailureRule, 'hits'>> };
 
 export interface EstampTiming {
 	/** Delay before the provider accepts the purchase (queued -> pending). */
@@ -267,6 +276,7 @@ export function defaultFaults(): FaultSettings {
 		latencyMaxMs: null,
 		retryAfterSeconds: 1,
 		rateLimitPerSecond: null,
+		capacity: null,
 		failures: [],
 		connectionReset: null,
 		malformedJson: null,
@@ -331,6 +341,8 @@ export class SandboxState {
 	deliveries: WebhookDelivery[] = [];
 	webhookRetry: WebhookRetryPolicy = { attempts: 4, backoffMs: 50, timeoutMs: 2000 };
 	faults: FaultSettings = defaultFaults();
+	/** The faults set at start (startSandbox / the CLI); a reset returns to them. */
+	startFaults: FaultInput = {};
 	random: () => number = seededRandom(1);
 	estampTiming: EstampTiming = defaultEstampTiming();
 
@@ -351,8 +363,9 @@ export class SandboxState {
 	/** Hooks run after the clock moves (the hourly e-stamp check registers here). */
 	clockListeners: Array<() => void> = [];
 
-	constructor(opts: { webhookSecret?: string; variant?: boolean } = {}) {
+	constructor(opts: { webhookSecret?: string; variant?: boolean; faults?: FaultInput } = {}) {
 		this.variant = opts.variant ?? false;
+		this.startFaults = opts.faults ?? {};
 		this.webhookSecret = opts.webhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`;
 		this.apiKey = this.createKey(this.personalWorkspace);
 		this.orgApiKey = this.createKey(this.organizationWorkspace);
@@ -445,7 +458,7 @@ export class SandboxState {
 		return tx;
 	}
 
-	setFaults(input: Partial<Omit<FaultSettings, 'failures'>> & { failures?: Array<Omit<FailureRule, 'hits'>> }): void {
+	setFaults(input: FaultInput): void {
 		const rule = (r: any): FaultRule | null =>
 			r ? { rate: r.rate ?? 1, path: r.path, count: r.count, hits: 0 } : null;
 		this.faults = {
@@ -454,6 +467,7 @@ export class SandboxState {
 			latencyMaxMs: input.latencyMaxMs ?? null,
 			retryAfterSeconds: input.retryAfterSeconds ?? 1,
 			rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+			capacity: input.capacity ?? null,
 			failures: (input.failures ?? []).map((f) => ({ ...(rule(f) as FaultRule), status: f.status })),
 			connectionReset: rule(input.connectionReset),
 			malformedJson: rule(input.malformedJson),
@@ -504,7 +518,7 @@ export class SandboxState {
 		this.events = [];
 		this.deliveries = [];
 		this.webhookRetry = { attempts: 4, backoffMs: 50, timeoutMs: 2000 };
-		this.setFaults({});
+		this.setFaults(this.startFaults);
 		this.estampTiming = defaultEstampTiming();
 		this.templates = new Map();
 		this.workflowDefinitions = new Map();

@@ -22,6 +22,11 @@ const faultsSchema = z.object({
 	latencyMaxMs: z.number().int().min(0).nullable().optional(),
 	retryAfterSeconds: z.number().min(0).optional(),
 	rateLimitPerSecond: z.number().int().min(1).nullable().optional(),
+	capacity: z
+		.object({ slots: z.number().int().min(1), maxInFlight: z.number().int().min(1) })
+		.refine((c) => c.maxInFlight >= c.slots, { message: 'maxInFlight must be at least slots' })
+		.nullable()
+		.optional(),
 	failures: z.array(faultRule.extend({ status: z.number().int().min(400).max(599) })).optional(),
 	connectionReset: faultRule.nullable().optional(),
 	malformedJson: faultRule.nullable().optional(),

@@ -1,0 +1,67 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- local tooling: starts n8n in queue mode, not published (package.json "files" is dist/ only) */
+/**
+ * Scenario 6 of `npm run bench` (`npm run bench:queue`): scenario 3's batch (500
+ * documents from a template, created and sent, 25 ms latency, 100 requests/s per key) in
+ * the queue-mode stack of `npm run e2e:queue` (main, 2 workers running 2 executions each,
+ * a webhook process, PostgreSQL, Redis), split into 4 executions of 125 items started at
+ * once: both workers share the one key's limit. The figure is the time from the first
+ * webhook call to the last answer (the executions run side by side), median of RUNS runs;
+ * the floor is 1 000 requests at 100/s = 10 s. One execution of all 500 items on a worker
+ * is measured once beside it, without a target.
+ */
+import axios from 'axios';
+
+import { QueueStack } from '../../scripts/lib/queue-stack';
+import { sleep, stopOnExit } from '../../scripts/lib/stack';
+import { prepareExampleData } from '../../scripts/lib/example-data';
+import { CREDENTIAL_ID, credentials } from '../e2e/lib';
+import { packageTemplateWorkflow } from './contenders';
+import { admin, outcome } from './outcome';
+import { ITEMS, RUNS } from './side-by-side';
+import { median, type Row } from './verdict';
+
+const PATH = 'bench-queue-split';
+const FLOOR_S = (2 * ITEMS) / 100;
+
+export async function queueScenario(log: (line: string) => void): Promise<Row[]> {
+	const workflow = packageTemplateWorkflow('DsBenchQueue0001', PATH, {}, { id: CREDENTIAL_ID, name: 'Document Signing sandbox' });
+	const queue = await QueueStack.create({ name: process.env.E2E_STACK || 'bench-queue', log, workers: 2, workerConcurrency: 2 });
+	stopOnExit(queue.stack, log); // every process stops on Ctrl-C too
+	try {
+		await queue.start({ credentials, workflows: [workflow] });
+		const sandbox = queue.stack.sandbox;
+		let batch = 0;
+		const run = async (parts: number) => {
+			await admin(sandbox).post('/reset');
+			await prepareExampleData(queue.stack);
+			await admin(sandbox).post('/faults', { latencyMs: 25, rateLimitPerSecond: 100 });
+			await sleep(1000 - (Date.now() % 1000) + 5);
+			const per = ITEMS / parts;
+			const tag = `Queue ${++batch}`;
+			const t0 = performance.now();
+			const answers = await Promise.all(
+				Array.from({ length: parts }, async (_, p) => {
+					const items = Array.from({ length: per }, (__, n) => ({ title: `${tag} ${p * per + n}` }));
+					return await axios.post(`${queue.webhookOrigin}/webhook/${PATH}`, { items }, { validateStatus: () => true, timeout: 600_000 });
+				}),
+			);
+			const value = (performance.now() - t0) / 1000;
+			await admin(sandbox).post('/faults', {});
+			const o = await outcome(sandbox);
+			const bad = answers.filter((a) => a.status !== 200).length;
+			log(`  6 ${parts} execution(s): ${value.toFixed(2)} s, ${ITEMS - o.completed} failed, ${o.duplicates} twice, ${o.rateLimited} 429s`);
+			return { value, failed: ITEMS - o.completed, duplicates: o.duplicates, rateLimited: o.rateLimited, serverErrors: o.serverErrors, requests: o.requests, note: bad ? `${bad} webhook answers were not 200` : undefined };
+		};
+		const split = [];
+		for (let k = 0; k < RUNS; k++) split.push(await run(4));
+		const one = await run(1);
+		const values = split.map((r) => r.value);
+		const mid = [...split].sort((a, b) => a.value - b.value)[Math.floor((split.length - 1) / 2)];
+		return [
+			{ ...mid, scenario: '6', contender: 'this node, defaults: 4 executions x 125 at once', kind: 'node', value: median(values), runs: values, failed: Math.max(...split.map((r) => r.failed)), duplicates: Math.max(...split.map((r) => r.duplicates)), limit: 1.5 * FLOOR_S, note: [`floor ${FLOOR_S} s, target 1.5 x`, mid.note].filter(Boolean).join('; ') },
+			{ ...one, scenario: '6', contender: 'this node, defaults: 1 execution of 500 (no target)', kind: 'other' },
+		];
+	} finally {
+		await queue.stop();
+	}
+}

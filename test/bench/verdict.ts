@@ -1,0 +1,135 @@
+/**
+ * The results of `npm run bench` and what they must show, as plain data and pure functions
+ * (unit-tested in verdict.test.ts): one row per contender per scenario, the target of each
+ * scenario, the problems (missed targets) and the markdown table.
+ */
+
+/** Who a row is: this node with defaults, n8n's HTTP Request node (defaults or tuned), a raw fetch loop, or another figure. */
+export type Kind = 'node' | 'httpDefault' | 'httpTuned' | 'raw' | 'other';
+
+export interface Row {
+	/** '1' to '9' (see SCENARIOS). */
+	scenario: string;
+	contender: string;
+	kind: Kind;
+	/** The figure: seconds (scenarios 1-7), MB (8) or ms per call (9). */
+	value: number;
+	/** Every measured run's figure when there were several (value is their median). */
+	runs?: number[];
+	failed: number;
+	duplicates: number;
+	rateLimited: number;
+	serverErrors: number;
+	requests: number;
+	/** A fixed limit for this row's figure (scenarios 6, 8, 9: floor x 1.5, 2 x the file, 0.1 ms). */
+	limit?: number;
+	note?: string;
+}
+
+export interface ScenarioInfo {
+	title: string;
+	unit: 's' | 'MB' | 'ms';
+	/** Side by side (1-5): this node's defaults at most `factor` x the best other contender that ends clean; 7: x the raw loop. */
+	factor?: number;
+}
+
+export const SCENARIOS: Record<string, ScenarioInfo> = {
+	'1': { title: '500 reads, no limit, 25 ms', unit: 's', factor: 1.05 },
+	'2': { title: '500 reads at 100 requests/s', unit: 's', factor: 1.05 },
+	'3': { title: '500 template documents created and sent at 100 requests/s', unit: 's', factor: 1.05 },
+	'4': { title: '500 reads, slow service (300 ms)', unit: 's', factor: 1.05 },
+	'5': { title: '500 reads, service with a capacity (20 at once, 503 past 60)', unit: 's', factor: 1.1 },
+	'6': { title: 'queue mode: scenario 3 as 4 executions over 2 workers', unit: 's' },
+	'7': { title: 'Get Many, Return All, 10 000 envelopes', unit: 's', factor: 1.2 },
+	'8': { title: 'memory: MB a 10 MB upload adds to n8n\'s peak', unit: 'MB' },
+	'9': { title: 'trigger signature check, 64 KB', unit: 'ms' },
+};
+
+/**
+ * The contenders this node's defaults are held against in scenarios 1-5: the best of n8n's
+ * HTTP Request node (defaults or tuned) that ends clean. The raw fetch loop runs in the bench
+ * process, outside n8n: it pays none of n8n's cost per item (expressions, item copies, the
+ * execution record), so it shows the wire's speed; its ratio is in the table, without a
+ * target. BENCH_YARDSTICK=all (yardstick('all')) holds the node against the raw loop too.
+ */
+export const YARDSTICK: Kind[] = ['httpDefault', 'httpTuned'];
+export const yardstick = (setting: string | undefined): Kind[] => (setting === 'all' ? [...YARDSTICK, 'raw'] : YARDSTICK);
+
+export const clean = (r: Row): boolean => r.failed === 0 && r.duplicates === 0;
+
+/** Median of a non-empty list. */
+export function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export interface Target {
+	/** The most this node's row may show. */
+	limit: number;
+	/** What the limit comes from, for the table and the chart. */
+	against: string;
+}
+
+/** The target of a scenario's node row, from the rows (undefined when there is nothing to compare with). */
+export function targetOf(rows: Row[], scenario: string, yardstick: Kind[] = YARDSTICK): Target | undefined {
+	const mine = rows.filter((r) => r.scenario === scenario);
+	const node = mine.find((r) => r.kind === 'node');
+	if (!node) return undefined;
+	if (node.limit !== undefined) return { limit: node.limit, against: 'fixed limit' };
+	const factor = SCENARIOS[scenario]?.factor;
+	// Return All (7) has only the raw paging loop to compare with.
+	const others = mine.filter((r) => (scenario === '7' ? r.kind === 'raw' : yardstick.includes(r.kind)) && clean(r));
+	if (!factor || others.length === 0) return undefined;
+	const best = others.reduce((a, b) => (b.value < a.value ? b : a));
+	return { limit: factor * best.value, against: `${factor} x ${best.contender}` };
+}
+
+/** Every missed target, one line each; empty when all hold. */
+export function problems(rows: Row[], against: Kind[] = YARDSTICK): string[] {
+	const out: string[] = [];
+	const scenarios = [...new Set(rows.map((r) => r.scenario))];
+	for (const scenario of scenarios) {
+		const unit = SCENARIOS[scenario]?.unit ?? '';
+		for (const node of rows.filter((r) => r.scenario === scenario && r.kind === 'node')) {
+			if (!clean(node)) out.push(`${scenario}: ${node.contender} ended with ${node.failed} items failed and ${node.duplicates} created twice`);
+			const target = targetOf(rows, scenario, against);
+			if (target && node.value > target.limit) {
+				out.push(`${scenario}: ${node.contender} ${fmt(node.value, unit)} ${unit}, over the target ${fmt(target.limit, unit)} ${unit} (${target.against})`);
+			}
+		}
+	}
+	return out;
+}
+
+export function fmt(value: number, unit: string): string {
+	return value.toFixed(unit === 'ms' ? 4 : unit === 'MB' ? 1 : 2);
+}
+
+/** The markdown table of a run: one line per row, with the target of the node rows. */
+export function markdownTable(rows: Row[], against: Kind[] = YARDSTICK): string {
+	const lines = [
+		'| Scenario | Contender | Figure | Target | x raw loop | Items failed | Created twice | 429s | 5xx | Requests | Runs / note |',
+		'|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+	];
+	for (const r of rows) {
+		const info = SCENARIOS[r.scenario];
+		const unit = info?.unit ?? '';
+		const target = r.kind === 'node' ? targetOf(rows, r.scenario, against) : undefined;
+		const verdict = target ? `${r.value <= target.limit && clean(r) ? '≤' : 'MISSED'} ${fmt(target.limit, unit)}` : '';
+		const raw = rows.find((x) => x.scenario === r.scenario && x.kind === 'raw' && clean(x));
+		const xRaw = raw && r !== raw ? (r.value / raw.value).toFixed(2) : '';
+		const runs = r.runs && r.runs.length > 1 ? `median of ${r.runs.map((v) => fmt(v, unit)).join(' / ')}` : '';
+		const note = [runs, r.note].filter(Boolean).join('; ');
+		lines.push(
+			`| ${r.scenario} ${info?.title ?? ''} | ${r.contender} | ${fmt(r.value, unit)} ${unit} | ${verdict} | ${xRaw} | ${r.failed} | ${r.duplicates} | ${r.rateLimited} | ${r.serverErrors} | ${r.requests || ''} | ${note} |`,
+		);
+	}
+	return lines.join('\n');
+}
+
+/** The rows of the latest run of each scenario: `fresh` replaces the scenarios it has, the others stay. */
+export function mergeRows(previous: Row[], fresh: Row[]): Row[] {
+	const replaced = new Set(fresh.map((r) => r.scenario));
+	return [...previous.filter((r) => !replaced.has(r.scenario)), ...fresh].sort((a, b) => Number(a.scenario) - Number(b.scenario));
+}
