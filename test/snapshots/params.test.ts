@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest and is not published (package.json "files" is dist/ only) */
 /**
  * Saved workflows never break silently: every node's parameters against the committed
  * snapshot of each version (test/snapshots/params/). A removed or renamed parameter, a
