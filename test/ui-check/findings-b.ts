@@ -31,9 +31,9 @@ const TEMPLATE = {
 	fileName: 'flat-rental.pdf',
 	recipients: [{ id: 'tenant', name: 'Tenant', role: 'signer' }],
 	formFields: [
-		['monthly_rent_inr', 'Monthly rent', '25000'],
-		['security_deposit_amount', 'Security deposit', '50000'],
-		['lease_start_date', 'Lease start', undefined],
+		['monthly_rent_amount_inr', 'Monthly rent (INR)', '25000'],
+		['refundable_security_deposit_inr', 'Security deposit (INR)', '50000'],
+		['lease_start_date', 'Lease start date', undefined],
 	].map(([fieldKey, label, defaultValue], n) => ({
 		fieldKey,
 		label,
@@ -47,13 +47,26 @@ const TEMPLATE = {
 		assignee: { type: 'sender_prefill' },
 	})),
 };
-const LABELS = ['Monthly rent', 'Security deposit', 'Lease start'];
+const LABELS = ['Monthly rent (INR)', 'Security deposit (INR)', 'Lease start date'];
 
-/** Saves a screenshot of `target` (else the page) under .ui-check/findings/. */
-async function shot(editor: Editor, name: string, target?: Locator): Promise<void> {
+/**
+ * Saves a screenshot of the part of the page that `targets` cover (with a margin), at most
+ * `maxHeight` pixels tall, under .ui-check/findings/.
+ */
+async function shot(editor: Editor, name: string, targets: Locator[], maxHeight = 900): Promise<void> {
 	const file = path.join(SHOTS, `${name}.png`);
-	if (target) await target.screenshot({ path: file });
-	else await editor.screenshot(file);
+	await targets[0].scrollIntoViewIfNeeded().catch(() => undefined);
+	const boxes = (await Promise.all(targets.map(async (t) => await t.boundingBox().catch(() => null)))).filter((b) => b !== null);
+	const viewport = editor.page.viewportSize() ?? { width: 1440, height: 1600 };
+	if (boxes.length === 0) {
+		await editor.screenshot(file);
+	} else {
+		const x = Math.max(0, Math.min(...boxes.map((b) => b.x)) - 8);
+		const y = Math.max(0, Math.min(...boxes.map((b) => b.y)) - 8);
+		const right = Math.min(viewport.width, Math.max(...boxes.map((b) => b.x + b.width)) + 8);
+		const bottom = Math.min(viewport.height, Math.max(...boxes.map((b) => b.y + b.height)) + 8, y + maxHeight);
+		await editor.page.screenshot({ path: file, clip: { x, y, width: right - x, height: bottom - y } });
+	}
 	log(`        screenshot ${path.relative(ROOT, file)}`);
 }
 
@@ -83,16 +96,16 @@ async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 		await page.getByTestId('node-creator-plus-button').first().click({ timeout: 30_000 });
 		const creator = page.getByTestId('node-creator');
 		await creator.waitFor({ timeout: 15_000 });
-		await page.getByTestId('node-creator-search-bar').first().locator('input').first().fill('Document Signing');
+		await page.getByTestId('node-creator-search-bar').first().fill('Document Signing');
 		await page.waitForTimeout(1_000);
-		await shot(editor, 'node-picker-search', creator);
+		await shot(editor, 'node-picker-search', [creator], 700);
 		const names = (await creator.getByTestId('node-creator-item-name').allInnerTexts()).map((t) => t.trim());
 		log(`        search "Document Signing": ${names.join(' | ')}`);
 		expect(names.includes('Document Signing Status Trigger'), 'the Status Trigger is not among the search results');
 
 		await creator.getByTestId('node-creator-item-name').filter({ hasText: /^\s*Document Signing\s*$/ }).first().click();
 		await page.waitForTimeout(1_000);
-		await shot(editor, 'node-picker-triggers', creator);
+		await shot(editor, 'node-picker-triggers', [creator]);
 		const text = await creator.innerText();
 		log(`        Document Signing's list: ${text.replace(/\s+/g, ' ').slice(0, 400)}`);
 		const triggersAt = text.search(/Triggers/i);
@@ -114,12 +127,13 @@ async function workflowConfig(editor: Editor, stack: Stack): Promise<void> {
 		const node = { id: 'wf-create', name: 'Create signing workflow', type: NODE, typeVersion: 1, position: [0, 0], credentials, parameters: { resource: 'workflow', operation: 'create', name: 'Property sale', configInput: 'fields' } };
 		const id = await saveWorkflow(stack, 'Editor findings: signing workflow config', [node]);
 		await editor.openNode(id, node.id, { name: node.name, type: NODE });
-		const stages = editor.ndv.getByTestId('parameter-input-approvalStages').first();
-		await stages.scrollIntoViewIfNeeded();
+		// The innermost parameter item holding each field: its label, input and hint.
+		const item = (name: string) => editor.ndv.locator('.parameter-item').filter({ has: editor.page.getByTestId(`parameter-input-${name}`) }).last();
+		await item('approvalStages').scrollIntoViewIfNeeded();
 		await editor.page.waitForTimeout(500);
 		const hints = editor.ndv.getByTestId('parameter-input-hint');
 		const texts = (await hints.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-		await shot(editor, 'workflow-config-json', editor.ndv.getByTestId('node-parameters').first());
+		await shot(editor, 'workflow-config-json', [item('approvalStages'), item('allowedOverrides')]);
 		const explained = texts.filter((t) => t.includes('Keep [] for none') && /version\.config\.(approvalStages|allowedOverrides)/.test(t));
 		log(`        hints: ${texts.join(' | ').slice(0, 400)}`);
 		expect(explained.length === 2, `Approval Stages and Allowed Overrides should each have a hint with [] and where a shape comes from; found ${explained.length}`);
@@ -145,21 +159,27 @@ async function prefillMapper(editor: Editor, stack: Stack): Promise<void> {
 			parameters: { resource: 'template', operation: 'createDocument', templateId: { __rl: true, mode: 'id', value: templateId }, title: 'Flat 4B' },
 		};
 		const id = await saveWorkflow(stack, 'Editor findings: prefill mapper', [node]);
+		// A laptop's window, where the finding was seen (the other checks use 1440 × 1600).
+		await editor.page.setViewportSize({ width: 1280, height: 800 });
 		await editor.openNode(id, node.id, { name: node.name, type: NODE });
-		await editor.answer('getPrefillFields', 15_000, (a) => JSON.stringify(a.body).includes('monthly_rent_inr'));
+		await editor.answer('getPrefillFields', 15_000, (a) => JSON.stringify(a.body).includes('monthly_rent_amount_inr'));
 		await editor.page.waitForTimeout(1_000);
 		prefill = editor.ndv.getByTestId('resource-mapper-container').filter({ hasText: 'Prefill Fields' }).first();
 		await prefill.scrollIntoViewIfNeeded();
-		await shot(editor, 'mapper-labels', prefill);
+		await shot(editor, 'mapper-labels', [prefill]);
 		const fields = prefill.getByTestId('mapping-fields-container');
 		const text = (await fields.innerText()).replace(/\s+/g, ' ');
 		log(`        Prefill Fields: ${text.slice(0, 300)}`);
 		for (const label of LABELS) expect(text.includes(label), `"${label}" is not shown`);
-		expect(!/monthly_rent_inr|default "?25000/.test(text), `a label still holds the key or the default: ${text.slice(0, 200)}`);
-		// Not cut off: no label in the mapper is wider than its box.
-		const cut = (await fields.evaluate(`(root) => [...root.querySelectorAll('label, [class*="label"], [class*="title"]')]
-			.filter((e) => e.children.length === 0 && e.scrollWidth > e.clientWidth + 1)
-			.map((e) => e.textContent.trim())`)) as string[];
+		expect(!/monthly_rent_amount_inr|default "?25000/.test(text), `a label still holds the key or the default: ${text.slice(0, 200)}`);
+		// Not cut off: no element showing a label is narrower than its text.
+		const cut = (await fields.evaluate(
+			(root, labels) =>
+				[...(root as unknown as { querySelectorAll: (s: string) => Iterable<{ textContent: string | null; scrollWidth: number; clientWidth: number }> }).querySelectorAll('*')]
+					.filter((e) => labels.some((l) => (e.textContent ?? '').trim().startsWith(l)) && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+					.map((e) => (e.textContent ?? '').trim().slice(0, 80)),
+			LABELS,
+		)) as string[];
 		expect(cut.length === 0, `labels cut off: ${cut.join(' | ')}`);
 	});
 
@@ -172,10 +192,11 @@ async function prefillMapper(editor: Editor, stack: Stack): Promise<void> {
 			await editor.page.locator('.el-select-dropdown__item, [data-test-id="parameter-input-item"]').filter({ visible: true }).filter({ hasText: 'Map Automatically' }).first().click();
 			await editor.page.waitForTimeout(800);
 		}
-		await shot(editor, 'mapper-automap', prefill);
+		await shot(editor, 'mapper-automap', [prefill]);
 		expect(offered, 'Prefill Fields show no mapping mode (Map Each Field Manually / Map Automatically)');
 		const text = (await prefill.innerText()).replace(/\s+/g, ' ');
 		expect(/named the same as the/i.test(text), `no Map Automatically notice: ${text.slice(0, 200)}`);
 		editor.takeErrors();
 	});
+	await editor.page.setViewportSize({ width: 1440, height: 1600 });
 }
