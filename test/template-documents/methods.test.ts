@@ -61,6 +61,14 @@ describe('Create Document mappers', () => {
 		expect(fields.map((f) => f.displayName)).toEqual(['Start date (lease_start)', 'Start date (move_in)', 'End date']);
 	});
 
+	it('the "no fields" notice comes only with no fields (n8n shows a given notice in Map Automatically too)', async () => {
+		const withFields = await resourceMapping.getPrefillFields.call(loadOptionsContext(h, parameters(await seedLease(h))));
+		expect(withFields.fields.length).toBeGreaterThan(0);
+		expect(withFields.emptyFieldsNotice).toBeUndefined();
+		const none = await resourceMapping.getPrefillFields.call(loadOptionsContext(h, parameters(await seedLease(h, { formFields: [] }))));
+		expect(none).toEqual({ fields: [], emptyFieldsNotice: 'This template has no fields for the sender to fill' });
+	});
+
 	it('no template picked yet: no fields and a notice, no request', async () => {
 		const context = loadOptionsContext(h, { resource: 'template', operation: 'createDocument', templateId: byId('') });
 		const result = await resourceMapping.getPrefillFields.call(context);

@@ -55,7 +55,9 @@ const LABELS = ['Monthly rent (INR)', 'Security deposit (INR)', 'Lease start dat
  */
 async function shot(editor: Editor, name: string, targets: Locator[], maxHeight = 900): Promise<void> {
 	const file = path.join(SHOTS, `${name}.png`);
-	await targets[0].scrollIntoViewIfNeeded().catch(() => undefined);
+	// Centred, so a block low in a scrolling panel is not cut by the window's edge.
+	await targets[0].evaluate((e) => (e as unknown as { scrollIntoView: (o: object) => void }).scrollIntoView({ block: 'center' }), undefined, { timeout: 5_000 }).catch(() => undefined);
+	await editor.page.waitForTimeout(300);
 	const boxes = (await Promise.all(targets.map(async (t) => await t.boundingBox().catch(() => null)))).filter((b) => b !== null);
 	const viewport = editor.page.viewportSize() ?? { width: 1440, height: 1600 };
 	if (boxes.length === 0) {
@@ -105,6 +107,12 @@ async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 
 		await creator.getByTestId('node-creator-item-name').filter({ hasText: /^\s*Document Signing\s*$/ }).first().click();
 		await page.waitForTimeout(1_000);
+		// n8n's details of a community node: "Actions (n)" open, "Triggers (n)" folded below.
+		// Fold the actions and open the triggers, as a user looking for a trigger does.
+		const section = (name: string) => creator.getByText(new RegExp(`^\\s*${name} \\(\\d+\\)\\s*$`)).first();
+		if ((await section('Actions').count()) > 0) await section('Actions').click();
+		if ((await section('Triggers').count()) > 0) await section('Triggers').click();
+		await page.waitForTimeout(800);
 		await shot(editor, 'node-picker-triggers', [creator]);
 		const text = await creator.innerText();
 		log(`        Document Signing's list: ${text.replace(/\s+/g, ' ').slice(0, 400)}`);
@@ -131,12 +139,11 @@ async function workflowConfig(editor: Editor, stack: Stack): Promise<void> {
 		const item = (name: string) => editor.ndv.locator('.parameter-item').filter({ has: editor.page.getByTestId(`parameter-input-${name}`) }).last();
 		await item('approvalStages').scrollIntoViewIfNeeded();
 		await editor.page.waitForTimeout(500);
-		const hints = editor.ndv.getByTestId('parameter-input-hint');
-		const texts = (await hints.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 		await shot(editor, 'workflow-config-json', [item('approvalStages'), item('allowedOverrides')]);
-		const explained = texts.filter((t) => t.includes('Keep [] for none') && /version\.config\.(approvalStages|allowedOverrides)/.test(t));
-		log(`        hints: ${texts.join(' | ').slice(0, 400)}`);
-		expect(explained.length === 2, `Approval Stages and Allowed Overrides should each have a hint with [] and where a shape comes from; found ${explained.length}`);
+		const texts = await Promise.all(['approvalStages', 'allowedOverrides'].map(async (name) => (await item(name).innerText()).replace(/\s+/g, ' ').trim()));
+		log(`        ${texts.join(' | ').slice(0, 500)}`);
+		const missing = ['approvalStages', 'allowedOverrides'].filter((name, n) => !(texts[n].includes('Keep [] for none') && texts[n].includes(`version.config.${name}`)));
+		expect(missing.length === 0, `no hint with [] and where a shape comes from under: ${missing.join(', ')}`);
 		editor.takeErrors();
 	});
 }
@@ -164,7 +171,8 @@ async function prefillMapper(editor: Editor, stack: Stack): Promise<void> {
 		await editor.openNode(id, node.id, { name: node.name, type: NODE });
 		await editor.answer('getPrefillFields', 15_000, (a) => JSON.stringify(a.body).includes('monthly_rent_amount_inr'));
 		await editor.page.waitForTimeout(1_000);
-		prefill = editor.ndv.getByTestId('resource-mapper-container').filter({ hasText: 'Prefill Fields' }).first();
+		// Recipients first, Prefill Fields last (found by place: its text changes with the mode).
+		prefill = editor.ndv.getByTestId('resource-mapper-container').last();
 		await prefill.scrollIntoViewIfNeeded();
 		await shot(editor, 'mapper-labels', [prefill]);
 		const fields = prefill.getByTestId('mapping-fields-container');
@@ -196,6 +204,7 @@ async function prefillMapper(editor: Editor, stack: Stack): Promise<void> {
 		expect(offered, 'Prefill Fields show no mapping mode (Map Each Field Manually / Map Automatically)');
 		const text = (await prefill.innerText()).replace(/\s+/g, ' ');
 		expect(/named the same as the/i.test(text), `no Map Automatically notice: ${text.slice(0, 200)}`);
+		expect(!text.includes('has no fields'), `a "no fields" notice next to loaded fields: ${text.slice(0, 200)}`);
 		editor.takeErrors();
 	});
 	await editor.page.setViewportSize({ width: 1440, height: 1600 });

@@ -26,6 +26,14 @@ async function pickedTemplate(this: ILoadOptionsFunctions): Promise<DocumentTemp
 }
 
 /**
+ * The fields, with the notice only when there are none: n8n's editor shows a notice it was
+ * given whenever it shows no field list, also in Map Automatically with fields loaded.
+ */
+function withNotice(fields: ResourceMapperField[], notice: string): ResourceMapperFields {
+	return fields.length ? { fields } : { fields, emptyFieldsNotice: notice };
+}
+
+/**
  * Create Document's recipient mapper: for every role of the template, the real person's
  * name (required), e-mail and phone (at least one of them), labelled with the role.
  */
@@ -46,7 +54,7 @@ export async function getTemplateRoles(this: ILoadOptionsFunctions): Promise<Res
 			};
 		}),
 	);
-	return { fields, emptyFieldsNotice: 'This template has no recipients' };
+	return withNotice(fields, 'This template has no recipients');
 }
 
 /**
@@ -82,5 +90,5 @@ export async function getPrefillFields(this: ILoadOptionsFunctions): Promise<Res
 			...(type === 'boolean' ? { defaultValue: typeof stored === 'boolean' ? stored : false } : {}),
 		};
 	});
-	return { fields, emptyFieldsNotice: 'This template has no fields for the sender to fill' };
+	return withNotice(fields, 'This template has no fields for the sender to fill');
 }
