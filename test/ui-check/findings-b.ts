@@ -100,7 +100,7 @@ async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 		await creator.waitFor({ timeout: 15_000 });
 		await page.getByTestId('node-creator-search-bar').first().fill('Document Signing');
 		await page.waitForTimeout(1_000);
-		await shot(editor, 'node-picker-search', [creator], 700);
+		await shot(editor, 'node-picker-search', [creator], 320);
 		const names = (await creator.getByTestId('node-creator-item-name').allInnerTexts()).map((t) => t.trim());
 		log(`        search "Document Signing": ${names.join(' | ')}`);
 		expect(names.includes('Document Signing Status Trigger'), 'the Status Trigger is not among the search results');
@@ -113,7 +113,7 @@ async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 		if ((await section('Actions').count()) > 0) await section('Actions').click();
 		if ((await section('Triggers').count()) > 0) await section('Triggers').click();
 		await page.waitForTimeout(800);
-		await shot(editor, 'node-picker-triggers', [creator]);
+		await shot(editor, 'node-picker-triggers', [creator], 580);
 		const text = await creator.innerText();
 		log(`        Document Signing's list: ${text.replace(/\s+/g, ' ').slice(0, 400)}`);
 		const triggersAt = text.search(/Triggers/i);
