@@ -39,9 +39,10 @@ describe('Create Document mappers', () => {
 		const id = await seedLease(h);
 		const { fields } = await resourceMapping.getPrefillFields.call(loadOptionsContext(h, parameters(id)));
 		expect(fields.map((f) => [f.id, f.displayName, f.type, f.required])).toEqual([
-			['company', 'Company (company)', 'string', true],
-			['deposit', 'deposit, default 0', 'number', false],
-			['furnished', 'furnished, default false', 'boolean', false],
+			// the label alone (the key when there is none): no key, no default in it
+			['company', 'Company', 'string', true],
+			['deposit', 'deposit', 'number', false],
+			['furnished', 'furnished', 'boolean', false],
 			['plan', 'plan', 'options', false],
 			['start', 'start', 'dateTime', false],
 		]);
@@ -51,6 +52,21 @@ describe('Create Document mappers', () => {
 			{ name: 'basic', value: 'basic' },
 			{ name: 'premium', value: 'premium' },
 		]);
+	});
+
+	it('getPrefillFields: two fields of one label get their key added, so they stay apart', async () => {
+		const field = (id: string, fieldKey: string, y: number) => ({ id, fieldKey, label: 'Start date', type: 'date', pageNumber: 1, x: 10, y, width: 100, height: 20, assignee: { type: 'sender_prefill' } });
+		const id = await seedLease(h, { formFields: [field('f-a', 'lease_start', 10), field('f-b', 'move_in', 40), { ...field('f-c', 'end', 70), label: 'End date' }] });
+		const { fields } = await resourceMapping.getPrefillFields.call(loadOptionsContext(h, parameters(id)));
+		expect(fields.map((f) => f.displayName)).toEqual(['Start date (lease_start)', 'Start date (move_in)', 'End date']);
+	});
+
+	it('the "no fields" notice comes only with no fields (n8n shows a given notice in Map Automatically too)', async () => {
+		const withFields = await resourceMapping.getPrefillFields.call(loadOptionsContext(h, parameters(await seedLease(h))));
+		expect(withFields.fields.length).toBeGreaterThan(0);
+		expect(withFields.emptyFieldsNotice).toBeUndefined();
+		const none = await resourceMapping.getPrefillFields.call(loadOptionsContext(h, parameters(await seedLease(h, { formFields: [] }))));
+		expect(none).toEqual({ fields: [], emptyFieldsNotice: 'This template has no fields for the sender to fill' });
 	});
 
 	it('no template picked yet: no fields and a notice, no request', async () => {

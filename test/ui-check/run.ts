@@ -21,6 +21,7 @@ import { type CredentialFixture, ROOT, type SandboxInfo, Stack, stopOnExit } fro
 import { CREDENTIAL_ID, elapsedSeconds, EXAMPLES_DIR, loadWorkflows, log, PACKAGE, PLAIN_CREDENTIAL_ID, results, WORKFLOWS_DIR } from '../e2e/lib';
 import { checkAgentTools } from './agent';
 import { checkCredential, checkPanel, tally } from './checks';
+import { checkFindingsB } from './findings-b';
 import { CHROMIUM, Editor } from './editor';
 import { credentialFields, nodeDescriptions, type Panel, panels } from './panels';
 import { seedSandbox } from './seed';
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
 		results.push({ name: 'signed into the editor in Chromium', ok: true });
 		for (const [i, panel] of all.entries()) await checkPanel(browser, workflowId, { id: nodeIds[i], name: nodeNames[i] }, panel, shots);
 		if (!only || 'agent tools'.includes(only)) await checkAgentTools(browser, stack, shots);
+		if (!only || 'findings'.includes(only)) await checkFindingsB(browser, stack);
 
 		if (!only || 'credential'.includes(only)) {
 			const fields = credentialFields();

@@ -26,6 +26,14 @@ async function pickedTemplate(this: ILoadOptionsFunctions): Promise<DocumentTemp
 }
 
 /**
+ * The fields, with the notice only when there are none: n8n's editor shows a notice it was
+ * given whenever it shows no field list, also in Map Automatically with fields loaded.
+ */
+function withNotice(fields: ResourceMapperField[], notice: string): ResourceMapperFields {
+	return fields.length ? { fields } : { fields, emptyFieldsNotice: notice };
+}
+
+/**
  * Create Document's recipient mapper: for every role of the template, the real person's
  * name (required), e-mail and phone (at least one of them), labelled with the role.
  */
@@ -46,24 +54,33 @@ export async function getTemplateRoles(this: ILoadOptionsFunctions): Promise<Res
 			};
 		}),
 	);
-	return { fields, emptyFieldsNotice: 'This template has no recipients' };
+	return withNotice(fields, 'This template has no recipients');
 }
 
 /**
  * Create Document's prefill mapper: the fields the sender fills, typed from the field
  * type, required where the template says so and has no stored default (an empty field
  * keeps the stored default, also `false` or `0`).
+ *
+ * Labelled with the field's label alone (its key when it has none), as Airtable's and
+ * Postgres' mappers show a column's name: a longer label is cut off in the panel. The key
+ * is the field's id (what Map Automatically matches input fields by); the key and the
+ * stored default are listed by Template > Get Document Payload. Two fields of one label
+ * get their key added, so they stay apart.
  */
 export async function getPrefillFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const template = await pickedTemplate.call(this);
 	if (!template) return { fields: [], emptyFieldsNotice: 'Pick a template first: its fields appear here' };
-	const fields: ResourceMapperField[] = senderFields(template).map((field) => {
+	const sender = senderFields(template);
+	const label = (field: (typeof sender)[number]) => field.label?.trim() || field.fieldKey;
+	const shared = (name: string) => sender.filter((f) => label(f) === name).length > 1;
+	const fields: ResourceMapperField[] = sender.map((field) => {
 		const stored = field.defaultValue;
 		const hasDefault = stored !== undefined && stored !== null && stored !== '';
 		const type = fieldType(field);
 		return {
 			id: field.fieldKey,
-			displayName: `${field.label ? `${field.label} (${field.fieldKey})` : field.fieldKey}${hasDefault ? `, default ${JSON.stringify(stored)}` : ''}`,
+			displayName: shared(label(field)) ? `${label(field)} (${field.fieldKey})` : label(field),
 			required: field.required === true && !hasDefault,
 			defaultMatch: false,
 			display: true,
@@ -73,5 +90,5 @@ export async function getPrefillFields(this: ILoadOptionsFunctions): Promise<Res
 			...(type === 'boolean' ? { defaultValue: typeof stored === 'boolean' ? stored : false } : {}),
 		};
 	});
-	return { fields, emptyFieldsNotice: 'This template has no fields for the sender to fill' };
+	return withNotice(fields, 'This template has no fields for the sender to fill');
 }

@@ -13,6 +13,7 @@ import { validateInput } from '../../../shared/validation';
 import { pdfSourceProperties, readPdfSource, pdfUploadOptions, uploadToCreated } from '../shared/pdfUpload';
 import { readRecipients, recipientProperties } from '../shared/recipients';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
+import { withEnvelopeId } from '../shared/envelopeId';
 
 const show = { resource: ['envelope'], operation: ['create'] };
 
@@ -52,8 +53,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 	})) as IDataObject;
 
-	if (!source.pdf) return [{ json: envelope }];
+	if (!source.pdf) return [{ json: withEnvelopeId(envelope, 'envelope') }];
 	const pdf = source.pdf;
 	const json = await uploadToCreated.call(this, i, 'envelope', envelope, { ...source, pdf, fileName: checked.fileName });
-	return [{ json }];
+	return [{ json: withEnvelopeId(json, 'envelope') }];
 }

@@ -12,7 +12,7 @@ import { getTemplateId, templateIdProperty } from '../shared/locators';
 
 const show = { resource: ['template'], operation: ['createDocument'] };
 
-const mapper = (method: string, valuesLabel: string, singular: string, plural: string) => ({
+const mapper = (method: string, valuesLabel: string, singular: string, plural: string, supportAutoMap = false) => ({
 	loadOptionsDependsOn: ['templateId.value'],
 	resourceMapper: {
 		resourceMapperMethod: method,
@@ -21,7 +21,7 @@ const mapper = (method: string, valuesLabel: string, singular: string, plural: s
 		fieldWords: { singular, plural },
 		addAllFields: true,
 		multiKeyMatch: false,
-		supportAutoMap: false,
+		supportAutoMap,
 	},
 });
 
@@ -75,8 +75,12 @@ const properties: INodeProperties[] = [
 		type: 'resourceMapper',
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
-		description: "Values of the fields the sender fills. A field left empty keeps the template's stored default.",
-		typeOptions: mapper('getPrefillFields', 'Prefill Fields', 'field', 'fields'),
+		description:
+			"Values of the fields the sender fills. A field left empty keeps the template's stored default. Map Automatically takes the input item's fields named as a field's key (e.g. company_name); Get Document Payload lists the keys and the stored defaults.",
+		// Map Automatically fits here (one item per document, its columns named as the
+		// template's field keys), not for Recipients: a role's name, e-mail and phone are
+		// three fields of one person, which items do not carry under the role's id.
+		typeOptions: mapper('getPrefillFields', 'Prefill Fields', 'field', 'fields', true),
 	},
 	...signingSettingsProperties(
 		{ show },

@@ -123,7 +123,12 @@ export function readRecipientMapping(this: IExecuteFunctions, i: number): unknow
 export function readPrefillValues(this: IExecuteFunctions, i: number, template: DocumentTemplate): IDataObject[] {
 	const fields = senderFields(template);
 	const values: IDataObject[] = [];
-	for (const [key, raw] of Object.entries(mapperValues.call(this, 'prefill', i))) {
+	const auto = this.getNodeParameter('prefill.mappingMode', i, 'defineBelow') === 'autoMapInputData';
+	// Map Automatically: the input item's fields named as a sender field's key; the item's
+	// other fields (an e-mail, an id) are not the template's and are left alone.
+	const given = auto ? autoMapped(this.getInputData()[i]?.json ?? {}, fields) : mapperValues.call(this, 'prefill', i);
+	const where = auto ? 'Prefill Fields (mapped automatically from the input field)' : 'Prefill Fields';
+	for (const [key, raw] of Object.entries(given)) {
 		const field = fields.find((f) => f.fieldKey === key);
 		if (!field) {
 			throw inputError(
@@ -137,7 +142,7 @@ export function readPrefillValues(this: IExecuteFunctions, i: number, template: 
 		const type = fieldType(field);
 		const checked = validateFieldType(key, raw, type, { valueOptions: fieldOptions(field) });
 		if (!checked.valid) {
-			throw inputError(this.getNode(), `Prefill Fields: "${key}" must be ${type === 'options' ? 'one of the field\'s options' : `a ${type}`}`, i, checked.errorMessage);
+			throw inputError(this.getNode(), `${where}: "${key}" must be ${type === 'options' ? 'one of the field\'s options' : `a ${type}`}`, i, checked.errorMessage);
 		}
 		let value = checked.newValue as unknown;
 		if (value && typeof value === 'object' && typeof (value as { toISODate?: unknown }).toISODate === 'function') {
@@ -146,4 +151,13 @@ export function readPrefillValues(this: IExecuteFunctions, i: number, template: 
 		values.push({ fieldId: field.id, fieldKey: field.fieldKey, value: value as IDataObject[string] });
 	}
 	return values;
+}
+
+/** The input item's values for the sender fields, by field key. */
+function autoMapped(json: IDataObject, fields: TemplateField[]): IDataObject {
+	const out: IDataObject = {};
+	for (const field of fields) {
+		if (Object.prototype.hasOwnProperty.call(json, field.fieldKey)) out[field.fieldKey] = json[field.fieldKey];
+	}
+	return out;
 }

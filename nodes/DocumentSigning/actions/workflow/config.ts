@@ -17,6 +17,10 @@ const EXAMPLE_CONFIG = {
 	allowedOverrides: [],
 };
 
+/** Where the shape of a config list the API reference leaves unshown comes from. */
+const SHAPE_HINT = (key: string) =>
+	`The API reference shows no item shape: copy the array from a signing workflow set up in the service (Signing Workflow > Get, <code>version.config.${key}</code>), e.g. <code>[{ … }, { … }]</code>.`;
+
 /** Execution-only settings added to the shared signing settings (which bring Expires At, not used here). */
 const executionOptions: INodeProperties[] = [
 	{
@@ -145,13 +149,17 @@ export function configProperties(show: NonNullable<IDisplayOptions['show']>): IN
 			],
 		},
 		...executionProperties(inFields),
+		// The API reference shows both only empty and names no item shape (spec 2.11, not in
+		// DESIGN.md either), so there is nothing to build fields from: they stay JSON, with
+		// where a shape comes from, and a check that names the field.
 		{
 			displayName: 'Approval Stages (JSON)',
 			name: 'approvalStages',
 			type: 'json',
 			default: '[]',
 			description:
-				'Array of approval stages, sent as given (the service does not document their shape; [] for none)',
+				'Optional internal approval a run passes before its envelopes go out: a JSON array of stages, sent to the service as given',
+			hint: `Keep <code>[]</code> for none. ${SHAPE_HINT('approvalStages')}`,
 			displayOptions: inFields,
 		},
 		{
@@ -160,7 +168,8 @@ export function configProperties(show: NonNullable<IDisplayOptions['show']>): IN
 			type: 'json',
 			default: '[]',
 			description:
-				'Array of allowed overrides, sent as given (the service does not document their shape; [] for none)',
+				'What the caller of a run may change from this configuration: a JSON array, sent to the service as given',
+			hint: `Keep <code>[]</code> for none. ${SHAPE_HINT('allowedOverrides')}`,
 			displayOptions: inFields,
 		},
 	];
@@ -175,7 +184,10 @@ function locatorValue(value: unknown): unknown {
 function jsonArray(this: IExecuteFunctions, name: string, label: string, i: number): unknown[] | undefined {
 	const value = readJsonParameter.call(this, name, i, label, '[]');
 	if (value === undefined) return undefined;
-	if (!Array.isArray(value)) throw inputError(this.getNode(), `${label}: must be a JSON array`, i);
+	if (!Array.isArray(value)) {
+		const got = value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+		throw inputError(this.getNode(), `${label}: must be a JSON array, not ${got}`, i, `Give [] for none, or the array as the service shows it (Signing Workflow > Get, version.config.${name}).`);
+	}
 	return value;
 }
 

@@ -6,6 +6,7 @@ import { WorkflowRunSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { inputError, validateInput } from '../../../shared/validation';
 import { compact, inputModeProperty, readJsonList } from '../shared/params';
+import { withEnvelopeId } from '../shared/envelopeId';
 import { getWorkflowId, workflowIdProperty } from '../shared/locators';
 
 const show = { resource: ['workflow'], operation: ['run'] };
@@ -162,5 +163,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 		idempotent: checked.idempotencyKey !== undefined,
 	})) as IDataObject;
-	return [{ json: response }];
+	return [{ json: withEnvelopeId(response) }];
 }
