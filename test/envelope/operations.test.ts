@@ -195,18 +195,20 @@ describe('envelope operations', () => {
 			const id = await ready();
 			const run = await runOp(h, { operation: 'downloadFile', envelopeId: byId(id), binaryPropertyName: 'signed' });
 			expect(run.result.error).toBeUndefined();
-			expect(run.items[0].json).toMatchObject({ envelopeId: id, fileName: 'contract.pdf', expiresIn: 3600, size: pdf.length });
+			expect(run.items[0].json).toMatchObject({ envelopeId: id, fileName: 'contract.pdf', expiresIn: 3600, size: pdf.length, envelopeStatus: 'draft', signed: false });
 			expect(run.items[0].binary?.signed).toMatchObject({ fileName: 'contract.pdf', mimeType: 'application/pdf' });
 			expect((await run.result.binary('Document Signing', 0, 'signed')).equals(pdf)).toBe(true);
 			expect(run.requests.map((r) => [r.method, r.path.split('/')[1], r.hasAuthorization])).toEqual([
 				['GET', 'api', true],
+				['GET', 'api', true],
 				['GET', 'storage', false],
 			]);
+			expect(run.requests[0].path).toMatch(/\/status$/);
 		});
 
-		it('with Download File off, returns only the address', async () => {
+		it('with Download File and Include Signing Status off, returns only the address', async () => {
 			const id = await ready();
-			const run = await runOp(h, { operation: 'downloadFile', envelopeId: byId(id), download: false });
+			const run = await runOp(h, { operation: 'downloadFile', envelopeId: byId(id), download: false, includeStatus: false });
 			expect(run.items[0].json.url).toMatch(/\/storage\/download\//);
 			expect(run.items[0].binary).toBeUndefined();
 			expect(run.requests).toHaveLength(1);
