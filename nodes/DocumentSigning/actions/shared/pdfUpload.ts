@@ -30,15 +30,10 @@ function pdfSourceChoices(holder: PdfHolder): INodeProperties[] {
 			description: `Only create the ${holder}; the output holds the upload address (valid 1 hour) for a later step`,
 		},
 	];
-	const choice = (tool: boolean): INodeProperties => ({
-		displayName: 'PDF Source',
-		name: 'pdfSource',
-		type: 'options',
-		options,
-		default: tool ? 'url' : 'binary',
-		displayOptions: { show: { '@tool': [tool] } },
-	});
-	return [choice(false), choice(true)];
+	return [
+		{ displayName: 'PDF Source', name: 'pdfSource', type: 'options', options, default: 'binary', displayOptions: { show: { '@tool': [false] } } },
+		{ displayName: 'PDF Source', name: 'pdfSource', type: 'options', options, default: 'url', displayOptions: { show: { '@tool': [true] } } },
+	];
 }
 
 /**
