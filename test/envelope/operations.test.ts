@@ -43,6 +43,14 @@ describe('envelope operations', () => {
 	}
 
 	describe('getStatus', () => {
+		it('takes the envelope from an address (By URL)', async () => {
+			const id = await ready();
+			const byUrl = (value: string) => ({ __rl: true, mode: 'url', value });
+			const run = await runOp(h, { operation: 'getStatus', envelopeId: byUrl(`https://app.example.com/envelopes/${id}?tab=recipients`) });
+			expect(run.result.error).toBeUndefined();
+			expect(run.items[0].json).toMatchObject({ envelopeId: id });
+		});
+
 		it('returns the signing progress', async () => {
 			const id = await ready({ recipients: [SIGNER, APPROVER] });
 			const run = await runOp(h, { operation: 'getStatus', envelopeId: byId(id) });

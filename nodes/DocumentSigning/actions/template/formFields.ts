@@ -44,7 +44,7 @@ const FIELD_VALUES: INodeProperties[] = [
 		description: 'For a field filled by a recipient: the ID of a template recipient',
 	},
 	{ displayName: 'Page', name: 'pageNumber', type: 'number', typeOptions: { minValue: 1 }, default: 1 },
-	{ displayName: 'X', name: 'x', type: 'number', default: 0, description: 'From the left edge, in PDF points (1 pt = 1/72 inch)' },
+	{ displayName: 'X', name: 'x', type: 'number', default: 0, description: 'From the left edge, in PDF points (1 pt = 1/72 inch)', hint: 'X, Y, Width and Height are in PDF points (1 pt = 1/72 inch)' },
 	{ displayName: 'Y', name: 'y', type: 'number', default: 0, description: 'From the top edge, in PDF points (1 pt = 1/72 inch)' },
 	{ displayName: 'Width', name: 'width', type: 'number', typeOptions: { minValue: 1 }, default: 150, description: 'In PDF points (1 pt = 1/72 inch), at least 1' },
 	{ displayName: 'Height', name: 'height', type: 'number', typeOptions: { minValue: 1 }, default: 30, description: 'In PDF points (1 pt = 1/72 inch), at least 1' },
