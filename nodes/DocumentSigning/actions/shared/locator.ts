@@ -23,7 +23,10 @@ export interface LocatorSpec {
  * specification shows no web address of the dashboard, so any address with that path is
  * read (the dashboard's or the API's); a guess listed in docs/assumptions.md.
  */
-export const urlIdRegex = (segments: string[]) => `^https?://[^\\s]*?/(?:${segments.join('|')})/([^/?#\\s]+)`;
+export const urlIdRegex = (segments: string[]) => `https?://[^\\s]*?/(?:${segments.join('|')})/([^/?#\\s]+)`;
+
+/** The whole address, as n8n checks a mode's validation (it anchors the pattern at both ends). */
+const urlRegex = (segments: string[]) => `${urlIdRegex(segments)}(?:[/?#][^\\s]*)?`;
 
 /** A picker: a list (from `searchListMethod`, searchable), or an id typed or mapped. */
 export function resourceLocator(spec: LocatorSpec): INodeProperties {
@@ -53,7 +56,7 @@ export function resourceLocator(spec: LocatorSpec): INodeProperties {
 					{
 						type: 'regex',
 						properties: {
-							regex: urlIdRegex(spec.urlSegments),
+							regex: urlRegex(spec.urlSegments),
 							errorMessage: `Not ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} address: it needs .../${spec.urlSegments[0]}/<${noun} ID> in its path`,
 						},
 					},
