@@ -30,8 +30,11 @@ function findingsWorkflow() {
 	const node = (id: string, name: string, parameters: object, type = NODE_TYPE, position = [0, 0]) => ({ id, name, type, typeVersion: 1, position, parameters, credentials });
 	const estamp = { resource: 'envelope', operation: 'create', pdfSource: 'none', fileName: 'contract.pdf', title: 'Lease', estampEnabled: true, estampState: 'KA' };
 	const placement = { recipients: { recipient: [{ name: 'Asha Rao', email: 'asha@example.com', role: 'signer', signaturePlacement: { searchText: 'Signature of tenant', width: 200, height: 50 } }] } };
+	// Filled as a user fills it, with a duty under the minimum: n8n runs it and the node refuses it.
+	const filled = { ...estamp, ...estampParams({ estampAmount: 5 }), recipients: { recipient: [{ name: 'Asha Rao', email: 'asha@example.com', role: 'signer' }] } };
 	const nodes = [
 		node('fi-estamp', 'E-stamp', estamp),
+		node('fi-estamp-run', 'E-stamp filled in', filled, NODE_TYPE, [0, 200]),
 		node('fi-placement', 'Placement', { resource: 'envelope', operation: 'create', pdfSource: 'none', fileName: 'contract.pdf', ...placement }, NODE_TYPE, [260, 0]),
 		node('fi-download', 'Download', { resource: 'envelope', operation: 'downloadFile' }, NODE_TYPE, [520, 0]),
 		node('fi-url', 'By URL', { resource: 'envelope', operation: 'getStatus', envelopeId: { __rl: true, mode: 'url', value: 'https://app.example.com/envelopes/env_8f3a2c' } }, NODE_TYPE, [780, 0]),
@@ -101,6 +104,7 @@ export async function checkFindings(editor: Editor, stack: Stack): Promise<void>
 	});
 
 	await check('finding: an e-stamp error names the field the user sees (Stamp Duty Amount), not the API path', async () => {
+		await editor.openNode(workflowId, 'fi-estamp-run');
 		await editor.ndv.getByTestId('node-execute-button').first().click();
 		const output = editor.ndv.getByTestId('output-panel');
 		await output.getByText(/e-stamp|estamp/i).first().waitFor({ timeout: 20_000 });
