@@ -15,8 +15,6 @@ import type { Locator } from 'playwright-core';
 
 import { ROOT, type Stack } from '../../scripts/lib/stack';
 import { check, CREDENTIAL_ID, expect, log } from '../e2e/lib';
-import { actionNode, chain, seedNode, startHarness } from '../harness';
-import { estampParams, makePdf, pdfItem } from '../envelope/helpers';
 import { tally } from './checks';
 import type { Editor } from './editor';
 import { type Panel, panels, visibleParameters } from './panels';
@@ -26,7 +24,7 @@ const TOOL_TYPE = 'n8n-nodes-document-signing.documentSigningTool';
 const credentials = { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing sandbox' } };
 
 /** The nodes each finding opens (one workflow). */
-function findingsWorkflow() {
+function findingsWorkflow(estampParams: (overrides: Record<string, unknown>) => Record<string, unknown>) {
 	const node = (id: string, name: string, parameters: object, type = NODE_TYPE, position = [0, 0]) => ({ id, name, type, typeVersion: 1, position, parameters, credentials });
 	const estamp = { resource: 'envelope', operation: 'create', pdfSource: 'none', fileName: 'contract.pdf', title: 'Lease', estampEnabled: true, estampState: 'KA' };
 	const placement = { recipients: { recipient: [{ name: 'Asha Rao', email: 'asha@example.com', role: 'signer', signaturePlacement: { searchText: 'Signature of tenant', width: 200, height: 50 } }] } };
@@ -68,7 +66,8 @@ export async function checkFindings(editor: Editor, stack: Stack): Promise<void>
 	const dir = path.join(ROOT, '.ui-check', 'findings');
 	mkdirSync(dir, { recursive: true });
 	const shot = (name: string) => path.join(dir, `${name}.png`);
-	const saved = await stack.rest.post('/workflows', findingsWorkflow());
+	const { estampParams } = await import('../envelope/helpers');
+	const saved = await stack.rest.post('/workflows', findingsWorkflow(estampParams));
 	expect(saved.status === 200, `saving the findings workflow answered ${saved.status}`);
 	const workflowId = (saved.data as { data: { id: string } }).data.id;
 
@@ -176,6 +175,10 @@ function untouchedDefaults(panel: Panel): Array<{ name: string; displayName: str
 
 /** No panel of the action node opens with a default its own validation refuses. */
 export async function checkDefaults(): Promise<void> {
+	// Loaded here, once the editor check's own modules are: loaded first, the node's modules
+	// would be entered from the middle of their import cycle.
+	const { actionNode, chain, seedNode, startHarness } = await import('../harness');
+	const { estampParams, makePdf, pdfItem } = await import('../envelope/helpers');
 	const h = await startHarness();
 	try {
 		const pdf = await makePdf();
