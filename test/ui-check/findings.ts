@@ -83,7 +83,10 @@ export async function checkFindings(editor: Editor, stack: Stack): Promise<void>
 	const { estampParams } = await loadHarness();
 	let saved = await stack.rest.post('/workflows', findingsWorkflow(estampParams)).catch((error: Error) => ({ status: 0, data: error.message }));
 	// One more try after a dropped connection (n8n still settling after its start).
-	if (saved.status === 0) saved = await new Promise((resolve) => setTimeout(resolve, 3000)).then(async () => await stack.rest.post('/workflows', findingsWorkflow(estampParams)));
+	if (saved.status === 0) {
+		await editor.page.waitForTimeout(3000);
+		saved = await stack.rest.post('/workflows', findingsWorkflow(estampParams));
+	}
 	expect(saved.status === 200, `saving the findings workflow answered ${saved.status}`);
 	const workflowId = (saved.data as { data: { id: string } }).data.id;
 
