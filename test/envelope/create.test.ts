@@ -186,8 +186,8 @@ describe('envelope create', () => {
 		// Mapped to nothing (a field left empty in the editor is stopped by n8n's own required check).
 		for (const key of Object.keys(params).filter((k) => /^estamp(First|Second)Party/.test(k))) params[key] = '={{ "" }}';
 		const run = await runOp(h, { operation: 'create', recipients: recipientFields([SIGNER]), ...params }, [pdfItem(pdf)]);
-		expect(errorText(run)).toContain('workflow.estampConfig.firstParty: Required');
-		expect(errorText(run)).toContain('workflow.estampConfig.secondParty: Required');
+		expect(errorText(run)).toContain('First Party (Legal Name, Email, Address): is required');
+		expect(errorText(run)).toContain('Second Party (Legal Name, Email, Address): is required');
 		expect(run.requests).toEqual([]);
 	});
 

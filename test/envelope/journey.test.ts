@@ -113,7 +113,7 @@ describe('envelope journeys', () => {
 		const { status, download, bytes } = await statusAndDownload(envelopeId);
 		expect(status).toMatchObject({ envelopeId, status: 'completed', completedCount: 2, percentage: 100 });
 		expect((status.recipients as IDataObject[]).every((r) => r.status === 'signed' || r.status === 'approved')).toBe(true);
-		expect(download.json).toMatchObject({ envelopeId, fileName: 'rental.pdf' });
+		expect(download.json).toMatchObject({ envelopeId, fileName: 'rental.pdf', envelopeStatus: 'completed', signed: true });
 		expect(download.binary?.data.mimeType).toBe('application/pdf');
 
 		const signed = await PDFDocument.load(bytes);

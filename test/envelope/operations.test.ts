@@ -43,6 +43,14 @@ describe('envelope operations', () => {
 	}
 
 	describe('getStatus', () => {
+		it('takes the envelope from an address (By URL)', async () => {
+			const id = await ready();
+			const byUrl = (value: string) => ({ __rl: true, mode: 'url', value });
+			const run = await runOp(h, { operation: 'getStatus', envelopeId: byUrl(`https://app.example.com/envelopes/${id}?tab=recipients`) });
+			expect(run.result.error).toBeUndefined();
+			expect(run.items[0].json).toMatchObject({ envelopeId: id });
+		});
+
 		it('returns the signing progress', async () => {
 			const id = await ready({ recipients: [SIGNER, APPROVER] });
 			const run = await runOp(h, { operation: 'getStatus', envelopeId: byId(id) });
@@ -195,18 +203,20 @@ describe('envelope operations', () => {
 			const id = await ready();
 			const run = await runOp(h, { operation: 'downloadFile', envelopeId: byId(id), binaryPropertyName: 'signed' });
 			expect(run.result.error).toBeUndefined();
-			expect(run.items[0].json).toMatchObject({ envelopeId: id, fileName: 'contract.pdf', expiresIn: 3600, size: pdf.length });
+			expect(run.items[0].json).toMatchObject({ envelopeId: id, fileName: 'contract.pdf', expiresIn: 3600, size: pdf.length, envelopeStatus: 'draft', signed: false });
 			expect(run.items[0].binary?.signed).toMatchObject({ fileName: 'contract.pdf', mimeType: 'application/pdf' });
 			expect((await run.result.binary('Document Signing', 0, 'signed')).equals(pdf)).toBe(true);
 			expect(run.requests.map((r) => [r.method, r.path.split('/')[1], r.hasAuthorization])).toEqual([
 				['GET', 'api', true],
+				['GET', 'api', true],
 				['GET', 'storage', false],
 			]);
+			expect(run.requests[0].path).toMatch(/\/status$/);
 		});
 
-		it('with Download File off, returns only the address', async () => {
+		it('with Download File and Include Signing Status off, returns only the address', async () => {
 			const id = await ready();
-			const run = await runOp(h, { operation: 'downloadFile', envelopeId: byId(id), download: false });
+			const run = await runOp(h, { operation: 'downloadFile', envelopeId: byId(id), download: false, includeStatus: false });
 			expect(run.items[0].json.url).toMatch(/\/storage\/download\//);
 			expect(run.items[0].binary).toBeUndefined();
 			expect(run.requests).toHaveLength(1);

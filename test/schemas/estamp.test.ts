@@ -200,7 +200,7 @@ describe('e-stamp config', () => {
 			'amount: must be a whole number from 10 to 10000000 for state KA',
 		]);
 		expect(problems(EstampConfigSchema, config({ state: 'TN', amount: '10000001' }))).toEqual([
-			'amount: must be a whole number from 10 to 10000000 for state TN',
+			"amount: must be a whole number from 10 to 10000000 for state TN (the specification's ceiling: the maximum of TN is not published, so a lower one is left to the service)",
 		]);
 		expect(problems(EstampConfigSchema, config({ amount: '12.5' }))[0]).toMatch(/^amount: must be a whole number/);
 		expect(codes(EstampConfigSchema, config({ amount: '-10' }))).toEqual(['invalid_string']);

@@ -11,7 +11,7 @@
  * (test/ui-check/checks.ts). Screenshots go to .ui-check/ (git ignores it).
  *
  * Env: E2E_STACK names the stack folder under .e2e/ (default "ui-check"); UI_CHECK_ONLY=<text>
- * opens only the panels whose title contains it (`credential`: only the credential; `agent`: only the AI-agent tool checks). Prints `N passed, N failed` last.
+ * opens only the panels whose title contains it (`credential`: only the credential; `agent`: only the AI-agent tool checks; `findings`: only the first-use findings of test/ui-check/findings.ts, with their screenshots in .ui-check/findings/, and the check that no default is refused). Prints `N passed, N failed` last.
  */
 import { execFileSync } from 'child_process';
 import { existsSync, mkdirSync } from 'fs';
@@ -23,6 +23,7 @@ import { checkAgentTools } from './agent';
 import { checkCredential, checkPanel, tally } from './checks';
 import { checkFindingsB } from './findings-b';
 import { CHROMIUM, Editor } from './editor';
+import { checkDefaults, checkFindings } from './findings';
 import { credentialFields, nodeDescriptions, type Panel, panels } from './panels';
 import { seedSandbox } from './seed';
 
@@ -87,7 +88,8 @@ async function main(): Promise<void> {
 	log(`sandbox filled: ${seeded.made.join(', ')}${seeded.skipped.length ? `; skipped: ${seeded.skipped.join('; ')}` : ''}`);
 
 	const only = process.env.UI_CHECK_ONLY ?? '';
-	const all = panels().filter((p) => p.title.includes(only));
+	// `findings` opens no panel of the list: only the findings' own workflow and the defaults check.
+	const all = only === 'findings' ? [] : panels().filter((p) => p.title.includes(only));
 	const { body, nodeIds, nodeNames } = panelWorkflow(all);
 	const saved = await stack.rest.post('/workflows', body);
 	if (saved.status !== 200) throw new Error(`saving the panel workflow answered ${saved.status}: ${JSON.stringify(saved.data).slice(0, 300)}`);
@@ -104,7 +106,11 @@ async function main(): Promise<void> {
 		results.push({ name: 'signed into the editor in Chromium', ok: true });
 		for (const [i, panel] of all.entries()) await checkPanel(browser, workflowId, { id: nodeIds[i], name: nodeNames[i] }, panel, shots);
 		if (!only || 'agent tools'.includes(only)) await checkAgentTools(browser, stack, shots);
-		if (!only || 'findings'.includes(only)) await checkFindingsB(browser, stack);
+		if (!only || only === 'findings') {
+			await checkFindings(browser, stack);
+			await checkFindingsB(browser, stack);
+			await checkDefaults();
+		}
 
 		if (!only || 'credential'.includes(only)) {
 			const fields = credentialFields();

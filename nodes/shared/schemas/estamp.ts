@@ -67,7 +67,7 @@ export const EstampConfigSchema = z
 					ctx.addIssue({
 						code: z.ZodIssueCode.custom,
 						path: ['amount'],
-						message: `must be a whole number from ${MIN_DUTY} to ${state.maxDuty} for state ${state.code}`,
+						message: `must be a whole number from ${MIN_DUTY} to ${state.maxDuty} for state ${state.code}${state.maxDutyShown ? '' : ` (the specification's ceiling: the maximum of ${state.code} is not published, so a lower one is left to the service)`}`,
 					});
 				}
 			}

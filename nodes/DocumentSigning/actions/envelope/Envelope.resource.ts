@@ -43,8 +43,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Download File',
 				value: 'downloadFile',
-				description: 'Download the PDF of an envelope (the signed PDF once completed)',
-				action: 'Download the file of an envelope',
+				description: 'Download the PDF of an envelope: the signed PDF once completed, the PDF as sent before (the output says which)',
+				action: 'Download the PDF of an envelope',
 			},
 			{
 				name: 'Get Fields',

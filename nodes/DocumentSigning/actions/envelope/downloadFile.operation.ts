@@ -5,10 +5,19 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/endpoints';
 import { fetchEnvelopeFile } from '../../../shared/envelopeFile';
+import { apiRequest } from '../../../shared/transport';
 import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
 
 const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Downloads the PDF the service holds for the envelope now: the signed PDF once the envelope is completed (every recipient has acted), before that the PDF as sent (with the e-stamp certificate as page 1 once stamped). The output\'s <code>signed</code> says which.',
+		name: 'downloadFileNotice',
+		type: 'notice',
+		default: '',
+	},
 	envelopeIdProperty,
 	{
 		displayName: 'Include PDF as Binary Data',
@@ -27,6 +36,14 @@ const properties: INodeProperties[] = [
 		hint: 'The name of the output binary field to put the PDF in',
 		displayOptions: { show: { download: [true] } },
 	},
+	{
+		displayName: 'Include Signing Status',
+		name: 'includeStatus',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to read the envelope\'s status too (one more request) and add <code>envelopeStatus</code> and <code>signed</code> (true when the envelope is completed: the file is the signed PDF) to the output',
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -40,5 +57,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const binaryPropertyName = download
 		? (this.getNodeParameter('binaryPropertyName', i, 'data') as string)
 		: undefined;
-	return [await fetchEnvelopeFile.call(this, envelopeId, { binaryPropertyName, itemIndex: i })];
+	let signing = {};
+	if (this.getNodeParameter('includeStatus', i, true) as boolean) {
+		// Read before the file, so a status that moves on meanwhile never labels an older file as signed.
+		const progress = (await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), { itemIndex: i })) as { status?: unknown };
+		const envelopeStatus = typeof progress.status === 'string' ? progress.status : null;
+		signing = { envelopeStatus, signed: envelopeStatus === 'completed' };
+	}
+	const file = await fetchEnvelopeFile.call(this, envelopeId, { binaryPropertyName, itemIndex: i });
+	return [{ ...file, json: { ...file.json, ...signing } }];
 }

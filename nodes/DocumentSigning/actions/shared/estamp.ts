@@ -9,6 +9,7 @@ import type {
 import { getArticles } from '../../../shared/estamp/articles';
 import { ESTAMP_STATES, INDIAN_STATE_NAMES, MIN_DUTY } from '../../../shared/estamp/states';
 import { EstampPayeeSchema } from '../../../shared/schemas';
+import { checkEstampFields } from './estampCheck';
 import { partyProperties, readParty } from './estampParties';
 import { compact, enumOptions } from './params';
 
@@ -31,10 +32,9 @@ const rupees = (amount: number) => `₹${String(amount).replace(/\B(?=(\d{3})+(?
 const STATE_OPTIONS: INodePropertyOptions[] = ESTAMP_STATES.map((s) => ({
 	name: `${s.name} (${s.code})`,
 	value: s.code,
-	// Only KA's maximum is published; for the others the ceiling is assumed (assumptions.ts).
-	description: s.maxDutyShown
-		? `Maximum duty ${rupees(s.maxDuty)}`
-		: `Maximum duty ${rupees(s.maxDuty)} (assumed; not published for this state)`,
+	// Only KA's maximum is published: the others show none (docs/assumptions.md has the
+	// ceiling used for them, and the error names it when an amount is over it).
+	...(s.maxDutyShown ? { description: `Maximum duty ${rupees(s.maxDuty)}` } : {}),
 }));
 
 const SHIPPING_STATE_OPTIONS: INodePropertyOptions[] = INDIAN_STATE_NAMES.map((name) => ({
@@ -93,7 +93,8 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 				loadOptionsMethod: 'getEstampArticles',
 				loadOptionsDependsOn: ['estampState'],
 			},
-			default: ARTICLE_EXACT_VALUE,
+			// Nothing picked: the user chooses the instrument (the editor marks it as required).
+			default: '',
 			required: true,
 			description:
 				'Instrument name from the state\'s catalog, verbatim (near-duplicates such as "Up to" and "Upto" are separate catalog entries: pick the one your instrument uses). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
@@ -109,9 +110,12 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			name: 'estampAmount',
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 0 },
-			default: 0,
+			// Empty until the user gives the duty: any number would be a guess at what is owed.
+			default: '',
 			required: true,
+			placeholder: 'e.g. 100',
 			description: `Duty in rupees, a whole number from ${MIN_DUTY} up to the state's maximum`,
+			hint: `In rupees, at least ${MIN_DUTY}`,
 			displayOptions: when(),
 		},
 		{
@@ -229,8 +233,9 @@ export function readEstampConfig(
 		this.getNodeParameter(name, i, fallback) as IDataObject[string];
 	const state = asText(get('estampState'));
 	// Only a catalog state reads the list; a choice left from another state is not read.
-	const picked = typeof state === 'string' && getArticles(state) ? (get('estampArticle', ARTICLE_EXACT_VALUE) as string) : ARTICLE_EXACT_VALUE;
+	const picked = typeof state === 'string' && getArticles(state) ? (get('estampArticle', '') as string) : ARTICLE_EXACT_VALUE;
 	const article = picked === ARTICLE_EXACT_VALUE ? get('estampArticleValue') : picked;
+	const articleName = picked === ARTICLE_EXACT_VALUE ? 'Article (Exact Value)' : 'Article Name or ID';
 	const hardcopy = get('estampHardcopy', false) as boolean;
 	// Required values stay in, even when empty, so the schema names them with its own rule.
 	const group = (values: IDataObject | undefined, optional: string[] = []) => {
@@ -257,5 +262,6 @@ export function readEstampConfig(
 		const shipping = group((get('estampShipping', {}) as IDataObject).address as IDataObject | undefined);
 		if (shipping) config.shipping = shipping;
 	}
+	checkEstampFields.call(this, config, articleName, i);
 	return { enabled: true, config };
 }

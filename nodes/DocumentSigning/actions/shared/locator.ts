@@ -14,7 +14,19 @@ export interface LocatorSpec {
 	listPlaceholder: string;
 	/** Example id, e.g. "env_8f3a2c". */
 	exampleId: string;
+	/** Path segments an address of the thing has before its id, e.g. ["envelopes", "documents"]. */
+	urlSegments: string[];
 }
+
+/**
+ * The id in an address of the service: the path segment after one of `segments`. The
+ * specification shows no web address of the dashboard, so any address with that path is
+ * read (the dashboard's or the API's); a guess listed in docs/assumptions.md.
+ */
+export const urlIdRegex = (segments: string[]) => `https?://[^\\s]*?/(?:${segments.join('|')})/([^/?#\\s]+)`;
+
+/** The whole address, as n8n checks a mode's validation (it anchors the pattern at both ends). */
+const urlRegex = (segments: string[]) => `${urlIdRegex(segments)}(?:[/?#][^\\s]*)?`;
 
 /** A picker: a list (from `searchListMethod`, searchable), or an id typed or mapped. */
 export function resourceLocator(spec: LocatorSpec): INodeProperties {
@@ -33,6 +45,22 @@ export function resourceLocator(spec: LocatorSpec): INodeProperties {
 				type: 'list',
 				placeholder: spec.listPlaceholder,
 				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: `e.g. https://app.example.com/${spec.urlSegments[0]}/${spec.exampleId}`,
+				extractValue: { type: 'regex', regex: urlIdRegex(spec.urlSegments) },
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: urlRegex(spec.urlSegments),
+							errorMessage: `Not ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} address: it needs .../${spec.urlSegments[0]}/<${noun} ID> in its path`,
+						},
+					},
+				],
 			},
 			{
 				displayName: 'By ID',

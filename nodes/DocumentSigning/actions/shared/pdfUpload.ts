@@ -8,35 +8,42 @@ import { MAX_PDF_MB, readPdfFromItem, readPdfFromUrl, uploadPdf } from '../../..
 export type PdfHolder = 'envelope' | 'template';
 
 /**
+ * The PDF Source choice, twice: on the node it defaults to the item's binary field; on the
+ * tool variant (`@tool`) to a URL, since an AI agent cannot attach a file but can give an
+ * address (a binary default there could only fail).
+ */
+function pdfSourceChoices(holder: PdfHolder): INodeProperties[] {
+	const options: INodeProperties['options'] = [
+		{
+			name: 'Upload From Binary Field',
+			value: 'binary',
+			description: `Create the ${holder} and upload the PDF of this item in the same step`,
+		},
+		{
+			name: 'Download From URL',
+			value: 'url',
+			description: `Create the ${holder} and upload the PDF found at a web address (e.g. a link an AI agent gives)`,
+		},
+		{
+			name: "Don't Upload",
+			value: 'none',
+			description: `Only create the ${holder}; the output holds the upload address (valid 1 hour) for a later step`,
+		},
+	];
+	return [
+		{ displayName: 'PDF Source', name: 'pdfSource', type: 'options', options, default: 'binary', displayOptions: { show: { '@tool': [false] } } },
+		{ displayName: 'PDF Source', name: 'pdfSource', type: 'options', options, default: 'url', displayOptions: { show: { '@tool': [true] } } },
+	];
+}
+
+/**
  * The PDF parameters of a create: upload from a binary field in the same step (default),
  * download it from a URL (what an AI agent can give), or create only and leave the
  * upload address in the output; and the file name.
  */
 export function pdfSourceProperties(holder: PdfHolder): INodeProperties[] {
 	return [
-		{
-			displayName: 'PDF Source',
-			name: 'pdfSource',
-			type: 'options',
-			options: [
-				{
-					name: 'Upload From Binary Field',
-					value: 'binary',
-					description: `Create the ${holder} and upload the PDF of this item in the same step`,
-				},
-				{
-					name: 'Download From URL',
-					value: 'url',
-					description: `Create the ${holder} and upload the PDF found at a web address (e.g. a link an AI agent gives)`,
-				},
-				{
-					name: "Don't Upload",
-					value: 'none',
-					description: `Only create the ${holder}; the output holds the upload address (valid 1 hour) for a later step`,
-				},
-			],
-			default: 'binary',
-		},
+		...pdfSourceChoices(holder),
 		{
 			displayName: 'Input Binary Field',
 			name: 'binaryPropertyName',

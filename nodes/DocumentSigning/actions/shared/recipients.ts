@@ -113,8 +113,8 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 			description:
 				'Place the signature next to a text in the PDF. Add Search Text: the placement is found by searching the PDF for it.',
 			options: [
-				{ displayName: 'Gap', name: 'gap', type: 'number', default: 10, description: 'Distance from the text in PDF points' },
-				{ displayName: 'Height', name: 'height', type: 'number', default: 50 },
+				{ displayName: 'Gap', name: 'gap', type: 'number', default: 10, description: 'Distance from the text, in PDF points (1 pt = 1/72 inch)' },
+				{ displayName: 'Height', name: 'height', type: 'number', default: 50, description: 'Height of the signature box, in PDF points (1 pt = 1/72 inch)', hint: 'PDF points: 50 pt is about 1.8 cm' },
 				{
 					displayName: 'Pages',
 					name: 'pages',
@@ -132,7 +132,7 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 					placeholder: 'e.g. Signature of tenant',
 					description: 'Text to search the PDF for; required for a placement',
 				},
-				{ displayName: 'Width', name: 'width', type: 'number', default: 200 },
+				{ displayName: 'Width', name: 'width', type: 'number', default: 200, description: 'Width of the signature box, in PDF points (1 pt = 1/72 inch)', hint: 'PDF points: 200 pt is about 7 cm' },
 			],
 		},
 	];

@@ -22,7 +22,7 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 		send:
 			'Send a draft envelope to its recipients so they can sign it. Needs: the id of a draft envelope that has recipients. Returns the envelope with status "pending". Sending cannot be undone.',
 		downloadFile:
-			'Download the PDF of an envelope (the signed PDF once the envelope is completed). Needs: the envelope id. Returns the file name and size; the PDF itself is kept as binary data in the workflow.',
+			'Download the PDF of an envelope (the signed PDF once the envelope is completed). Needs: the envelope id. Returns the file name and size, envelopeStatus and signed (true when completed: the file is the signed PDF, otherwise the PDF as sent); the PDF itself is kept as binary data in the workflow.',
 		getFields:
 			'List the form fields of an envelope (signature and text fields, their page and recipient). Needs: the envelope id.',
 		addRecipients:
