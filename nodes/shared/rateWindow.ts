@@ -1,0 +1,111 @@
+/** The service's rate window as learned from its 429 answers (see rate.ts). */
+
+/** Tuning; a test may change it, node code does not. */
+export const RATE_POLICY = {
+	/** Shortest window assumed behind a Retry-After (a service tells the time left, not its window). */
+	minWindowMs: 1000,
+	maxWindowMs: 60_000,
+	/** Added to the window between a send and the send `count` later (answers arrive with jitter). */
+	marginMs: 30,
+	/** Fewest accepted requests in a window from which a count is learned. */
+	minSample: 10,
+	/** After windows used in full without a 429, the count grows by this share (a service may allow more now). */
+	probe: 0.05,
+	/** Full windows in a row before that (each probe that finds the limit costs one 429). */
+	probeAfterWindows: 3,
+	/** What a credential's runs learned is forgotten after this long without a request. */
+	rememberMs: 5000,
+	/** Starts are spread at least this share of (round trip / requests in flight), at most spreadMaxMs. */
+	spreadShare: 0.8,
+	spreadMaxMs: 5,
+	/** Weight of the newest round trip in the running average. */
+	roundTripWeight: 0.2,
+};
+
+/** A permit to send one request. */
+export interface Ticket {
+	epoch: number;
+	/** When the request may go / went (ms since epoch). */
+	at: number;
+	/** Set when the service answered 429. */
+	refused?: boolean;
+}
+
+/** What the service accepts per window, learned from 429s; shared by the runs of one credential. */
+export class RateWindow {
+	/** Requests accepted per window; undefined before the first 429 with a sample. */
+	count: number | undefined;
+	windowMs = RATE_POLICY.minWindowMs;
+	pausedUntil = 0;
+	/** Counts 429s that taught a count: answers to requests of an earlier epoch only lengthen the pause. */
+	epoch = 0;
+	/** Counts 429s: a slot reserved before the last one is given up and queued again. */
+	generation = 0;
+	/** Starts, oldest first, kept for two windows. */
+	readonly sends: Ticket[] = [];
+	private fullSince: number | undefined;
+	/** The refused request the count was learned from. */
+	private learnedFrom: Ticket | undefined;
+
+	/** The earliest start the window allows now (`now` itself when free). */
+	nextSlot(now: number): number {
+		if (this.count === undefined) return now;
+		const n = Math.floor(this.count);
+		const counted = this.sends.filter((t) => !t.refused);
+		if (counted.length < n) return now;
+		return Math.max(now, counted[counted.length - n].at + this.windowMs + RATE_POLICY.marginMs);
+	}
+
+	record(ticket: Ticket): void {
+		this.sends.push(ticket);
+		const keep = 2 * this.windowMs + RATE_POLICY.marginMs;
+		while (this.sends.length && this.sends[0].at <= ticket.at - keep) this.sends.shift();
+		this.probe(ticket.at);
+	}
+
+	/** A window used in full without a 429: the service may allow more now (another worker done, a higher plan). */
+	private probe(at: number): void {
+		if (this.count === undefined) return;
+		const inWindow = this.sends.filter((t) => !t.refused && t.at > at - this.windowMs).length;
+		if (inWindow < Math.floor(this.count)) return;
+		this.fullSince ??= at;
+		if (at - this.fullSince >= RATE_POLICY.probeAfterWindows * this.windowMs) {
+			this.count += Math.max(1, this.count * RATE_POLICY.probe);
+			this.fullSince = at;
+		}
+	}
+
+	/** The service answered 429 to `ticket`: learn its count per window, pause for Retry-After. Returns whether a count was learned. */
+	refused(ticket: Ticket, retryAfterMs: number, now: number): boolean {
+		ticket.refused = true;
+		let learned = false;
+		if (ticket.epoch === this.epoch) {
+			const windowMs = Math.min(RATE_POLICY.maxWindowMs, Math.max(RATE_POLICY.minWindowMs, retryAfterMs));
+			// Accepted: the requests let go in the window before the refused one (the service
+			// counted them ahead of it), answered or still on their way back.
+			const accepted = this.sends.filter((t) => t.at > ticket.at - windowMs && t.at <= ticket.at && !t.refused).length;
+			if (accepted >= RATE_POLICY.minSample) {
+				// Refused at a count already learned: the service allows less than that.
+				this.count = this.count === undefined ? accepted : Math.max(1, Math.min(accepted, this.count - 1));
+				this.windowMs = windowMs;
+				learned = true;
+			}
+			this.epoch++;
+			this.fullSince = undefined;
+			this.learnedFrom = learned ? ticket : undefined;
+		} else if (
+			this.count !== undefined &&
+			this.learnedFrom &&
+			ticket.epoch === this.epoch - 1 &&
+			ticket.at <= this.learnedFrom.at &&
+			ticket.at > this.learnedFrom.at - this.windowMs
+		) {
+			// Counted as accepted (sent before the refused one) but refused after all: it overtook.
+			this.count = Math.max(1, this.count - 1);
+		}
+		this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, retryAfterMs));
+		this.generation++;
+		return learned;
+	}
+}
+
