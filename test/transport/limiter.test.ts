@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest and is not published (package.json "files" is dist/ only) */
 import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
 import { RATE_POLICY, RateWindow, type Ticket } from '../../nodes/shared/rateWindow';
 
