@@ -193,6 +193,12 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const overtaken: Ticket = { epoch: first.epoch, at: first.at - 1 };
 		window.refused(overtaken, 1000, 81);
 		expect(window.count).toBe(49);
+		// sent after it, before the pause, and accepted after all (it overtook the other way): one more
+		const ahead: Ticket = { epoch: first.epoch, at: first.at + 2 };
+		window.accepted(ahead);
+		expect(window.count).toBe(50);
+		window.refused({ epoch: first.epoch, at: first.at - 2 }, 1000, 82);
+		expect(window.count).toBe(49);
 		// next window: 49 go, the service refuses the 49th (it allows 48 now)
 		const sent = Array.from({ length: 49 }, () => send(window, 1081));
 		window.refused(sent[48], 1000, sent[48].at + 5);
