@@ -6,13 +6,13 @@ import { sleep } from 'n8n-workflow';
  * every node run that uses it at the same time.
  *
  * The design, and why:
- * - **Start: TCP slow start, also in real time.** `initial` (10) in flight; every answer that
- *   comes back about as fast as the fastest seen adds one (the limit doubles per round
- *   trip, as TCP's slow start). The limit also doubles every `doublingMs` of wall time while
- *   in slow start (CUBIC's point: growth by the clock, not by round trips, so a service
- *   answering in 300 ms is ramped as fast as one answering in 25 ms; n8n's HTTP Request node
- *   sends a whole batch at once, and a slow service must not make a batch many round trips
- *   longer than that).
+ * - **Start: TCP slow start, by the clock until the first answer.** `initial` (10) in
+ *   flight; every answer within `growRtt` x the fastest round trip adds one (the limit
+ *   doubles per round trip, as TCP's slow start). Until the first answer the limit also
+ *   doubles every `doublingMs` of wall time (CUBIC's point: growth by the clock, so a
+ *   service answering in 300 ms is not ramped ten times slower than one answering in 30 ms;
+ *   n8n's HTTP Request node sends a whole batch at once). From the first answer on, only
+ *   answers raise it: the clock would outrun the delay signal of a service that queues.
  * - **End of slow start: HyStart's delay signal with Vegas's estimate.** The first answer
  *   slower than `exitRtt` x the fastest round trip, or a refusal (429, 503, 5xx, a
  *   connection error), ends slow start. The limit drops to what the service handled without
@@ -40,6 +40,10 @@ export const LIMIT_POLICY = {
 	max: 500,
 	/** Slow start doubles the limit at least this often (wall time). */
 	doublingMs: 30,
+	/** Added per answer in slow start: 0.5 is x1.5 per round trip (1, TCP's doubling, overshoots a service that queues up to 3 x its knee before the delay shows). */
+	growth: 0.5,
+	/** In slow start, only answers within this many times the fastest round trip raise the limit. */
+	growRtt: 1.2,
 	/** A round trip this many times the fastest ends slow start. */
 	exitRtt: 1.5,
 	/** Extra ms of slack on the fastest round trip (timer and event-loop jitter). */
@@ -72,7 +76,8 @@ export class AdaptiveLimit {
 
 	/** Requests (items) allowed in flight now. */
 	get limit(): number {
-		if (!this.slowStart || this.slowStartFrom === undefined) return Math.floor(this.value);
+		// The clock ramps only until the first answer: from then on answers pace the growth.
+		if (!this.slowStart || this.slowStartFrom === undefined || this.fastest !== undefined) return Math.floor(this.value);
 		const byClock = this.slowStartBase * 2 ** ((this.now() - this.slowStartFrom) / LIMIT_POLICY.doublingMs);
 		return Math.floor(Math.min(LIMIT_POLICY.max, Math.max(this.value, byClock)));
 	}
@@ -123,6 +128,7 @@ export class AdaptiveLimit {
 	}
 
 	private answered(rtt: number): void {
+		if (this.fastest === undefined) this.value = this.limit; // what the clock reached stays
 		if (++this.answers >= LIMIT_POLICY.rttResetAnswers) {
 			this.answers = 0;
 			this.fastest = undefined;
@@ -135,8 +141,8 @@ export class AdaptiveLimit {
 		if (this.slowStart) {
 			if (rtt > base * LIMIT_POLICY.exitRtt) {
 				this.endSlowStart(Math.max(LIMIT_POLICY.initial, (limit * base) / rtt));
-			} else if (used) {
-				this.value = Math.min(LIMIT_POLICY.max, Math.max(this.value, limit) + 1);
+			} else if (used && rtt <= base * LIMIT_POLICY.growRtt) {
+				this.value = Math.min(LIMIT_POLICY.max, Math.max(this.value, limit) + LIMIT_POLICY.growth);
 			}
 			return;
 		}

@@ -22,7 +22,7 @@ function limiterAt(start = 1_000_000) {
 }
 
 describe('AdaptiveLimit: slow start', () => {
-	it('starts at 10 and rises by one per answer as fast as the fastest: doubles per round trip', async () => {
+	it('starts at 10, by the clock until the first answer, then by half a place per answer as fast as the fastest', async () => {
 		const l = limiterAt();
 		expect(l.limit.limit).toBe(LIMIT_POLICY.initial);
 		await l.fill(10);
