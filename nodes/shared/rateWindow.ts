@@ -6,7 +6,7 @@ export const RATE_POLICY = {
 	minWindowMs: 1000,
 	maxWindowMs: 60_000,
 	/** Added to the window between a send and the send `count` later (answers arrive with jitter). */
-	marginMs: 30,
+	marginMs: 10,
 	/** Fewest accepted requests in a window from which a count is learned. */
 	minSample: 10,
 	/** After windows used in full without a 429, the count grows by this share (a service may allow more now). */
