@@ -107,16 +107,18 @@ export class RateController {
 		if (ticket) this.shared.limit.observe('overload', ticket.at);
 	}
 
-	/** 429: every run with the credential waits `retryAfterMs`; the window's count is learned. */
-	rateLimited(ticket: Ticket, retryAfterMs: number): void {
+	/** 429: learns the window; returns how long the refused request itself waits before it queues again (0: the run's pause covers it). */
+	rateLimited(ticket: Ticket, retryAfterMs: number): number {
 		const now = Date.now();
 		const window = this.shared.window;
 		const pausedBefore = Math.max(now, window.pausedUntil);
+		const paced = window.count !== undefined;
 		this.stats.rateLimited++;
-		if (ticket.epoch === window.epoch) this.stats.pauses++;
+		if (ticket.epoch === window.epoch && !paced) this.stats.pauses++;
 		window.refused(ticket, retryAfterMs, now);
 		this.stats.pausedMs += Math.max(0, window.pausedUntil - pausedBefore);
 		this.shared.limit.observe('rateLimited', ticket.at);
+		return paced ? Math.max(0, retryAfterMs) : 0;
 	}
 }
 

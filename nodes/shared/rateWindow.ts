@@ -85,10 +85,16 @@ export class RateWindow {
 		if (ticket.at > this.learnedFrom.at) this.count++;
 	}
 
-	/** The service answered 429 to `ticket`: learn its count per window, pause for Retry-After. Returns whether a count was learned. */
+	/**
+	 * The service answered 429 to `ticket`: learn its count per window; before a count is
+	 * known, every request pauses for Retry-After. Returns whether a count was learned.
+	 */
 	refused(ticket: Ticket, retryAfterMs: number, now: number): boolean {
 		ticket.refused = true;
 		let learned = false;
+		// Already sending a window's count per window: a 429 means the count is one too many;
+		// the others go on at the window's pace and only the refused request waits.
+		const paced = this.count !== undefined;
 		if (ticket.epoch === this.epoch) {
 			const windowMs = Math.min(RATE_POLICY.maxWindowMs, Math.max(RATE_POLICY.minWindowMs, retryAfterMs));
 			// Accepted: the requests let go in the window before the refused one (the service
@@ -113,6 +119,7 @@ export class RateWindow {
 			// Counted as accepted (sent before the refused one) but refused after all: it overtook.
 			this.count = Math.max(1, this.count - 1);
 		}
+		if (paced) return learned;
 		this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, retryAfterMs));
 		this.generation++;
 		return learned;

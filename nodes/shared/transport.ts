@@ -303,8 +303,11 @@ async function sendWithRetries(
 
 		if (response.statusCode === 429 && rate && ticket) {
 			// Every request of the run waits; this one queues again behind the pause.
-			rate.rateLimited(ticket, retryAfterMs(response.headers) ?? backoffMs(rateLimited));
-			if (rateLimited++ < RETRY_POLICY.maxRateLimitedRetries) continue;
+			const wait = rate.rateLimited(ticket, retryAfterMs(response.headers) ?? backoffMs(rateLimited));
+			if (rateLimited++ < RETRY_POLICY.maxRateLimitedRetries) {
+				if (wait) await sleep(wait);
+				continue;
+			}
 			return response;
 		}
 		if (response.statusCode >= 500) rate?.overloaded(ticket);

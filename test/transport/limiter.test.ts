@@ -178,17 +178,18 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(after).toBeGreaterThanOrEqual(next[0] + 1000);
 	});
 
-	it('a 429 at the learned count lowers it; a 429 of the same epoch only lengthens the pause', () => {
+	it('a 429 at the learned count lowers it by one, without pausing the other requests', () => {
 		const window = new RateWindow();
 		for (let k = 0; k < 50; k++) send(window, k);
 		const first = send(window, 60);
 		window.refused(first, 1000, 70);
 		expect(window.count).toBe(50);
-		// sent after the refused one, in the same epoch: the pause only
+		expect(window.pausedUntil).toBe(1070);
+		// sent after the refused one, in the same epoch: nothing more (the count is known: no new pause)
 		const late: Ticket = { epoch: first.epoch, at: first.at + 1 };
 		window.refused(late, 1000, 80);
 		expect(window.count).toBe(50);
-		expect(window.pausedUntil).toBe(1080);
+		expect(window.pausedUntil).toBe(1070);
 		// sent before it and counted as accepted, but refused after all (it overtook): one less
 		const overtaken: Ticket = { epoch: first.epoch, at: first.at - 1 };
 		window.refused(overtaken, 1000, 81);
@@ -201,8 +202,10 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.count).toBe(49);
 		// next window: 49 go, the service refuses the 49th (it allows 48 now)
 		const sent = Array.from({ length: 49 }, () => send(window, 1081));
+		const generation = window.generation;
 		window.refused(sent[48], 1000, sent[48].at + 5);
 		expect(window.count).toBe(48);
+		expect(window.generation).toBe(generation); // slots already reserved stay
 	});
 
 	it('windows used in full without a 429 raise the count a little (another client may be done)', () => {
