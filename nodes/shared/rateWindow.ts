@@ -108,7 +108,9 @@ export class RateWindow {
 			}
 			this.epoch++;
 			this.fullSince = undefined;
-			this.learnedFrom = learned ? ticket : undefined;
+			// Answers that overtook are corrected for the first count only (learned from a burst
+			// sent at once); a paced window's later answers may belong to the service's next window.
+			this.learnedFrom = learned && !paced ? ticket : undefined;
 		} else if (
 			this.count !== undefined &&
 			this.learnedFrom &&

@@ -208,6 +208,20 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.generation).toBe(generation); // slots already reserved stay
 	});
 
+	it('paced: answers after a refused request of the window do not raise the count (they may be in the next window)', () => {
+		const window = new RateWindow();
+		for (let k = 0; k < 40; k++) send(window, k);
+		window.refused(send(window, 40), 1000, 45);
+		expect(window.count).toBe(40);
+		// the next window's burst is refused at its start (the service's window had not turned yet) ...
+		const burst = Array.from({ length: 40 }, () => send(window, 1045));
+		window.refused(burst[0], 1000, burst[0].at + 3);
+		const lowered = window.count;
+		// ... and the rest of it is accepted in the service's next window
+		for (const ticket of burst.slice(1)) window.accepted(ticket);
+		expect(window.count).toBe(lowered);
+	});
+
 	it('windows used in full without a 429 raise the count a little (another client may be done)', () => {
 		const window = new RateWindow();
 		for (let k = 0; k < 20; k++) send(window, k);
