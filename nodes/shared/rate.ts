@@ -98,7 +98,6 @@ export class RateController {
 		const took = Date.now() - ticket.at;
 		const weight = RATE_POLICY.roundTripWeight;
 		this.roundTripMs = this.roundTripMs === undefined ? took : this.roundTripMs + weight * (took - this.roundTripMs);
-		this.shared.window.accepted(ticket);
 		this.shared.limit.observe('ok', ticket.at);
 	}
 

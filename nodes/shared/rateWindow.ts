@@ -76,16 +76,6 @@ export class RateWindow {
 	}
 
 	/**
-	 * The service accepted `ticket`. One sent after the request the count was learned from,
-	 * before the pause, reached the service ahead of it after all (requests sent at once
-	 * arrive in any order): the service counted it in that window too.
-	 */
-	accepted(ticket: Ticket): void {
-		if (this.count === undefined || !this.learnedFrom || ticket.epoch !== this.epoch - 1) return;
-		if (ticket.at > this.learnedFrom.at) this.count++;
-	}
-
-	/**
 	 * The service answered 429 to `ticket`: learn its count per window; before a count is
 	 * known, every request pauses for Retry-After. Returns whether a count was learned.
 	 */
