@@ -69,8 +69,13 @@ export class RateController {
 			const gap = Math.max(Number.isFinite(this.ceiling) ? 1000 / this.ceiling : 0, this.spreadMs());
 			// The user's pace follows its planned timeline (a late timer does not lower it);
 			// after a quiet spell it starts again from now (no burst to catch up).
+			const slot = window.nextSlot(now);
+			if (slot === undefined) {
+				await sleep(RATE_POLICY.spreadMaxMs); // the answer that decides the slot is on its way
+				continue;
+			}
 			const paced = this.nextStart > now - gap ? this.nextStart : now;
-			const start = Math.max(paced, window.nextSlot(now));
+			const start = Math.max(paced, slot);
 			this.nextStart = start + gap;
 			const ticket: Ticket = { epoch, at: start };
 			window.record(ticket);
@@ -95,20 +100,25 @@ export class RateController {
 	/** The service answered (not 429, not 5xx). */
 	succeeded(ticket?: Ticket): void {
 		if (!ticket) return;
-		const took = Date.now() - ticket.at;
+		ticket.answeredAt = Date.now();
+		const took = ticket.answeredAt - ticket.at;
 		const weight = RATE_POLICY.roundTripWeight;
 		this.roundTripMs = this.roundTripMs === undefined ? took : this.roundTripMs + weight * (took - this.roundTripMs);
+		this.shared.window.accepted(ticket);
 		this.shared.limit.observe('ok', ticket.at);
 	}
 
 	/** 503, another 5xx or a failed connection: fewer at once. */
 	overloaded(ticket?: Ticket): void {
-		if (ticket) this.shared.limit.observe('overload', ticket.at);
+		if (!ticket) return;
+		ticket.answeredAt = Date.now();
+		this.shared.limit.observe('overload', ticket.at);
 	}
 
 	/** 429: learns the window; returns how long the refused request itself waits before it queues again (0: the run's pause covers it). */
 	rateLimited(ticket: Ticket, retryAfterMs: number): number {
 		const now = Date.now();
+		ticket.answeredAt = now;
 		const window = this.shared.window;
 		const pausedBefore = Math.max(now, window.pausedUntil);
 		const paced = window.count !== undefined;

@@ -5,8 +5,8 @@ export const RATE_POLICY = {
 	/** Shortest window assumed behind a Retry-After (a service tells the time left, not its window). */
 	minWindowMs: 1000,
 	maxWindowMs: 60_000,
-	/** Added to the window between a send and the send `count` later (answers arrive with jitter). */
-	marginMs: 10,
+	/** Added to the window between an answer and the start `count` later (timer slack). */
+	marginMs: 5,
 	/** Fewest accepted requests in a window from which a count is learned. */
 	minSample: 10,
 	/** After windows used in full without a 429, the count grows by this share (a service may allow more now). */
@@ -29,6 +29,8 @@ export interface Ticket {
 	at: number;
 	/** Set when the service answered 429. */
 	refused?: boolean;
+	/** When the answer (or the failure) came. */
+	answeredAt?: number;
 }
 
 /** What the service accepts per window, learned from 429s; shared by the runs of one credential. */
@@ -37,7 +39,7 @@ export class RateWindow {
 	count: number | undefined;
 	windowMs = RATE_POLICY.minWindowMs;
 	pausedUntil = 0;
-	/** Counts 429s that taught a count: answers to requests of an earlier epoch only lengthen the pause. */
+	/** Counts the counts learned: a request of an earlier epoch was sent before the last one. */
 	epoch = 0;
 	/** Counts 429s: a slot reserved before the last one is given up and queued again. */
 	generation = 0;
@@ -47,13 +49,21 @@ export class RateWindow {
 	/** The refused request the count was learned from. */
 	private learnedFrom: Ticket | undefined;
 
-	/** The earliest start the window allows now (`now` itself when free). */
-	nextSlot(now: number): number {
+	/**
+	 * The earliest start the window allows now (`now` itself when free); undefined while it
+	 * waits for the answer that decides it. A request may start a window's length after the
+	 * answer to the request `count` starts earlier: that answer came after the service counted
+	 * it, so however late either is sent or arrives, no fixed window of the service holds
+	 * more than `count` of them.
+	 */
+	nextSlot(now: number): number | undefined {
 		if (this.count === undefined) return now;
 		const n = Math.floor(this.count);
 		const counted = this.sends.filter((t) => !t.refused);
 		if (counted.length < n) return now;
-		return Math.max(now, counted[counted.length - n].at + this.windowMs + RATE_POLICY.marginMs);
+		const decisive = counted[counted.length - n];
+		if (decisive.answeredAt === undefined) return undefined;
+		return Math.max(now, decisive.answeredAt + this.windowMs + RATE_POLICY.marginMs);
 	}
 
 	record(ticket: Ticket): void {
@@ -76,42 +86,50 @@ export class RateWindow {
 	}
 
 	/**
+	 * The service accepted `ticket`. One of the first count's burst sent just after the
+	 * refused request (within a tenth of the window) reached the service ahead of it
+	 * (requests sent at once arrive in any order): the service counted it in that window.
+	 * Later ones may belong to its next window and are not counted.
+	 */
+	accepted(ticket: Ticket): void {
+		if (this.count === undefined || !this.learnedFrom || ticket.epoch !== this.epoch - 1) return;
+		const after = ticket.at - this.learnedFrom.at;
+		if (after > 0 && after <= this.windowMs / 10) this.count++;
+	}
+
+	/**
 	 * The service answered 429 to `ticket`: learn its count per window; before a count is
 	 * known, every request pauses for Retry-After. Returns whether a count was learned.
 	 */
 	refused(ticket: Ticket, retryAfterMs: number, now: number): boolean {
 		ticket.refused = true;
-		let learned = false;
-		// Already sending a window's count per window: a 429 means the count is one too many;
-		// the others go on at the window's pace and only the refused request waits.
-		const paced = this.count !== undefined;
-		if (ticket.epoch === this.epoch) {
-			const windowMs = Math.min(RATE_POLICY.maxWindowMs, Math.max(RATE_POLICY.minWindowMs, retryAfterMs));
-			// Accepted: the requests let go in the window before the refused one (the service
-			// counted them ahead of it), answered or still on their way back.
-			const accepted = this.sends.filter((t) => t.at > ticket.at - windowMs && t.at <= ticket.at && !t.refused).length;
-			if (accepted >= RATE_POLICY.minSample) {
-				// Refused at a count already learned: the service allows less than that.
-				this.count = this.count === undefined ? accepted : Math.max(1, Math.min(accepted, this.count - 1));
-				this.windowMs = windowMs;
-				learned = true;
+		if (this.count !== undefined) {
+			if (ticket.epoch === this.epoch) {
+				// Paced: no fixed window of the service holds more than `count` of our starts (the
+				// sliding window), so each 429 is one over what it allows now (another client, a
+				// lower plan, jitter): one less. Only the refused request waits; the rest go on.
+				this.count = Math.max(1, this.count - 1);
+				this.fullSince = undefined;
+			} else if (this.learnedFrom && ticket.at <= this.learnedFrom.at) {
+				// Of the first burst, counted as accepted (sent before the refused one) but refused after all: it overtook.
+				this.count = Math.max(1, this.count - 1);
 			}
-			this.epoch++;
-			this.fullSince = undefined;
-			// Answers that overtook are corrected for the first count only (learned from a burst
-			// sent at once); a paced window's later answers may belong to the service's next window.
-			this.learnedFrom = learned && !paced ? ticket : undefined;
-		} else if (
-			this.count !== undefined &&
-			this.learnedFrom &&
-			ticket.epoch === this.epoch - 1 &&
-			ticket.at <= this.learnedFrom.at &&
-			ticket.at > this.learnedFrom.at - this.windowMs
-		) {
-			// Counted as accepted (sent before the refused one) but refused after all: it overtook.
-			this.count = Math.max(1, this.count - 1);
+			return false;
 		}
-		if (paced) return learned;
+		const windowMs = Math.min(RATE_POLICY.maxWindowMs, Math.max(RATE_POLICY.minWindowMs, retryAfterMs));
+		// Accepted: the requests let go in the window before the refused one (the service
+		// counted them ahead of it), answered or still on their way back.
+		// A 429 to a request sent before the last pause only lengthens it.
+		const current = ticket.epoch === this.epoch;
+		const accepted = current ? this.sends.filter((t) => t.at > ticket.at - windowMs && t.at <= ticket.at && !t.refused).length : 0;
+		const learned = accepted >= RATE_POLICY.minSample;
+		if (learned) {
+			this.count = accepted;
+			this.windowMs = windowMs;
+			this.learnedFrom = ticket;
+		}
+		if (current) this.epoch++;
+		this.fullSince = undefined;
 		this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, retryAfterMs));
 		this.generation++;
 		return learned;

@@ -146,9 +146,14 @@ describe('AdaptiveLimit: after slow start (Vegas)', () => {
 });
 
 describe('RateWindow: the service window learned from 429s', () => {
+	/** One start at `at` or the window's next slot, answered `rtt` ms later (every answer is in before the next start). */
+	const RTT = 20;
 	const send = (window: RateWindow, at: number): Ticket => {
-		const ticket: Ticket = { epoch: window.epoch, at: Math.max(at, window.nextSlot(at)) };
+		const slot = window.nextSlot(at);
+		if (slot === undefined) throw new Error('waiting for an answer');
+		const ticket: Ticket = { epoch: window.epoch, at: Math.max(at, slot) };
 		window.record(ticket);
+		ticket.answeredAt = ticket.at + RTT;
 		return ticket;
 	};
 
@@ -168,14 +173,18 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.refused(refused, 1000, 210)).toBe(true);
 		expect(window.count).toBe(100);
 		expect(window.pausedUntil).toBe(1210);
-		// the next window's worth goes at once, aligned to the first accepted send + the window
-		const firstSlot = 100 + 1000 + RATE_POLICY.marginMs;
+		// the next window's worth goes at once: a window after the answer to the first accepted one
 		const next = Array.from({ length: 100 }, () => send(window, 1210).at);
-		expect(next[0]).toBe(Math.max(1210, firstSlot));
-		expect(next[99]).toBeLessThanOrEqual(Math.max(1210, 199 + 1000 + RATE_POLICY.marginMs));
-		// and no more than the count in any window's length
+		expect(next[0]).toBe(Math.max(1210, 100 + RTT + 1000 + RATE_POLICY.marginMs));
+		expect(next[99]).toBeLessThanOrEqual(Math.max(1210, 199 + RTT + 1000 + RATE_POLICY.marginMs));
+		// and no more than the count in any window's length after the answers
 		const after = send(window, 1300).at;
-		expect(after).toBeGreaterThanOrEqual(next[0] + 1000);
+		expect(after).toBeGreaterThanOrEqual(next[0] + RTT + 1000);
+		// a start waits for the answer that decides its slot
+		const unanswered = new RateWindow();
+		for (let k = 0; k < 10; k++) unanswered.record({ epoch: 0, at: k });
+		unanswered.refused({ epoch: 0, at: 11 }, 1000, 12);
+		expect(unanswered.nextSlot(1100)).toBeUndefined();
 	});
 
 	it('a 429 at the learned count lowers it by one, without pausing the other requests', () => {
@@ -195,6 +204,12 @@ describe('RateWindow: the service window learned from 429s', () => {
 		window.refused(overtaken, 1000, 81);
 		expect(window.count).toBe(49);
 		window.refused({ epoch: first.epoch, at: first.at - 2 }, 1000, 82);
+		expect(window.count).toBe(48);
+		// sent just after it and accepted (it overtook the other way): counted; much later: not
+		window.accepted({ epoch: first.epoch, at: first.at + 2 });
+		window.accepted({ epoch: first.epoch, at: first.at + 500 });
+		expect(window.count).toBe(49);
+		window.refused({ epoch: first.epoch, at: first.at - 3 }, 1000, 83);
 		expect(window.count).toBe(48);
 		// next window: 48 go, the service refuses the 48th (it allows 47 now)
 		const sent = Array.from({ length: 48 }, () => send(window, 1081));
