@@ -62,8 +62,10 @@ export class RateWindow {
 		const counted = this.sends.filter((t) => !t.refused);
 		if (counted.length < n) return now;
 		const decisive = counted[counted.length - n];
-		if (decisive.answeredAt === undefined) return undefined;
-		return Math.max(now, decisive.answeredAt + this.windowMs + RATE_POLICY.marginMs);
+		// Unanswered for a window's length (a lost answer): counted as answered now.
+		const answeredAt = decisive.answeredAt ?? (now - decisive.at >= this.windowMs ? now : undefined);
+		if (answeredAt === undefined) return undefined;
+		return Math.max(now, answeredAt + this.windowMs + RATE_POLICY.marginMs);
 	}
 
 	record(ticket: Ticket): void {
