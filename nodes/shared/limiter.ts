@@ -7,12 +7,13 @@ import { sleep } from 'n8n-workflow';
  *
  * The design, and why:
  * - **Start: TCP slow start, by the clock until the first answer.** `initial` (10) in
- *   flight; every answer within `growRtt` x the fastest round trip adds one (the limit
- *   doubles per round trip, as TCP's slow start). Until the first answer the limit also
- *   doubles every `doublingMs` of wall time (CUBIC's point: growth by the clock, so a
- *   service answering in 300 ms is not ramped ten times slower than one answering in 30 ms;
- *   n8n's HTTP Request node sends a whole batch at once). From the first answer on, only
- *   answers raise it: the clock would outrun the delay signal of a service that queues.
+ *   flight. Until the first answer the limit doubles every `doublingMs` of wall time, up to
+ *   `blindMax` (CUBIC's point: growth by the clock, so a service answering in 300 ms is not
+ *   ramped ten times slower than one answering in 30 ms; n8n's HTTP Request node sends a
+ *   whole batch at once). From the first answer on, only answers raise it (the clock would
+ *   outrun the delay signal of a service that queues): each answer within `growRtt` x the
+ *   fastest round trip adds `growth` (x1.5 per round trip), or one (TCP's doubling) when the
+ *   fastest round trip is long (`slowRttMs`: a slow service, not a queue).
  * - **End of slow start: HyStart's delay signal with Vegas's estimate.** The first answer
  *   slower than `exitRtt` x the fastest round trip, or a refusal (429, 503, 5xx, a
  *   connection error), ends slow start. The limit drops to what the service handled without
@@ -38,8 +39,12 @@ export const LIMIT_POLICY = {
 	min: 1,
 	/** As many as n8n's HTTP Request node sends at once for a large batch; more buys nothing. */
 	max: 500,
-	/** Slow start doubles the limit at least this often (wall time). */
+	/** Until the first answer the limit doubles this often (wall time) ... */
 	doublingMs: 30,
+	/** ... up to this many: a process too busy to get its first answer back must not start everything. */
+	blindMax: 128,
+	/** From this fastest round trip on, slow start doubles per round trip (a slow service, not a queue). */
+	slowRttMs: 100,
 	/** Added per answer in slow start: 0.5 is x1.5 per round trip (1, TCP's doubling, overshoots a service that queues up to 3 x its knee before the delay shows). */
 	growth: 0.5,
 	/** In slow start, only answers within this many times the fastest round trip raise the limit. */
@@ -79,7 +84,8 @@ export class AdaptiveLimit {
 		// The clock ramps only until the first answer: from then on answers pace the growth.
 		if (!this.slowStart || this.slowStartFrom === undefined || this.fastest !== undefined) return Math.floor(this.value);
 		const byClock = this.slowStartBase * 2 ** ((this.now() - this.slowStartFrom) / LIMIT_POLICY.doublingMs);
-		return Math.floor(Math.min(LIMIT_POLICY.max, Math.max(this.value, byClock)));
+		// Blind (no answer yet): never more than blindMax, whatever the clock says.
+		return Math.floor(Math.max(this.value, Math.min(LIMIT_POLICY.blindMax, byClock)));
 	}
 
 	get inSlowStart(): boolean {
@@ -142,7 +148,9 @@ export class AdaptiveLimit {
 			if (rtt > base * LIMIT_POLICY.exitRtt) {
 				this.endSlowStart(Math.max(LIMIT_POLICY.initial, (limit * base) / rtt));
 			} else if (used && rtt <= base * LIMIT_POLICY.growRtt) {
-				this.value = Math.min(LIMIT_POLICY.max, Math.max(this.value, limit) + LIMIT_POLICY.growth);
+				// A slow service (long round trips, no queue) is ramped by TCP's doubling per round trip.
+				const growth = this.fastest >= LIMIT_POLICY.slowRttMs ? 1 : LIMIT_POLICY.growth;
+				this.value = Math.min(LIMIT_POLICY.max, Math.max(this.value, limit) + growth);
 			}
 			return;
 		}

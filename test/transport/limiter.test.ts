@@ -42,7 +42,7 @@ describe('AdaptiveLimit: slow start', () => {
 		l.tick(3 * LIMIT_POLICY.doublingMs);
 		expect(l.limit.limit).toBe(80);
 		l.tick(20 * LIMIT_POLICY.doublingMs);
-		expect(l.limit.limit).toBe(LIMIT_POLICY.max);
+		expect(l.limit.limit).toBe(LIMIT_POLICY.blindMax); // never more before an answer
 	});
 
 	it('a clearly slower answer ends slow start at what was handled without a queue (Vegas)', async () => {
@@ -184,7 +184,8 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const unanswered = new RateWindow();
 		for (let k = 0; k < 10; k++) unanswered.record({ epoch: 0, at: k });
 		unanswered.refused({ epoch: 0, at: 11 }, 1000, 12);
-		expect(unanswered.nextSlot(1100)).toBeUndefined();
+		expect(unanswered.nextSlot(500)).toBeUndefined();
+		expect(unanswered.nextSlot(1100)).toBe(1100 + 1000 + RATE_POLICY.marginMs); // a lost answer
 	});
 
 	it('a 429 at the learned count lowers it by one, without pausing the other requests', () => {
