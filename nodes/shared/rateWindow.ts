@@ -9,9 +9,9 @@ export const RATE_POLICY = {
 	marginMs: 5,
 	/** Fewest accepted requests in a window from which a count is learned. */
 	minSample: 10,
-	/** After windows used in full without a 429, the count grows by this share (a service may allow more now). */
+	/** After windows without a 429, the count grows by this share (a service may allow more now). */
 	probe: 0.05,
-	/** Full windows in a row before that (each probe that finds the limit costs one 429). */
+	/** Windows in a row without a 429 before that (each probe that finds the limit costs a 429). */
 	probeAfterWindows: 3,
 	/** What a credential's runs learned is forgotten after this long without a request. */
 	rememberMs: 5000,
@@ -75,11 +75,9 @@ export class RateWindow {
 		this.probe(ticket.at);
 	}
 
-	/** A window used in full without a 429: the service may allow more now (another worker done, a higher plan). */
+	/** Windows in a row without a 429 while sending: the service may allow more now (another worker done, a higher plan). */
 	private probe(at: number): void {
 		if (this.count === undefined) return;
-		const inWindow = this.sends.filter((t) => !t.refused && t.at > at - this.windowMs).length;
-		if (inWindow < Math.floor(this.count)) return;
 		this.fullSince ??= at;
 		if (at - this.fullSince >= RATE_POLICY.probeAfterWindows * this.windowMs) {
 			this.count += Math.max(1, this.count * RATE_POLICY.probe);
