@@ -9,6 +9,8 @@ export const RATE_POLICY = {
 	marginMs: 5,
 	/** Fewest accepted requests in a window from which a count is learned. */
 	minSample: 10,
+	/** Share taken off the count by a 429 once it is known (at most once per window). */
+	cut: 0.1,
 	/** After windows without a 429, the count grows by this share (a service may allow more now). */
 	probe: 0.05,
 	/** Windows in a row without a 429 before that (each probe that finds the limit costs a 429). */
@@ -46,6 +48,8 @@ export class RateWindow {
 	/** Starts, oldest first, kept for two windows. */
 	readonly sends: Ticket[] = [];
 	private fullSince: number | undefined;
+	/** When a paced 429 last lowered the count. */
+	private lastCut = -Infinity;
 	/** The refused request the count was learned from. */
 	private learnedFrom: Ticket | undefined;
 
@@ -106,9 +110,14 @@ export class RateWindow {
 		if (this.count !== undefined) {
 			if (ticket.epoch === this.epoch) {
 				// Paced: no fixed window of the service holds more than `count` of our starts (the
-				// sliding window), so each 429 is one over what it allows now (another client, a
-				// lower plan, jitter): one less. Only the refused request waits; the rest go on.
-				this.count = Math.max(1, this.count - 1);
+				// sliding window), so a 429 means it allows less now (another worker with the key,
+				// a lower plan): 10 % less, once per window (the 429s of one window are one event;
+				// one less per 429 let a worker sharing the key with another fall to nothing).
+				// Only the refused request waits; the rest go on.
+				if (now - this.lastCut >= this.windowMs) {
+					this.count = Math.max(1, this.count - Math.max(1, this.count * RATE_POLICY.cut));
+					this.lastCut = now;
+				}
 				this.fullSince = undefined;
 			} else if (this.learnedFrom && ticket.at <= this.learnedFrom.at) {
 				// Of the first burst, counted as accepted (sent before the refused one) but refused after all: it overtook.

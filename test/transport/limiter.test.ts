@@ -188,7 +188,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(unanswered.nextSlot(1100)).toBe(1100 + 1000 + RATE_POLICY.marginMs); // a lost answer
 	});
 
-	it('a 429 at the learned count lowers it by one, without pausing the other requests', () => {
+	it('a 429 at the learned count lowers it by 10 %, once per window, without pausing the other requests', () => {
 		const window = new RateWindow();
 		for (let k = 0; k < 50; k++) send(window, k);
 		const first = send(window, 60);
@@ -216,7 +216,9 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const sent = Array.from({ length: 48 }, () => send(window, 1081));
 		const generation = window.generation;
 		window.refused(sent[47], 1000, sent[47].at + 5);
-		expect(window.count).toBe(47);
+		expect(window.count).toBeCloseTo(48 * 0.9);
+		window.refused(sent[46], 1000, sent[47].at + 6); // the same window: one event
+		expect(window.count).toBeCloseTo(48 * 0.9);
 		expect(window.generation).toBe(generation); // slots already reserved stay
 	});
 
