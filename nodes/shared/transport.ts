@@ -24,6 +24,8 @@ import {
 	NOT_SENT_CODES,
 	systemErrorCode,
 } from './failures';
+import { credentialState } from './credentialState';
+import type { AdaptiveLimit } from './limiter';
 import { type RateController, rateControllerFor } from './rate';
 import { isRedirect, nextRedirect } from './redirects';
 import { credentialsOf, oncePerRun } from './runCache';
@@ -85,6 +87,24 @@ const RETRY_STATUSES = new Set([429, 503]);
 /** Server failures after which a read or an idempotent request is sent again. */
 const RESEND_STATUSES = new Set([500, 502, 504]);
 
+/** Names a credential's shared state in memory (hashed there, never kept in clear). */
+const credentialKey = (baseUrl: string, secret: string) => `${baseUrl}\n${secret}`;
+
+/**
+ * The number of items at once shared by the node runs of this run's credential
+ * (limiter.ts); undefined when the credential cannot be read (each item then fails with
+ * the reason).
+ */
+export async function sharedLimitOf(this: ApiContext): Promise<AdaptiveLimit | undefined> {
+	try {
+		const credentials = await credentialsOf(this, CREDENTIAL_TYPE);
+		const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
+		return base.ok ? credentialState(credentialKey(base.url, String(credentials.apiKey ?? ''))).limit : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Calls the API at `<baseUrl><endpoint>` with the credential's key and returns the parsed JSON body. */
 export async function apiRequest<T = IDataObject>(
 	this: ApiContext,
@@ -138,8 +158,8 @@ async function apiRequestText(
 		resendable,
 		secret,
 		itemIndex: options.itemIndex,
-		// One pace per node run and credential (the key names it in memory only).
-		rate: rateControllerFor(this, `${base.url}\n${secret}`),
+		// One pace per node run and credential, sharing what the credential's runs learned.
+		rate: rateControllerFor(this, credentialKey(base.url, secret)),
 		credentials,
 	};
 
@@ -265,6 +285,7 @@ async function sendWithRetries(
 					)
 				: await this.helpers.httpRequest(attemptOptions);
 		} catch (error) {
+			rate?.overloaded(ticket);
 			const code = systemErrorCode(error);
 			const notSent = code !== undefined && NOT_SENT_CODES.has(code);
 			const maybeSent = code !== undefined && MAYBE_SENT_CODES.has(code);
@@ -282,11 +303,15 @@ async function sendWithRetries(
 
 		if (response.statusCode === 429 && rate && ticket) {
 			// Every request of the run waits; this one queues again behind the pause.
-			rate.rateLimited(ticket, retryAfterMs(response.headers) ?? backoffMs(rateLimited));
-			if (rateLimited++ < RETRY_POLICY.maxRateLimitedRetries) continue;
+			const wait = rate.rateLimited(ticket, retryAfterMs(response.headers) ?? backoffMs(rateLimited));
+			if (rateLimited++ < RETRY_POLICY.maxRateLimitedRetries) {
+				if (wait) await sleep(wait);
+				continue;
+			}
 			return response;
 		}
-		rate?.succeeded(ticket);
+		if (response.statusCode >= 500) rate?.overloaded(ticket);
+		else rate?.succeeded(ticket);
 		if (RETRY_STATUSES.has(response.statusCode) && canRetry) {
 			await retry(retryAfterMs(response.headers) ?? backoffMs(attempt - rateLimited));
 			continue;

@@ -7,10 +7,13 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiErrorFields } from '../../shared/errors';
-import { configureRate, rateStatsOf } from '../../shared/rate';
+import { configureRate, type RateSettings, rateStatsOf } from '../../shared/rate';
+import { readingOncePerRun } from '../../shared/runParameters';
+import { sharedLimitOf } from '../../shared/transport';
 import type { OperationModule } from './node.type';
 import { resourceModules as resources } from './resources';
 
+/** The value the option takes when added; without it the number adapts (limiter.ts, which also starts at 10). */
 export const DEFAULT_PARALLEL_REQUESTS = 10;
 const MAX_PARALLEL_REQUESTS = 50;
 /** Items between two progress lines in n8n's log. */
@@ -25,7 +28,7 @@ export const runSettingsDescription: INodeProperties[] = [
 		placeholder: 'Add Batching Option',
 		default: {},
 		description:
-			'How many items run at once and how fast requests are sent. Output order is kept.',
+			'How many items run at once and how fast requests are sent; without options the node adapts to the service by itself. Output order is kept.',
 		options: [
 			{
 				displayName: 'Batch Size / Parallel Requests',
@@ -34,7 +37,7 @@ export const runSettingsDescription: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
 				default: DEFAULT_PARALLEL_REQUESTS,
 				description:
-					'How many items are processed at the same time. Use 1 to run items one after another.',
+					'How many items are processed at the same time, fixed. Without this option the node finds the number itself: it starts with 10 and runs more at once while the service answers as fast as before, fewer when it slows down or refuses. Use 1 to run items one after another.',
 			},
 			{
 				displayName: 'Max Requests per Second',
@@ -43,7 +46,7 @@ export const runSettingsDescription: INodeProperties[] = [
 				typeOptions: { minValue: 0, numberPrecision: 1 },
 				default: 0,
 				description:
-					"Spaces requests evenly from the start, e.g. just below your plan's limit. 0 means no limit: the node slows down by itself when the service answers 429 Too Many Requests.",
+					"Spaces requests evenly from the start, e.g. just below your plan's limit. 0 means no limit: after a 429 Too Many Requests the node sends as many per window as the service accepted.",
 			},
 		],
 	},
@@ -97,15 +100,21 @@ async function runItem(
 	}
 }
 
-function readSettings(this: IExecuteFunctions) {
+/**
+ * The user's Batching options. An option not added is not set (n8n stores a collection's
+ * options only when added): items at once then adapt (limiter.ts).
+ */
+function readSettings(this: IExecuteFunctions): RateSettings {
 	const settings = this.getNodeParameter('batching', 0, {}) as {
 		parallelRequests?: number;
 		maxRequestsPerSecond?: number;
 	};
-	const parallel = Math.floor(Number(settings.parallelRequests ?? DEFAULT_PARALLEL_REQUESTS));
+	const maxPerSecond = Math.max(Number(settings.maxRequestsPerSecond) || 0, 0);
+	if (settings.parallelRequests === undefined || settings.parallelRequests === null) return { maxPerSecond };
+	const parallel = Math.floor(Number(settings.parallelRequests));
 	return {
 		parallel: Math.min(Math.max(Number.isFinite(parallel) ? parallel : 1, 1), MAX_PARALLEL_REQUESTS),
-		maxPerSecond: Math.max(Number(settings.maxRequestsPerSecond) || 0, 0),
+		maxPerSecond,
 	};
 }
 
@@ -138,28 +147,51 @@ function reportProgress(this: IExecuteFunctions, items: number, failed: number, 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	if (!items.length) return [[]];
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = findOperation.call(this, resource, operationName);
-	const { parallel, maxPerSecond } = readSettings.call(this);
-	configureRate(this, { maxPerSecond, parallel });
+	// Every item and operation reads its parameters through this run's context.
+	const run = readingOncePerRun(this);
+	const resource = run.getNodeParameter('resource', 0) as string;
+	const operationName = run.getNodeParameter('operation', 0) as string;
+	const operation = findOperation.call(run, resource, operationName);
+	const settings = readSettings.call(run);
+	configureRate(run, settings);
+	// Fixed by the user, or shared with the credential's other runs and adapting.
+	const limit = settings.parallel === undefined ? await sharedLimitOf.call(run) : undefined;
+	const fixed = settings.parallel ?? DEFAULT_PARALLEL_REQUESTS;
 
 	const started = Date.now();
 	const results: ItemResult[] = new Array(items.length);
-	let next = 0;
 	let done = 0;
 	let stopped = false;
-	const worker = async () => {
-		while (!stopped && next < items.length) {
-			const itemIndex = next++;
-			results[itemIndex] = await runItem.call(this, operation, itemIndex);
-			if ('error' in results[itemIndex]) stopped = true;
-			if (++done % PROGRESS_EVERY === 0) {
-				this.logger?.debug(`Document Signing: ${done} of ${items.length} items done`);
-			}
+	const runOne = async (itemIndex: number) => {
+		try {
+			results[itemIndex] = await runItem.call(run, operation, itemIndex);
+		} finally {
+			limit?.release();
+		}
+		if ('error' in results[itemIndex]) stopped = true;
+		if (++done % PROGRESS_EVERY === 0) {
+			this.logger?.debug(`Document Signing: ${done} of ${items.length} items done`);
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
+	if (limit) {
+		const running = new Set<Promise<void>>();
+		for (let itemIndex = 0; itemIndex < items.length && !stopped; itemIndex++) {
+			await limit.acquire();
+			if (stopped) {
+				limit.release();
+				break;
+			}
+			const item = runOne(itemIndex).finally(() => running.delete(item));
+			running.add(item);
+		}
+		await Promise.all(running);
+	} else {
+		let next = 0;
+		const worker = async () => {
+			while (!stopped && next < items.length) await runOne(next++);
+		};
+		await Promise.all(Array.from({ length: Math.min(fixed, items.length) }, worker));
+	}
 
 	const returnData: INodeExecutionData[] = [];
 	let failed = 0;
@@ -169,6 +201,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		if (result.failed) failed++;
 		returnData.push(...result.output);
 	}
-	reportProgress.call(this, items.length, failed, Date.now() - started);
+	reportProgress.call(run, items.length, failed, Date.now() - started);
 	return [returnData];
 }

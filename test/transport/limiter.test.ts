@@ -1,0 +1,234 @@
+import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
+import { RATE_POLICY, RateWindow, type Ticket } from '../../nodes/shared/rateWindow';
+
+/** The limiter's own decisions, on a clock the test moves. */
+function limiterAt(start = 1_000_000) {
+	let now = start;
+	const limit = new AdaptiveLimit(() => now);
+	return {
+		limit,
+		tick: (ms: number) => (now += ms),
+		now: () => now,
+		/** Takes `n` places (each must be free now). */
+		fill: async (n: number) => {
+			for (let k = 0; k < n; k++) await limit.acquire();
+		},
+		/** One answer to a request sent `rtt` ms ago; its place is given back. */
+		answer: (rtt: number, outcome: 'ok' | 'overload' | 'rateLimited' = 'ok') => {
+			limit.observe(outcome, now - rtt);
+			limit.release();
+		},
+	};
+}
+
+describe('AdaptiveLimit: slow start', () => {
+	it('starts at 10, by the clock until the first answer, then by half a place per answer as fast as the fastest', async () => {
+		const l = limiterAt();
+		expect(l.limit.limit).toBe(LIMIT_POLICY.initial);
+		await l.fill(10);
+		l.tick(25);
+		// as the router does: every answer frees a place and the next item takes it
+		for (let k = 0; k < 10; k++) {
+			l.answer(25);
+			await l.fill(Math.max(0, l.limit.limit - l.limit.running));
+		}
+		expect(l.limit.inSlowStart).toBe(true);
+		expect(l.limit.limit).toBeGreaterThanOrEqual(20);
+	});
+
+	it('rises with the clock while no answer has come: a slow service is ramped as fast as a quick one', async () => {
+		const l = limiterAt();
+		await l.fill(10);
+		l.tick(3 * LIMIT_POLICY.doublingMs);
+		expect(l.limit.limit).toBe(80);
+		l.tick(20 * LIMIT_POLICY.doublingMs);
+		expect(l.limit.limit).toBe(LIMIT_POLICY.blindMax); // never more before an answer
+	});
+
+	it('a clearly slower answer ends slow start at what was handled without a queue (Vegas)', async () => {
+		const l = limiterAt();
+		await l.fill(10);
+		l.tick(25);
+		for (let k = 0; k < 10; k++) l.answer(25);
+		const before = l.limit.limit;
+		l.answer(2 * 27 + 10); // more than 1.5 x (fastest + slack)
+		expect(l.limit.inSlowStart).toBe(false);
+		expect(l.limit.limit).toBeLessThan(before);
+		expect(l.limit.limit).toBeGreaterThanOrEqual(LIMIT_POLICY.initial);
+	});
+
+	it('a 429 ends slow start and keeps the limit (the rate window handles rate)', async () => {
+		const l = limiterAt();
+		await l.fill(10);
+		l.tick(25);
+		for (let k = 0; k < 5; k++) l.answer(25);
+		const before = l.limit.limit;
+		l.answer(25, 'rateLimited');
+		expect(l.limit.inSlowStart).toBe(false);
+		expect(l.limit.limit).toBe(before);
+	});
+
+	it('an idle limiter does not grow by the clock', async () => {
+		const l = limiterAt();
+		await l.fill(2);
+		l.answer(5);
+		l.answer(5);
+		l.tick(1000);
+		expect(l.limit.limit).toBeLessThanOrEqual(LIMIT_POLICY.initial + 2);
+	});
+});
+
+describe('AdaptiveLimit: after slow start (Vegas)', () => {
+	/** A limiter out of slow start at about `at`, its fastest round trip 20 ms. */
+	async function steady(at: number) {
+		const l = limiterAt();
+		await l.fill(10);
+		l.tick(20);
+		for (let k = 0; k < 10; k++) l.answer(20);
+		l.answer(20, 'rateLimited'); // leaves slow start, keeps the limit
+		// bring it to `at`: fill and answer at the fastest round trip until it gets there
+		while (l.limit.limit < at) {
+			await l.fill(l.limit.limit - l.limit.running);
+			l.answer(20);
+		}
+		return l;
+	}
+
+	it('rises while answers come back as fast as the fastest and the limit is in use', async () => {
+		const l = await steady(20);
+		const before = l.limit.limit;
+		for (let round = 0; round < 5; round++) {
+			await l.fill(l.limit.limit - l.limit.running);
+			for (let k = 0; k < before; k++) {
+				l.answer(22);
+				await l.fill(Math.max(0, l.limit.limit - l.limit.running));
+			}
+		}
+		expect(l.limit.limit).toBeGreaterThan(before);
+	});
+
+	it('holds when the queue it builds is between alpha and beta', async () => {
+		const l = await steady(40);
+		const limit = l.limit.limit;
+		// queue = limit x (1 - base / rtt) = 4.5 x log10(40): between 3 and 6 x log10(40)
+		const base = 20 + LIMIT_POLICY.rttSlackMs;
+		const queue = 4.5 * Math.log10(limit);
+		const rtt = base / (1 - queue / limit);
+		for (let k = 0; k < 200; k++) {
+			await l.fill(Math.max(0, l.limit.limit - l.limit.running));
+			l.answer(rtt);
+		}
+		expect(l.limit.limit).toBe(limit);
+	});
+
+	it('falls when the round trip grows with the queue', async () => {
+		const l = await steady(40);
+		for (let k = 0; k < 200; k++) {
+			await l.fill(Math.max(0, l.limit.limit - l.limit.running));
+			l.answer(60); // three times the fastest: a queue of two thirds of the limit
+		}
+		expect(l.limit.limit).toBeLessThan(30);
+	});
+
+	it('halves on 503 or a failed connection, once per round trip', async () => {
+		const l = await steady(40);
+		const before = l.limit.limit;
+		l.tick(5);
+		l.answer(20, 'overload');
+		expect(l.limit.limit).toBe(Math.floor(before * LIMIT_POLICY.decrease));
+		// an answer to a request sent before that cut does not cut again
+		l.answer(20, 'overload');
+		expect(l.limit.limit).toBe(Math.floor(before * LIMIT_POLICY.decrease));
+		l.tick(30);
+		l.answer(10, 'overload');
+		expect(l.limit.limit).toBe(Math.floor(Math.floor(before * LIMIT_POLICY.decrease) * LIMIT_POLICY.decrease));
+	});
+});
+
+describe('RateWindow: the service window learned from 429s', () => {
+	/** One start at `at` or the window's next slot, answered `rtt` ms later (every answer is in before the next start). */
+	const RTT = 20;
+	const send = (window: RateWindow, at: number): Ticket => {
+		const slot = window.nextSlot(at);
+		if (slot === undefined) throw new Error('waiting for an answer');
+		const ticket: Ticket = { epoch: window.epoch, at: Math.max(at, slot) };
+		window.record(ticket);
+		ticket.answeredAt = ticket.at + RTT;
+		return ticket;
+	};
+
+	it('free before the first 429; a handful of answers teaches no count', () => {
+		const window = new RateWindow();
+		expect(window.nextSlot(5)).toBe(5);
+		const tickets = [send(window, 0), send(window, 1)];
+		window.refused(tickets[1], 1000, 2);
+		expect(window.count).toBeUndefined();
+		expect(window.pausedUntil).toBe(1002);
+	});
+
+	it('after a 429: the count accepted in the window before it, sent at the start of each window', () => {
+		const window = new RateWindow();
+		for (let k = 0; k < 100; k++) send(window, 100 + k); // accepted
+		const refused = send(window, 200);
+		expect(window.refused(refused, 1000, 210)).toBe(true);
+		expect(window.count).toBe(100);
+		expect(window.pausedUntil).toBe(1210);
+		// the next window's worth goes at once: a window after the answer to the first accepted one
+		const next = Array.from({ length: 100 }, () => send(window, 1210).at);
+		expect(next[0]).toBe(Math.max(1210, 100 + RTT + 1000 + RATE_POLICY.marginMs));
+		expect(next[99]).toBeLessThanOrEqual(Math.max(1210, 199 + RTT + 1000 + RATE_POLICY.marginMs));
+		// and no more than the count in any window's length after the answers
+		const after = send(window, 1300).at;
+		expect(after).toBeGreaterThanOrEqual(next[0] + RTT + 1000);
+		// a start waits for the answer that decides its slot
+		const unanswered = new RateWindow();
+		for (let k = 0; k < 10; k++) unanswered.record({ epoch: 0, at: k });
+		unanswered.refused({ epoch: 0, at: 11 }, 1000, 12);
+		expect(unanswered.nextSlot(500)).toBeUndefined();
+		expect(unanswered.nextSlot(1100)).toBe(1100 + 1000 + RATE_POLICY.marginMs); // a lost answer
+	});
+
+	it('a 429 at the learned count lowers it by 10 %, once per window, without pausing the other requests', () => {
+		const window = new RateWindow();
+		for (let k = 0; k < 50; k++) send(window, k);
+		const first = send(window, 60);
+		window.refused(first, 1000, 70);
+		expect(window.count).toBe(50);
+		expect(window.pausedUntil).toBe(1070);
+		// sent after the refused one, in the same epoch: nothing more (the count is known: no new pause)
+		const late: Ticket = { epoch: first.epoch, at: first.at + 1 };
+		window.refused(late, 1000, 80);
+		expect(window.count).toBe(50);
+		expect(window.pausedUntil).toBe(1070);
+		// sent before it and counted as accepted, but refused after all (it overtook): one less
+		const overtaken: Ticket = { epoch: first.epoch, at: first.at - 1 };
+		window.refused(overtaken, 1000, 81);
+		expect(window.count).toBe(49);
+		window.refused({ epoch: first.epoch, at: first.at - 2 }, 1000, 82);
+		expect(window.count).toBe(48);
+		// sent just after it and accepted (it overtook the other way): counted; much later: not
+		window.accepted({ epoch: first.epoch, at: first.at + 2 });
+		window.accepted({ epoch: first.epoch, at: first.at + 500 });
+		expect(window.count).toBe(49);
+		window.refused({ epoch: first.epoch, at: first.at - 3 }, 1000, 83);
+		expect(window.count).toBe(48);
+		// next window: 48 go, the service refuses the 48th (it allows 47 now)
+		const sent = Array.from({ length: 48 }, () => send(window, 1081));
+		const generation = window.generation;
+		window.refused(sent[47], 1000, sent[47].at + 5);
+		expect(window.count).toBeCloseTo(48 * 0.9);
+		window.refused(sent[46], 1000, sent[47].at + 6); // the same window: one event
+		expect(window.count).toBeCloseTo(48 * 0.9);
+		expect(window.generation).toBe(generation); // slots already reserved stay
+	});
+
+	it('windows used in full without a 429 raise the count a little (another client may be done)', () => {
+		const window = new RateWindow();
+		for (let k = 0; k < 20; k++) send(window, k);
+		window.refused(send(window, 20), 1000, 25);
+		expect(window.count).toBe(20);
+		let at = 1025;
+		for (let k = 0; k < 20 * (RATE_POLICY.probeAfterWindows + 2); k++) at = send(window, at).at;
+		expect(window.count).toBeGreaterThan(20);
+	});
+});
