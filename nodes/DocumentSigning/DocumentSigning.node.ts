@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceHints, resourceProperties } from './actions/resources';
 import { router, runSettingsDescription } from './actions/router';
+import { NODE_VERSIONS } from './actions/shared/versions';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
@@ -20,7 +21,7 @@ export class DocumentSigning implements INodeType {
 			dark: 'file:../../icons/documentSigning.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
+		version: NODE_VERSIONS,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Send PDFs for signature, create documents from templates, run signing workflows and read credits',
 		defaults: {

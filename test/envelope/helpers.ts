@@ -71,7 +71,7 @@ export async function runOp(
 	h: Harness,
 	parameters: Params,
 	input: SeedItem[] = [{ json: {} }],
-	options: { continueOnFail?: boolean; credentials?: IDataObject } = {},
+	options: { continueOnFail?: boolean; credentials?: IDataObject; typeVersion?: number } = {},
 ): Promise<OpRun> {
 	const before = (await h.requests()).length;
 	const result = await h.run({
@@ -79,6 +79,7 @@ export async function runOp(
 			seedNode(),
 			actionNode({ resource: 'envelope', ...parameters } as Record<string, NodeParameterValueType>, {
 				continueOnFail: options.continueOnFail,
+				typeVersion: options.typeVersion,
 			}),
 		],
 		connections: chain('Seed', NODE),

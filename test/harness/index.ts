@@ -34,6 +34,7 @@ import { startSandbox } from '../sandbox/server';
 import { executionDataStartingAt, harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
 import { addNodeType, nodeTypes, registerSeed, SEED_NODE_TYPE, type SeedItem } from './node-types';
+import { NODE_VERSIONS } from '../../nodes/DocumentSigning/actions/shared/versions';
 
 export type { HarnessCredentials } from './credentials';
 export type { SeedItem } from './node-types';
@@ -104,13 +105,13 @@ export function seedNode(name = 'Seed'): INode {
 /** The action node with the given parameters; `continueOnFail` sets n8n's "On Error: Continue". */
 export function actionNode(
 	parameters: Record<string, NodeParameterValueType>,
-	options: { name?: string; continueOnFail?: boolean } = {},
+	options: { name?: string; continueOnFail?: boolean; /** A saved workflow's older version; the newest by default. */ typeVersion?: number } = {},
 ): INode {
 	return {
 		id: 'action',
 		name: options.name ?? 'Document Signing',
 		type: 'documentSigning',
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? Math.max(...NODE_VERSIONS),
 		position: [200, 0],
 		parameters,
 		credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },

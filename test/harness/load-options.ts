@@ -10,6 +10,7 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { Harness } from './index';
 import { type HarnessCredentials, HarnessCredentialsHelper } from './credentials';
 import { nodeTypes } from './node-types';
+import { NODE_VERSIONS } from '../../nodes/DocumentSigning/actions/shared/versions';
 
 /** The load-options context of a Document Signing node with `parameters`, using `apiKey` (and other credential fields). */
 export function loadOptionsContext(
@@ -22,7 +23,7 @@ export function loadOptionsContext(
 		id: 'n1',
 		name: 'Document Signing',
 		type: 'documentSigning',
-		typeVersion: 1,
+		typeVersion: Math.max(...NODE_VERSIONS),
 		position: [0, 0],
 		parameters,
 		credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },

@@ -58,9 +58,10 @@ describe('Simplify and the tool descriptions', () => {
 		const operations = node
 			.filter((p) => p.name === 'operation')
 			.flatMap((p) => (p.options ?? []).map((o) => `${String(p.displayOptions?.show?.resource)}.${String((o as { value: string }).value)}`));
-		const described = toolDescriptionProperties.map(
+		// Once per operation and node version (version 1 keeps its Download File text).
+		const described = [...new Set(toolDescriptionProperties.map(
 			(p) => `${String(p.displayOptions?.show?.resource)}.${String(p.displayOptions?.show?.operation)}`,
-		);
+		))];
 		expect(described.sort()).toEqual(operations.sort());
 		for (const p of toolDescriptionProperties) {
 			expect(p.displayOptions?.show?.['@tool']).toEqual([true]);

@@ -10,6 +10,10 @@ import { check, CREDENTIAL_ID, expect, log } from '../e2e/lib';
 import type { Stack } from '../../scripts/lib/stack';
 import { tally } from './checks';
 import type { Editor } from './editor';
+import { NODE_VERSIONS } from '../../nodes/DocumentSigning/actions/shared/versions';
+
+/** The action node's (and its tool's) newest version, as the editor adds it. */
+const ACTION_VERSION = Math.max(...NODE_VERSIONS);
 
 const TOOL_TYPE = 'n8n-nodes-document-signing.documentSigningTool';
 const credentials = { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing sandbox' } };
@@ -22,7 +26,7 @@ function agentWorkflow() {
 			id: 'ui-tool-create',
 			name: 'Send Contract PDF',
 			type: TOOL_TYPE,
-			typeVersion: 1,
+			typeVersion: ACTION_VERSION,
 			position: [-100, 240],
 			parameters: { resource: 'envelope', operation: 'create', pdfSource: 'url', recipients: { recipient: [{ name: '', email: '', role: 'signer' }] } },
 			credentials,
@@ -31,7 +35,7 @@ function agentWorkflow() {
 			id: 'ui-tool-document',
 			name: 'Create Document From Template',
 			type: TOOL_TYPE,
-			typeVersion: 1,
+			typeVersion: ACTION_VERSION,
 			position: [140, 240],
 			parameters: { resource: 'template', operation: 'createDocument', recipientsInput: 'json' },
 			credentials,

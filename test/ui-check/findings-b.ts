@@ -21,6 +21,10 @@ import type { Locator } from 'playwright-core';
 import { ROOT, type Stack } from '../../scripts/lib/stack';
 import { check, CREDENTIAL_ID, expect, log, PACKAGE } from '../e2e/lib';
 import type { Editor } from './editor';
+import { NODE_VERSIONS } from '../../nodes/DocumentSigning/actions/shared/versions';
+
+/** The action node's (and its tool's) newest version, as the editor adds it. */
+const ACTION_VERSION = Math.max(...NODE_VERSIONS);
 
 const SHOTS = path.join(ROOT, '.ui-check', 'findings');
 const NODE = `${PACKAGE}.documentSigning`;
@@ -132,7 +136,7 @@ async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 /** Issue 19.3: the two JSON fields of a signing workflow's configuration. */
 async function workflowConfig(editor: Editor, stack: Stack): Promise<void> {
 	await check('findings: Signing Workflow › Create explains Approval Stages and Allowed Overrides', async () => {
-		const node = { id: 'wf-create', name: 'Create signing workflow', type: NODE, typeVersion: 1, position: [0, 0], credentials, parameters: { resource: 'workflow', operation: 'create', name: 'Property sale', configInput: 'fields' } };
+		const node = { id: 'wf-create', name: 'Create signing workflow', type: NODE, typeVersion: ACTION_VERSION, position: [0, 0], credentials, parameters: { resource: 'workflow', operation: 'create', name: 'Property sale', configInput: 'fields' } };
 		const id = await saveWorkflow(stack, 'Editor findings: signing workflow config', [node]);
 		await editor.openNode(id, node.id, { name: node.name, type: NODE });
 		// The innermost parameter item holding each field: its label, input and hint.
@@ -160,7 +164,7 @@ async function prefillMapper(editor: Editor, stack: Stack): Promise<void> {
 			id: 'create-document',
 			name: 'Create document',
 			type: NODE,
-			typeVersion: 1,
+			typeVersion: ACTION_VERSION,
 			position: [0, 0],
 			credentials,
 			parameters: { resource: 'template', operation: 'createDocument', templateId: { __rl: true, mode: 'id', value: templateId }, title: 'Flat 4B' },

@@ -18,6 +18,10 @@ import { check, CREDENTIAL_ID, expect, log } from '../e2e/lib';
 import { tally } from './checks';
 import type { Editor } from './editor';
 import { type Panel, panels, visibleParameters } from './panels';
+import { NODE_VERSIONS } from '../../nodes/DocumentSigning/actions/shared/versions';
+
+/** The action node's (and its tool's) newest version, as the editor adds it. */
+const ACTION_VERSION = Math.max(...NODE_VERSIONS);
 
 const NODE_TYPE = 'n8n-nodes-document-signing.documentSigning';
 const TOOL_TYPE = 'n8n-nodes-document-signing.documentSigningTool';
@@ -39,7 +43,7 @@ async function loadHarness() {
 
 /** The nodes each finding opens (one workflow). */
 function findingsWorkflow(estampParams: (overrides: Record<string, unknown>) => Record<string, unknown>) {
-	const node = (id: string, name: string, parameters: object, type = NODE_TYPE, position = [0, 0]) => ({ id, name, type, typeVersion: 1, position, parameters, credentials });
+	const node = (id: string, name: string, parameters: object, type = NODE_TYPE, position = [0, 0]) => ({ id, name, type, typeVersion: ACTION_VERSION, position, parameters, credentials });
 	const estamp = { resource: 'envelope', operation: 'create', pdfSource: 'none', fileName: 'contract.pdf', title: 'Lease', estampEnabled: true, estampState: 'KA' };
 	const placement = { recipients: { recipient: [{ name: 'Asha Rao', email: 'asha@example.com', role: 'signer', signaturePlacement: { searchText: 'Signature of tenant', width: 200, height: 50 } }] } };
 	// Filled as a user fills it, with a duty under the minimum: n8n runs it and the node refuses it.

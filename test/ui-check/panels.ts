@@ -78,13 +78,16 @@ function optionLabel(property: INodeProperties | undefined, value: unknown): str
 	return option && 'name' in option ? option.name : String(value);
 }
 
+/** The version the editor gives a new node (saved workflows of older versions keep theirs). */
+export const latestVersion = (description: INodeTypeDescription): number => Math.max(...[description.version].flat());
+
 const slug = (text: string) => text.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
 
 /** The parameters shown for these values (top level, as the panel lists them). */
 export function visibleParameters(description: INodeTypeDescription, parameters: INodeParameters): Expected[] {
-	const values = NodeHelpers.getNodeParameters(description.properties, parameters, true, false, { typeVersion: 1 }, description) ?? {};
+	const values = NodeHelpers.getNodeParameters(description.properties, parameters, true, false, { typeVersion: latestVersion(description) }, description) ?? {};
 	return description.properties
-		.filter((p) => p.type !== 'hidden' && NodeHelpers.displayParameter(values, p, { typeVersion: 1 }, description))
+		.filter((p) => p.type !== 'hidden' && NodeHelpers.displayParameter(values, p, { typeVersion: latestVersion(description) }, description))
 		.map((p) => ({
 			name: p.name,
 			displayName: p.displayName,
@@ -128,7 +131,7 @@ export function panels(): Panel[] {
 		const resources = resource?.options?.map((o) => ('value' in o ? (o.value as string) : '')) ?? [undefined];
 		for (const resourceValue of resources) {
 			const scope: INodeParameters = resourceValue === undefined ? {} : { resource: resourceValue };
-			const operation = properties.find((p) => p.name === 'operation' && p.type === 'options' && NodeHelpers.displayParameter(scope, p, { typeVersion: 1 }, description));
+			const operation = properties.find((p) => p.name === 'operation' && p.type === 'options' && NodeHelpers.displayParameter(scope, p, { typeVersion: latestVersion(description) }, description));
 			const operations = operation?.options?.map((o) => ('value' in o ? (o.value as string) : '')) ?? [undefined];
 			for (const operationValue of operations) {
 				const base: INodeParameters = operationValue === undefined ? { ...scope } : { ...scope, operation: operationValue };

@@ -24,7 +24,7 @@ import { checkCredential, checkPanel, tally } from './checks';
 import { checkFindingsB } from './findings-b';
 import { CHROMIUM, Editor } from './editor';
 import { checkDefaults, checkFindings } from './findings';
-import { credentialFields, nodeDescriptions, type Panel, panels } from './panels';
+import { credentialFields, latestVersion, nodeDescriptions, type Panel, panels } from './panels';
 import { seedSandbox } from './seed';
 
 export const SHOTS_DIR = path.join(ROOT, '.ui-check');
@@ -57,7 +57,7 @@ function panelWorkflow(all: Panel[]): { body: object; nodeIds: string[]; nodeNam
 		id: nodeIds[i],
 		name: nodeNames[i],
 		type: panel.nodeType,
-		typeVersion: 1,
+		typeVersion: latestVersion(panel.description),
 		position: [(i % 8) * 260, Math.floor(i / 8) * 200],
 		parameters: panel.parameters,
 		...(panel.description.webhooks ? { webhookId: `0000ui00-0000-4000-8000-${String(i).padStart(12, '0')}` } : {}),

@@ -9,6 +9,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { fetchEnvelopeFile } from '../../../shared/envelopeFile';
 import { apiRequest } from '../../../shared/transport';
 import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
+import { defaultChangedIn1_1 } from '../shared/versions';
 
 const properties: INodeProperties[] = [
 	{
@@ -36,14 +37,18 @@ const properties: INodeProperties[] = [
 		hint: 'The name of the output binary field to put the PDF in',
 		displayOptions: { show: { download: [true] } },
 	},
-	{
-		displayName: 'Include Signing Status',
-		name: 'includeStatus',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to read the envelope\'s status too (one more request) and add <code>envelopeStatus</code> and <code>signed</code> (true when the envelope is completed: the file is the signed PDF) to the output',
-	},
+	// New in 1.1, on; version 1 keeps it off, so its saved workflows send the requests they sent.
+	...defaultChangedIn1_1(
+		{
+			displayName: 'Include Signing Status',
+			name: 'includeStatus',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to read the envelope\'s status too (one more request) and add <code>envelopeStatus</code> and <code>signed</code> (true when the envelope is completed: the file is the signed PDF) to the output',
+		},
+		false,
+	),
 ];
 
 export const description = updateDisplayOptions(
@@ -58,7 +63,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		? (this.getNodeParameter('binaryPropertyName', i, 'data') as string)
 		: undefined;
 	let signing = {};
-	if (this.getNodeParameter('includeStatus', i, true) as boolean) {
+	if (this.getNodeParameter('includeStatus', i, false) as boolean) {
 		// Read before the file, so a status that moves on meanwhile never labels an older file as signed.
 		const progress = (await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), { itemIndex: i })) as { status?: unknown };
 		const envelopeStatus = typeof progress.status === 'string' ? progress.status : null;

@@ -12,6 +12,7 @@ import { EstampPayeeSchema } from '../../../shared/schemas';
 import { checkEstampFields } from './estampCheck';
 import { partyProperties, readParty } from './estampParties';
 import { compact, enumOptions } from './params';
+import { defaultChangedIn1_1 } from './versions';
 
 /**
  * The e-stamp part of a node's parameters (specification 2.6) and the code that reads it
@@ -85,39 +86,47 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			description: 'State whose stamp duty applies',
 			displayOptions: when(),
 		},
-		{
-			displayName: 'Article Name or ID',
-			name: 'estampArticle',
-			type: 'options',
-			typeOptions: {
-				loadOptionsMethod: 'getEstampArticles',
-				loadOptionsDependsOn: ['estampState'],
+		// Version 1 preselected "Type the Exact Value"; its saved workflows that typed a value rely on it.
+		...defaultChangedIn1_1(
+			{
+				displayName: 'Article Name or ID',
+				name: 'estampArticle',
+				type: 'options',
+				typeOptions: {
+					loadOptionsMethod: 'getEstampArticles',
+					loadOptionsDependsOn: ['estampState'],
+				},
+				// Nothing picked: the user chooses the instrument (the editor marks it as required).
+				default: '',
+				required: true,
+				description:
+					'Instrument name from the state\'s catalog, verbatim (near-duplicates such as "Up to" and "Upto" are separate catalog entries: pick the one your instrument uses). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				displayOptions: when({ estampState: CATALOG_STATES }),
 			},
-			// Nothing picked: the user chooses the instrument (the editor marks it as required).
-			default: '',
-			required: true,
-			description:
-				'Instrument name from the state\'s catalog, verbatim (near-duplicates such as "Up to" and "Upto" are separate catalog entries: pick the one your instrument uses). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			displayOptions: when({ estampState: CATALOG_STATES }),
-		},
+			ARTICLE_EXACT_VALUE,
+		),
 		// Two definitions of one parameter: states without a bundled catalog (or a state given
 		// by an expression) always type the value; catalog states when "Type the Exact Value"
 		// is picked. A value picked for another state is then neither shown nor read.
 		articleValueProperty({ ...displayOptions, show: { ...(displayOptions.show ?? {}), estampEnabled: [true] }, hide: { ...(displayOptions.hide ?? {}), estampState: CATALOG_STATES } }),
 		articleValueProperty(when({ estampState: CATALOG_STATES, estampArticle: [ARTICLE_EXACT_VALUE] })),
-		{
-			displayName: 'Stamp Duty Amount',
-			name: 'estampAmount',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 0 },
-			// Empty until the user gives the duty: any number would be a guess at what is owed.
-			default: '',
-			required: true,
-			placeholder: 'e.g. 100',
-			description: `Duty in rupees, a whole number from ${MIN_DUTY} up to the state's maximum`,
-			hint: `In rupees, at least ${MIN_DUTY}`,
-			displayOptions: when(),
-		},
+		// Version 1 opened at 0, which the service always refuses.
+		...defaultChangedIn1_1(
+			{
+				displayName: 'Stamp Duty Amount',
+				name: 'estampAmount',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				// Empty until the user gives the duty: any number would be a guess at what is owed.
+				default: '',
+				required: true,
+				placeholder: 'e.g. 100',
+				description: `Duty in rupees, a whole number from ${MIN_DUTY} up to the state's maximum`,
+				hint: `In rupees, at least ${MIN_DUTY}`,
+				displayOptions: when(),
+			},
+			0,
+		),
 		{
 			displayName: 'Consideration Amount',
 			name: 'estampConsiderationAmount',

@@ -3,13 +3,14 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { PdfFile } from '../../../shared/upload';
 import { MAX_PDF_MB, readPdfFromItem, readPdfFromUrl, uploadPdf } from '../../../shared/upload';
+import { FROM_1_1 } from './versions';
 
 /** What a create makes that holds a PDF: an envelope or a template. */
 export type PdfHolder = 'envelope' | 'template';
 
 /**
- * The PDF Source choice, twice: on the node it defaults to the item's binary field; on the
- * tool variant (`@tool`) to a URL, since an AI agent cannot attach a file but can give an
+ * The PDF Source choice: on the node it defaults to the item's binary field; from version
+ * 1.1, on the tool variant (`@tool`), to a URL, since an AI agent cannot attach a file but can give an
  * address (a binary default there could only fail).
  */
 function pdfSourceChoices(holder: PdfHolder): INodeProperties[] {
@@ -30,9 +31,12 @@ function pdfSourceChoices(holder: PdfHolder): INodeProperties[] {
 			description: `Only create the ${holder}; the output holds the upload address (valid 1 hour) for a later step`,
 		},
 	];
+	const pdfSource: INodeProperties = { displayName: 'PDF Source', name: 'pdfSource', type: 'options', options, default: 'binary' };
 	return [
-		{ displayName: 'PDF Source', name: 'pdfSource', type: 'options', options, default: 'binary', displayOptions: { show: { '@tool': [false] } } },
-		{ displayName: 'PDF Source', name: 'pdfSource', type: 'options', options, default: 'url', displayOptions: { show: { '@tool': [true] } } },
+		// Version 1: the binary field, on the node and on the tool alike (its saved tools keep it).
+		{ ...pdfSource, default: 'binary', displayOptions: { show: { '@version': [1] } } },
+		{ ...pdfSource, default: 'binary', displayOptions: { show: { '@version': [FROM_1_1], '@tool': [false] } } },
+		{ ...pdfSource, default: 'url', displayOptions: { show: { '@version': [FROM_1_1], '@tool': [true] } } },
 	];
 }
 

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { defaultChangedIn1_1 } from './versions';
+
 /**
  * What each operation tells an AI model when the node is used as a tool (the node's
  * "Document Signing Tool" variant, under an AI Agent or an MCP Server Trigger).
@@ -67,20 +69,32 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	},
 };
 
+/** Where version 1's tool says something else (its Download File reads no status). */
+const V1_TOOL_DESCRIPTIONS: Record<string, string> = {
+	'envelope.downloadFile':
+		'Download the PDF of an envelope (the signed PDF once the envelope is completed). Needs: the envelope id. Returns the file name and size; the PDF itself is kept as binary data in the workflow.',
+};
+
 /** One "Description" parameter per operation, on the tool variant only. */
 export const toolDescriptionProperties: INodeProperties[] = Object.entries(TOOL_DESCRIPTIONS).flatMap(
 	([resource, operations]) =>
-		Object.entries(operations).map(
-			([operation, text]): INodeProperties => ({
-				displayName: 'Tool Description',
-				name: 'toolDescription',
-				type: 'string',
-				default: text,
-				required: true,
-				typeOptions: { rows: 3 },
-				description:
-					'What the AI model is told about this tool. The default describes the chosen operation, its inputs and its output.',
-				displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
-			}),
-		),
+		Object.entries(operations).flatMap(([operation, text]): INodeProperties[] => {
+			const property = toolDescription(resource, operation, text);
+			const v1 = V1_TOOL_DESCRIPTIONS[`${resource}.${operation}`];
+			return v1 === undefined ? [property] : defaultChangedIn1_1(property, v1);
+		}),
 );
+
+function toolDescription(resource: string, operation: string, text: string): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		default: text,
+		required: true,
+		typeOptions: { rows: 3 },
+		description:
+			'What the AI model is told about this tool. The default describes the chosen operation, its inputs and its output.',
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+	};
+}

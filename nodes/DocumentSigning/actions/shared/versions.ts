@@ -1,0 +1,36 @@
+import type { INodeProperties } from "n8n-workflow";
+
+/**
+ * The action node's versions. 1.1 changed defaults that saved workflows of 1 rely on (a
+ * default is not stored with a workflow): version 1 keeps them, new nodes get 1.1.
+ * docs/saved-workflows.md says how to add a version; test/snapshots holds each one.
+ */
+export const NODE_VERSIONS = [1, 1.1];
+
+/** The `@version` condition of 1.1 and later. */
+export const FROM_1_1 = { _cnd: { gte: 1.1 } };
+
+/** A parameter whose default changed in 1.1: version 1 keeps `v1Default`. */
+export function defaultChangedIn1_1(
+  property: INodeProperties,
+  v1Default: INodeProperties["default"],
+): INodeProperties[] {
+  const show = property.displayOptions?.show ?? {};
+  return [
+    {
+      ...property,
+      default: v1Default,
+      displayOptions: {
+        ...property.displayOptions,
+        show: { ...show, "@version": [1] },
+      },
+    },
+    {
+      ...property,
+      displayOptions: {
+        ...property.displayOptions,
+        show: { ...show, "@version": [{ _cnd: { gte: 1.1 } }] },
+      },
+    },
+  ];
+}
