@@ -91,7 +91,7 @@ export async function checkFindingsB(editor: Editor, stack: Stack): Promise<void
 	await prefillMapper(editor, stack);
 }
 
-/** Issue 19.2: where the node creator lists the two triggers. */
+/** Where the node creator lists the two triggers. */
 async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 	await check('findings: the node picker lists the webhook trigger under Document Signing › Triggers, the Status Trigger next to it', async () => {
 		const id = await saveWorkflow(stack, 'Editor findings: node picker', [
@@ -133,7 +133,7 @@ async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 	});
 }
 
-/** Issue 19.3: the two JSON fields of a signing workflow's configuration. */
+/** The two JSON fields of a signing workflow's configuration. */
 async function workflowConfig(editor: Editor, stack: Stack): Promise<void> {
 	await check('findings: Signing Workflow › Create explains Approval Stages and Allowed Overrides', async () => {
 		const node = { id: 'wf-create', name: 'Create signing workflow', type: NODE, typeVersion: ACTION_VERSION, position: [0, 0], credentials, parameters: { resource: 'workflow', operation: 'create', name: 'Property sale', configInput: 'fields' } };
