@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, no-console -- local tooling: starts n8n, a registry and the sandbox, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- local tooling: starts n8n, a registry and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * npm run e2e:install: the package installed and updated the way users do it, through n8n's
  * own community-package installer (Settings > Community Nodes > Install, then Update).
@@ -20,7 +20,7 @@ import path from 'path';
 
 import { n8nLine } from '../../scripts/lib/n8n-lines';
 import { buildAndPack, E2E_DIR, run, Stack, stopOnExit, waitFor } from '../../scripts/lib/stack';
-import { check, credentials, executions, expect, expectEqual, loadWorkflows, log, makePdf, output, PACKAGE, results, summarize, triggerWebhookId, WORKFLOWS_DIR } from '../e2e/lib';
+import { check, credentials, executions, expect, expectEqual, loadWorkflows, log, makePdf, output, PACKAGE, results, runMain, summarize, triggerWebhookId, WORKFLOWS_DIR } from '../e2e/lib';
 import { npmPointingAt, startRegistry } from './registry';
 
 const SEND_PDF = 'DsE2eSendPdf0001';
@@ -199,8 +199,4 @@ async function finish(stack: Stack, stopAndExit: (code: number) => Promise<never
 	return await stopAndExit(summarize());
 }
 
-main().catch((error) => {
-	console.error(error);
-	console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
-	process.exit(1);
-});
+runMain(main);

@@ -13,6 +13,15 @@ export interface QueueContext {
 	workflows: Record<string, WorkflowFixture>;
 }
 
+/** A request of the sandbox's log (GET /__sandbox/requests). */
+export interface LoggedRequest {
+	method: string;
+	path: string;
+	status: number | null;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the sandbox logs any body
+	body: any;
+}
+
 export interface ExecutionSummary {
 	id: string;
 	status: string;

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- local tooling: starts n8n in queue mode, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n in queue mode, not published (package.json "files" is dist/ only) */
 /**
  * The packed package in n8n's queue mode (npm run e2e:queue).
  *
@@ -15,7 +15,7 @@ import path from 'path';
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { stopOnExit } from '../../scripts/lib/stack';
 import { packageTemplateWorkflow } from '../bench/contenders';
-import { clients, CREDENTIAL_ID, credentials, loadWorkflows, log, results, runSuites, summarize, WORKFLOWS_DIR } from '../e2e/lib';
+import { clients, CREDENTIAL_ID, credentials, loadWorkflows, log, results, runMain, runSuites, summarize, WORKFLOWS_DIR } from '../e2e/lib';
 import { RATE_PATH, RATE_WORKFLOW_ID } from './suites/30-rate-limit';
 import type { QueueContext } from './lib';
 
@@ -55,8 +55,4 @@ async function finish(queue: QueueStack, stopAndExit: (code: number) => Promise<
 	return await stopAndExit(summarize());
 }
 
-main().catch((error) => {
-	console.error(error);
-	console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
-	process.exit(1);
-});
+runMain(main);

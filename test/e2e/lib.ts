@@ -101,6 +101,15 @@ export async function runSuites<C>(dir: string, context: C): Promise<void> {
 	}
 }
 
+/** Runs a runner's main; a crash prints the error and a summary line that counts it as a failure. */
+export function runMain(main: () => Promise<void>): void {
+	main().catch((error) => {
+		console.error(error);
+		console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
+		process.exit(1);
+	});
+}
+
 /** Lists every result, then prints `N passed, N failed` as the last line; returns the exit code. */
 export function summarize(): number {
 	const passed = results.filter((r) => r.ok).length;

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * End-to-end checks of the packed package inside a real n8n (npm run e2e).
  *
@@ -20,7 +20,7 @@ import path from 'path';
 
 import { n8nLine } from '../../scripts/lib/n8n-lines';
 import { E2E_DIR, Stack, stopOnExit } from '../../scripts/lib/stack';
-import { clients, credentials, type E2eContext, EXAMPLES_DIR, loadWorkflows, log, results, runSuites, summarize, WORKFLOWS_DIR } from './lib';
+import { clients, credentials, type E2eContext, EXAMPLES_DIR, loadWorkflows, log, results, runMain, runSuites, summarize, WORKFLOWS_DIR } from './lib';
 
 const SUITES_DIR = path.join(__dirname, 'suites');
 
@@ -69,8 +69,4 @@ async function finish(stack: Stack, stopAndExit: (code: number) => Promise<never
 	return await stopAndExit(summarize());
 }
 
-main().catch((error) => {
-	console.error(error);
-	console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
-	process.exit(1);
-});
+runMain(main);

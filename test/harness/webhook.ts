@@ -286,3 +286,19 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 }
 
 export type WebhookRunner = Awaited<ReturnType<typeof startWebhookRunner>>;
+
+/**
+ * For a test file: a function that starts a webhook runner, each closed after its test
+ * (registers jest's afterEach).
+ */
+export function useWebhookRunners(): (options: WebhookRunnerOptions) => Promise<WebhookRunner> {
+	const runners: WebhookRunner[] = [];
+	afterEach(async () => {
+		await Promise.all(runners.splice(0).map(async (r) => await r.close()));
+	});
+	return async (options) => {
+		const r = await startWebhookRunner(options);
+		runners.push(r);
+		return r;
+	};
+}

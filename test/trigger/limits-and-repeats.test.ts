@@ -8,7 +8,7 @@ import { createHmac } from 'crypto';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startWebhookRunner, type WebhookRunner } from '../harness/webhook';
+import { useWebhookRunners, type WebhookRunner } from '../harness/webhook';
 import { sampleEvents } from './events';
 
 const SECRET = 'whsec_limits_test_7c4a8d09ca3762af61e59520943dc264';
@@ -24,15 +24,8 @@ async function post(url: string, body: Buffer | string, signature = sign(body)) 
 	return { status: response.status, body: response.data as IDataObject };
 }
 
-const runners: WebhookRunner[] = [];
-async function runner(options: INodeParameters = {}): Promise<WebhookRunner> {
-	const r = await startWebhookRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
-	runners.push(r);
-	return r;
-}
-afterEach(async () => {
-	await Promise.all(runners.splice(0).map(async (r) => await r.close()));
-});
+const startRunner = useWebhookRunners();
+const runner = async (options: INodeParameters = {}) => await startRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
 
 const stored = (r: WebhookRunner) =>
 	((r.storedStaticData()['node:Document Signing Trigger'] as IDataObject)?.seenEvents as Array<[string, number]>) ?? [];
@@ -77,11 +70,10 @@ describe('Document Signing Trigger: repeats', () => {
 		await post(r.url, event.raw);
 		await r.settle();
 		// A new runner with the stored data and a fresh workflow id stands for n8n after a restart.
-		const restarted = await startWebhookRunner({
+		const restarted = await startRunner({
 			credentials: { webhookSecret: SECRET },
 			staticData: r.storedStaticData(),
 		});
-		runners.push(restarted);
 		expect((await post(restarted.url, event.raw)).body.reason).toBe('duplicate delivery');
 	});
 });

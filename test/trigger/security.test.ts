@@ -8,7 +8,7 @@ import path from 'path';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startWebhookRunner, type WebhookRunner } from '../harness/webhook';
+import { useWebhookRunners } from '../harness/webhook';
 import { sampleEvents } from './events';
 
 const SECRET = 'whsec_security_test_1b2c3d4e5f60718293a4b5c6d7e8f901';
@@ -33,15 +33,8 @@ function n8nLogger(): { warn: (...args: unknown[]) => void; debug: (...args: unk
 	return Container.get(Logger);
 }
 
-const runners: WebhookRunner[] = [];
-async function runner(options: INodeParameters = {}): Promise<WebhookRunner> {
-	const r = await startWebhookRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
-	runners.push(r);
-	return r;
-}
-afterEach(async () => {
-	await Promise.all(runners.splice(0).map(async (r) => await r.close()));
-});
+const startRunner = useWebhookRunners();
+const runner = async (options: INodeParameters = {}) => await startRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
 
 /** An event created `offsetMs` from now (negative: in the past). */
 function eventAt(offsetMs: number): { id: string; raw: string } {

@@ -7,7 +7,7 @@ import { createHmac } from 'crypto';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startWebhookRunner, type WebhookRunner, type WebhookRunnerOptions } from '../harness/webhook';
+import { useWebhookRunners } from '../harness/webhook';
 import { sampleEvents } from './events';
 
 const SECRET = 'whsec_trigger_test_5d41402abc4b2a76b9719d911017c592';
@@ -25,16 +25,7 @@ async function post(url: string, body: Buffer | string, headers: Record<string, 
 	return { status: response.status, body: response.data as IDataObject };
 }
 
-const runners: WebhookRunner[] = [];
-async function runner(options: WebhookRunnerOptions): Promise<WebhookRunner> {
-	const r = await startWebhookRunner(options);
-	runners.push(r);
-	return r;
-}
-
-afterEach(async () => {
-	await Promise.all(runners.splice(0).map(async (r) => await r.close()));
-});
+const runner = useWebhookRunners();
 
 const withSecret = (parameters: INodeParameters = {}) => ({ parameters, credentials: { webhookSecret: SECRET } });
 

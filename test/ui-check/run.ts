@@ -18,7 +18,7 @@ import { existsSync, mkdirSync } from 'fs';
 import path from 'path';
 
 import { type CredentialFixture, ROOT, type SandboxInfo, Stack, stopOnExit } from '../../scripts/lib/stack';
-import { CREDENTIAL_ID, elapsedSeconds, EXAMPLES_DIR, loadWorkflows, log, PACKAGE, PLAIN_CREDENTIAL_ID, results, WORKFLOWS_DIR } from '../e2e/lib';
+import { CREDENTIAL_ID, elapsedSeconds, EXAMPLES_DIR, loadWorkflows, log, PACKAGE, PLAIN_CREDENTIAL_ID, results, runMain, WORKFLOWS_DIR } from '../e2e/lib';
 import { checkAgentTools } from './agent';
 import { checkCredential, checkPanel, tally } from './checks';
 import { checkFindingsB } from './findings-b';
@@ -138,8 +138,4 @@ async function finish(stack: Stack, editor: Editor, stopAndExit: (code: number) 
 	return await stopAndExit(failed === 0 ? 0 : 1);
 }
 
-main().catch((error) => {
-	console.error(error);
-	console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
-	process.exit(1);
-});
+runMain(main);

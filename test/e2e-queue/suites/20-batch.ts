@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- local tooling: checks n8n in queue mode, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: checks n8n in queue mode, not published (package.json "files" is dist/ only) */
 /**
  * An action batch in queue mode: 200 PDFs read from disk (binary data in n8n's `database`
  * mode, the queue-mode default), each made an envelope and sent, run by a worker; then the
@@ -12,17 +12,10 @@ import path from 'path';
 
 import { sleep, waitFor } from '../../../scripts/lib/stack';
 import { check, expect, expectEqual, log, makePdf, triggerWebhookId } from '../../e2e/lib';
-import { executionWithData, type ExecutionSummary, finished, listExecutions, perProcess, processLog, type QueueContext } from '../lib';
+import { executionWithData, type ExecutionSummary, finished, listExecutions, type LoggedRequest, perProcess, processLog, type QueueContext } from '../lib';
 
 const ITEMS = 200;
 const PARTS = 4;
-
-interface LoggedRequest {
-	method: string;
-	path: string;
-	status: number | null;
-	body: any;
-}
 
 export default async function suite({ queue, stack, sandbox, workflows }: QueueContext): Promise<void> {
 	const batch = workflows.DsQueueBatch0001;

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- local tooling: checks n8n in queue mode, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: checks n8n in queue mode, not published (package.json "files" is dist/ only) */
 /**
  * A worker killed (SIGKILL, as a lost container) in the middle of a 200-item batch: what n8n
  * does with that execution, that the other worker goes on with a new execution, and that
@@ -12,19 +12,12 @@ import path from 'path';
 
 import { sleep, waitFor } from '../../../scripts/lib/stack';
 import { check, clients, expect, expectEqual, log, makePdf } from '../../e2e/lib';
-import { executionWithData, type ExecutionSummary, finished, listExecutions, type QueueContext } from '../lib';
+import { executionWithData, type ExecutionSummary, finished, listExecutions, type LoggedRequest, type QueueContext } from '../lib';
 
 const ITEMS = 200;
 const TAG = 'batch-kill';
 /** How long n8n may take to settle the killed execution (Bull: lock 60 s, stalled check every 30 s). */
 const SETTLE_MS = 150_000;
-
-interface LoggedRequest {
-	method: string;
-	path: string;
-	status: number | null;
-	body: any;
-}
 
 export default async function suite({ queue, stack, sandbox, workflows }: QueueContext): Promise<void> {
 	const batch = workflows.DsQueueBatch0001;

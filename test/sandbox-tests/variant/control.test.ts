@@ -1,10 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /** Turning the variant mode on and off: start option, CLI flag, control route, reset. */
 import axios from 'axios';
-import { spawn } from 'child_process';
-import * as path from 'path';
 import { useSandbox } from '../../sandbox-fixture';
 import { admin, client } from './helpers';
+import { withSandboxCli } from '../cli-process';
 
 describe('variant switch', () => {
 	const sandbox = useSandbox();
@@ -47,31 +45,10 @@ describe('startSandbox({ variant: true })', () => {
 });
 
 test('npm run sandbox -- --variant starts in the variant mode', async () => {
-	const child = spawn('npm', ['run', '--silent', 'sandbox', '--', '--port', '0', '--variant'], {
-		cwd: path.join(__dirname, '..', '..', '..'),
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
-	});
-	let stderr = '';
-	child.stderr.on('data', (d) => (stderr += d));
-	try {
-		const firstLine = await new Promise<string>((resolve, reject) => {
-			let out = '';
-			child.stdout.on('data', (d) => {
-				out += d;
-				const nl = out.indexOf('\n');
-				if (nl >= 0) resolve(out.slice(0, nl));
-			});
-			child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-		});
-		const info = JSON.parse(firstLine);
+	await withSandboxCli(['--port', '0', '--variant'], async (info) => {
 		const origin = new URL(info.baseUrl).origin;
 		expect((await axios.get(`${origin}/__sandbox/variant`)).data).toEqual({ variant: true });
 		const wallet = await axios.get(`${info.baseUrl}/credits/wallet`, { headers: { Authorization: `Bearer ${info.apiKey}` } });
 		expect(wallet.data).toEqual({ context: 'personal', available: 25, reserved: 0, unit: 'credit' });
-	} finally {
-		const exited = new Promise((resolve) => child.on('exit', resolve));
-		if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
-		await exited;
-	}
+	});
 }, 30000);

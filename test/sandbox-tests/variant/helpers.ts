@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /** Helpers of the variant-mode tests: both modes, a published workflow, signing a recipient. */
-import axios, { type AxiosInstance } from 'axios';
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { templateWithPdf } from '../templates/helpers';
 
 export * from '../templates/helpers';
@@ -11,10 +11,10 @@ export const MODES: Array<[string, boolean]> = [
 	['variant', true],
 ];
 
-/** A published workflow over a fresh template (signer `client`, approver `legal`). */
-export async function publishedWorkflow(api: AxiosInstance): Promise<string> {
+/** Creates a workflow over a fresh template (signer `client`, approver `legal`); the answer as given. */
+export async function createWorkflow(api: AxiosInstance): Promise<AxiosResponse> {
 	const template = await templateWithPdf(api);
-	const created = await api.post('/workflows', {
+	return api.post('/workflows', {
 		name: 'Onboarding',
 		config: {
 			documents: [{ templateId: template.id, label: 'Agreement' }],
@@ -24,6 +24,11 @@ export async function publishedWorkflow(api: AxiosInstance): Promise<string> {
 			],
 		},
 	});
+}
+
+/** A published workflow made by `createWorkflow`. */
+export async function publishedWorkflow(api: AxiosInstance): Promise<string> {
+	const created = await createWorkflow(api);
 	if (created.status !== 200) throw new Error(`workflow create failed: ${JSON.stringify(created.data)}`);
 	const id = workflowIdOf(created.data);
 	const published = await api.post(`/workflows/${id}/publish`);

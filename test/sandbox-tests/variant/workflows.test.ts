@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /** V2 workflow list and get, V3 scoped keys, V7 answer shapes of update, publish and run: both modes. */
 import { useSandbox } from '../../sandbox-fixture';
-import { admin, client, MODES, publishedWorkflow, runBody, templateWithPdf, workflowIdOf } from './helpers';
+import { admin, client, createWorkflow, MODES, publishedWorkflow, runBody, workflowIdOf } from './helpers';
 
 const DEFINITION_KEYS = ['createdAt', 'custodianUserId', 'description', 'id', 'latestPublishedVersion', 'name', 'organizationId', 'ownerId', 'status', 'updatedAt'];
 const VERSION_KEYS = ['config', 'createdAt', 'createdById', 'id', 'publishedAt', 'publishedById', 'status', 'updatedAt', 'version', 'workflowDefinitionId'];
@@ -64,17 +64,7 @@ describe.each(MODES)('%s mode', (_mode, variant) => {
 
 	test('V7: answers of PATCH, publish and run', async () => {
 		const api = client(sandbox);
-		const template = await templateWithPdf(api);
-		const created = await api.post('/workflows', {
-			name: 'Onboarding',
-			config: {
-				documents: [{ templateId: template.id, label: 'Agreement' }],
-				participants: [
-					{ key: 'client', label: 'Client', order: 1, role: 'signer' },
-					{ key: 'legal', label: 'Legal', order: 2, role: 'approver' },
-				],
-			},
-		});
+		const created = await createWorkflow(api);
 		// Create is shown by the spec: `definition` and `version` in both modes.
 		expect(Object.keys(created.data).sort()).toEqual(['definition', 'version']);
 		const id = workflowIdOf(created.data);
