@@ -77,6 +77,8 @@ export interface StackOptions {
 	 * community-package installer, as users do). Default: build, pack and place it in n8n.
 	 */
 	installPackage?: boolean;
+	/** Arguments for the Node process of the main n8n, before n8n's own (e.g. --inspect). */
+	n8nNodeArgs?: string[];
 }
 
 export interface WorkflowSetup {
@@ -479,7 +481,7 @@ export class Stack {
 	}
 
 	private async startN8n(): Promise<void> {
-		await this.startN8nProcess('n8n', ['start'], this.n8nEnv(), `${this.n8nUrl}/healthz/readiness`);
+		await this.startN8nProcess('n8n', ['start'], this.n8nEnv(), `${this.n8nUrl}/healthz/readiness`, this.options.n8nNodeArgs);
 		// n8n 1.x answers the readiness check about 3 s before its REST routes exist (they
 		// answer 404 until then); 2.x has them by then. Either way: wait until they answer.
 		await waitFor(
@@ -493,10 +495,10 @@ export class Stack {
 	 * Starts an n8n command (`start`, `worker`, `webhook`) with its log in <stack folder>/<name>.log;
 	 * resolves once `readyUrl` answers 200. It stops with the stack.
 	 */
-	async startN8nProcess(name: string, args: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<void> {
+	async startN8nProcess(name: string, args: string[], env: NodeJS.ProcessEnv, readyUrl: string, nodeArgs: string[] = []): Promise<void> {
 		const logPath = path.join(this.dir, `${name}.log`);
 		const logFile = createWriteStream(logPath);
-		const child = this.processes.start(name, this.line.nodeBin, [this.line.n8nBin, ...args], {
+		const child = this.processes.start(name, this.line.nodeBin, [...nodeArgs, this.line.n8nBin, ...args], {
 			cwd: this.dir,
 			env,
 			stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,21 +4,25 @@
  * in n8n's `filesystem` binary-data mode (the default of regular mode) and in the
  * in-memory `default` mode. One n8n per mode; each holds two webhook workflows that read
  * the same file from disk: one uploads it with this node (envelope create with upload),
- * the other ends in a No Operation node. The n8n process's peak RSS (VmHWM, reset through
+ * the other ends in an Edit Fields node that outputs an empty item (no binary, as the
+ * create's output has none). The n8n process's peak RSS (VmHWM, reset through
  * /proc/<pid>/clear_refs before each run) over its RSS just before the run is measured
  * for both, alternately; the node's share is the difference of the medians, so what n8n
  * itself spends on reading the file and recording the execution is not counted.
+ * Before each sample n8n runs a full garbage collection (asked for through its inspector,
+ * open on loopback for this bench only), so the RSS a sample starts from does not depend
+ * on how much garbage the earlier runs left.
  */
 import axios from 'axios';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 
-import { Stack, type WorkflowFixture } from '../../scripts/lib/stack';
+import { freePort, NODE24, run, Stack, type WorkflowFixture } from '../../scripts/lib/stack';
 import { MB, pdfOfSize } from './measure';
 import { CREDENTIAL_ID, PACKAGE_NODE } from './contenders';
 
 export const MEMORY_PDF_BYTES = 10_000_000;
-const RUNS = 7;
+const RUNS = 9;
 const WARM_UP = 2;
 
 export interface MemoryFigure {
@@ -48,7 +52,10 @@ function memoryWorkflow(id: string, pathName: string, upload: boolean): Workflow
 					recipients: { recipient: [{ name: 'Asha Rao', email: 'asha@example.com', role: 'signer' }] },
 				},
 			}
-		: { name: 'Create Envelope', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+		: // Ends like the upload does: one item of JSON without the binary (Edit Fields with no
+			// fields keeps none). A No Operation node would pass the file on, and in default mode
+			// n8n would then record it twice, which the upload run does not.
+			{ name: 'Create Envelope', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: {} };
 	const tail = id.slice(-2);
 	return {
 		id,
@@ -89,9 +96,27 @@ async function kb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
 	return Number(match[1]) * 1024;
 }
 
+/**
+ * A full garbage collection in the n8n whose inspector listens on `port`, through the
+ * DevTools protocol (HeapProfiler.collectGarbage). Node 24 runs the client: it has a
+ * WebSocket client built in.
+ */
+async function collectGarbage(port: number): Promise<void> {
+	const client = `
+		const targets = await (await fetch('http://127.0.0.1:${port}/json/list')).json();
+		const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
+		socket.onopen = () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+		socket.onmessage = (event) => { if (JSON.parse(event.data).id === 1) socket.close(); };
+		socket.onerror = () => process.exit(1);
+		socket.onclose = () => process.exit(0);`;
+	await run(NODE24, ['--input-type=module', '-e', client]);
+}
+
 /** Peak RSS of n8n during one run of the workflow at `url`, over its RSS just before. */
-async function peakAdded(pid: number, url: string, check: (data: Record<string, unknown>) => void): Promise<number> {
+async function peakAdded(pid: number, inspectPort: number, url: string, check: (data: Record<string, unknown>) => void): Promise<number> {
 	await new Promise((r) => setTimeout(r, 300)); // let the last run's answer settle
+	await collectGarbage(inspectPort);
+	await new Promise((r) => setTimeout(r, 200)); // and the pages it frees return
 	const before = await kb(pid, 'VmRSS');
 	await fs.writeFile(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
 	const response = await axios.post(url, {}, { validateStatus: () => true, timeout: 120_000 });
@@ -103,7 +128,14 @@ async function peakAdded(pid: number, url: string, check: (data: Record<string, 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function measureMode(mode: 'filesystem' | 'default', pdf: Buffer, log: (line: string) => void): Promise<MemoryFigure> {
-	const stack = new Stack({ name: `bench-memory-${mode}`, fresh: true, log, n8nEnv: { N8N_DEFAULT_BINARY_DATA_MODE: mode } });
+	const inspectPort = await freePort();
+	const stack = new Stack({
+		name: `bench-memory-${mode}`,
+		fresh: true,
+		log,
+		n8nEnv: { N8N_DEFAULT_BINARY_DATA_MODE: mode },
+		n8nNodeArgs: [`--inspect=127.0.0.1:${inspectPort}`],
+	});
 	const upload = memoryWorkflow('DsBenchMemUpl001', 'bench-memory-upload', true);
 	const readOnly = memoryWorkflow('DsBenchMemRead01', 'bench-memory-read', false);
 	try {
@@ -125,8 +157,8 @@ async function measureMode(mode: 'filesystem' | 'default', pdf: Buffer, log: (li
 		const urls = { upload: `${stack.n8nUrl}/webhook/bench-memory-upload`, readOnly: `${stack.n8nUrl}/webhook/bench-memory-read` };
 		const samples = { upload: [] as number[], readOnly: [] as number[] };
 		for (let k = 0; k < WARM_UP + RUNS; k++) {
-			const u = await peakAdded(pid, urls.upload, uploaded);
-			const r = await peakAdded(pid, urls.readOnly, read);
+			const u = await peakAdded(pid, inspectPort, urls.upload, uploaded);
+			const r = await peakAdded(pid, inspectPort, urls.readOnly, read);
 			if (k >= WARM_UP) {
 				samples.upload.push(u);
 				samples.readOnly.push(r);
