@@ -14,15 +14,17 @@ import { sleep } from 'n8n-workflow';
  *   outrun the delay signal of a service that queues): each answer within `growRtt` x the
  *   fastest round trip adds `growth` (x1.5 per round trip), or one (TCP's doubling) when the
  *   fastest round trip is long (`slowRttMs`: a slow service, not a queue).
- * - **End of slow start: HyStart's delay signal with Vegas's estimate.** The first answer
- *   slower than `exitRtt` x the fastest round trip, or a refusal (429, 503, 5xx, a
+ * - **End of slow start: HyStart's delay signal with Vegas's estimate.** The last `samples`
+ *   answers all slower than `exitRtt` x the fastest round trip, or a refusal (429, 503, 5xx, a
  *   connection error), ends slow start. The limit drops to what the service handled without
  *   a queue: limit x fastest / this round trip (Vegas), so the overshoot of the last round
- *   trip does not stay.
+ *   trip does not stay, but at most to half (TCP's cut).
  * - **Then: Vegas (as Netflix's concurrency-limits VegasLimit).** The queue the limit builds
  *   at the service is estimated as limit x (1 - fastest / round trip). Below `alpha` it
  *   grows by log10(limit) per round trip; above `beta` it gives back the excess queue
- *   within about a round trip (a service past its knee is relieved quickly). Vegas rather than
+ *   within about a round trip (a service past its knee is relieved quickly), but at most
+ *   `maxCut` of the limit per round trip: a pause of n8n's own (a garbage collection) makes
+ *   every answer of a round trip late at once, which is no queue at the service. Vegas rather than
  *   Gradient2: its reference is the fastest round trip, so it holds still at the service's
  *   knee; Gradient2 compares with its own running average, which drifts up with a queue.
  *   The same rule holds n8n's own CPU: when n8n is the bottleneck, round trips grow with
@@ -30,6 +32,10 @@ import { sleep } from 'n8n-workflow';
  * - **Refusals: multiplicative decrease**, once per round trip (as TCP: one cut per window),
  *   for 503, 5xx and connection failures. A 429 is about rate, not concurrency: it ends
  *   slow start and leaves the count to the rate window (rate.ts).
+ * - **n8n's own delay is not a queue.** The delay signal is the fastest of the last
+ *   `samples` round trips (HyStart's filter against jitter), less how late a 0 ms timer
+ *   fires in this process (watchLag): when n8n itself is busy, answers wait for it after
+ *   they arrive, and a limit cut for that would leave n8n's CPU idle between answers.
  * The limit only grows while it is used (at least half of it in flight), as in Netflix's
  * limiters: a run with few items left teaches nothing about more.
  */
@@ -42,13 +48,19 @@ export const LIMIT_POLICY = {
 	/** Until the first answer the limit doubles this often (wall time) ... */
 	doublingMs: 30,
 	/** ... up to this many: a process too busy to get its first answer back must not start everything. */
-	blindMax: 128,
+	blindMax: 500,
 	/** From this fastest round trip on, slow start doubles per round trip (a slow service, not a queue). */
 	slowRttMs: 100,
 	/** Added per answer in slow start: 0.5 is x1.5 per round trip (1, TCP's doubling, overshoots a service that queues up to 3 x its knee before the delay shows). */
 	growth: 0.5,
 	/** In slow start, only answers within this many times the fastest round trip raise the limit. */
 	growRtt: 1.2,
+	/** The event loop's lateness is measured this often (ms) while requests are in flight ... */
+	lagEveryMs: 10,
+	/** ... and the largest of this many measurements is taken off round trips. */
+	lagSamples: 4,
+	/** Answers whose fastest round trip is the delay signal (HyStart takes 8). */
+	samples: 8,
 	/** A round trip this many times the fastest ends slow start. */
 	exitRtt: 1.5,
 	/** Extra ms of slack on the fastest round trip (timer and event-loop jitter). */
@@ -58,6 +70,15 @@ export const LIMIT_POLICY = {
 	/** Vegas thresholds, as multiples of log10(limit): grow below alpha, shrink above beta. */
 	alpha: 3,
 	beta: 6,
+	/** Most of the limit Vegas gives back in one round trip (503s and failed connections cut by `decrease`). */
+	maxCut: 0.25,
+	/**
+	 * Until the first answer, the loop that starts items gives way to the event loop at least
+	 * this often (ms), so that the first answer (or 429) is read when it comes: a loop that
+	 * starts items faster than the clock raises the limit would otherwise start the whole
+	 * batch blind. After it, starting has the event loop first (a batch sent sooner ends sooner).
+	 */
+	yieldEveryMs: 10,
 	/** Answers after which the fastest round trip is measured again (the service may have slowed for good). */
 	rttResetAnswers: 2000,
 };
@@ -76,6 +97,12 @@ export class AdaptiveLimit {
 	/** No second cut for answers to requests sent before the last one. */
 	private lastCutAt = -Infinity;
 	private readonly waiting: Array<() => void> = [];
+	private lastYield = -Infinity;
+	/** Round trips of the last answers, ms (the delay signal). */
+	private readonly recent: number[] = [];
+	/** How late the last 0 ms timers fired, ms (watchLag). */
+	private readonly lags: number[] = [];
+	private watchingLag = false;
 
 	constructor(private readonly now: () => number = Date.now) {}
 
@@ -99,14 +126,45 @@ export class AdaptiveLimit {
 	/** Takes a place; waits while the limit is used up. */
 	async acquire(): Promise<void> {
 		this.slowStartFrom ??= this.now();
+		if (this.fastest === undefined && this.now() - this.lastYield >= LIMIT_POLICY.yieldEveryMs) {
+			await sleep(0);
+			this.lastYield = this.now();
+		}
 		while (this.inflight >= this.limit) {
 			// Woken by a release; in slow start also by the clock, which raises the limit.
 			await Promise.race([
 				new Promise<void>((resolve) => this.waiting.push(resolve)),
 				...(this.slowStart ? [sleep(LIMIT_POLICY.doublingMs / 4)] : []),
 			]);
+			this.lastYield = this.now();
 		}
 		this.inflight++;
+		this.watchLag();
+	}
+
+	/**
+	 * While requests are in flight, measures how late a 0 ms timer fires in this process:
+	 * how long an answer that has arrived waits for n8n (its own work, a garbage collection)
+	 * before the node reads it. That part of a round trip is no queue at the service.
+	 */
+	private watchLag(): void {
+		if (this.watchingLag) return;
+		this.watchingLag = true;
+		void (async () => {
+			// Stops when idle, or after half a second without an answer (a run that stopped reading them).
+			for (let quiet = 0; this.inflight > 0 && quiet < 500 / LIMIT_POLICY.lagEveryMs; quiet++) {
+				const answers = this.answers;
+				const from = this.now();
+				await sleep(0);
+				this.lags.push(Math.max(0, this.now() - from - 1));
+				if (this.lags.length > LIMIT_POLICY.lagSamples) this.lags.shift();
+				await sleep(LIMIT_POLICY.lagEveryMs);
+				if (this.answers !== answers) quiet = -1;
+			}
+		})().finally(() => {
+			this.watchingLag = false;
+			this.lags.length = 0;
+		});
 	}
 
 	release(): void {
@@ -142,11 +200,19 @@ export class AdaptiveLimit {
 		this.fastest = this.fastest === undefined ? rtt : Math.min(this.fastest, rtt);
 		const base = this.fastest + LIMIT_POLICY.rttSlackMs;
 		const limit = this.limit;
+		// The delay signal is the fastest of the last few answers (HyStart's filter): one late
+		// answer is n8n's own jitter; a queue at the service makes them all late.
+		this.recent.push(rtt);
+		if (this.recent.length > LIMIT_POLICY.samples) this.recent.shift();
+		// Less the event loop's lateness of late (watchLag): n8n's own delay.
+		const lag = this.lags.length ? Math.max(...this.lags) : 0;
+		const delay = Math.max(this.fastest, Math.min(...this.recent) - lag);
 		// Only a limit in use is judged (Netflix's rule): few items left say nothing about more.
 		const used = this.inflight * 2 >= limit;
 		if (this.slowStart) {
-			if (rtt > base * LIMIT_POLICY.exitRtt) {
-				this.endSlowStart(Math.max(LIMIT_POLICY.initial, (limit * base) / rtt));
+			if (delay > base * LIMIT_POLICY.exitRtt) {
+				// At most halved (TCP's cut): the last answers may all have waited on n8n itself.
+				this.endSlowStart(Math.max(LIMIT_POLICY.initial, limit * LIMIT_POLICY.decrease, (limit * base) / delay));
 			} else if (used && rtt <= base * LIMIT_POLICY.growRtt) {
 				// A slow service (long round trips, no queue) is ramped by TCP's doubling per round trip.
 				const growth = this.fastest >= LIMIT_POLICY.slowRttMs ? 1 : LIMIT_POLICY.growth;
@@ -154,12 +220,15 @@ export class AdaptiveLimit {
 			}
 			return;
 		}
-		const queue = limit * (1 - Math.min(1, base / Math.max(rtt, 1)));
+		const queue = limit * (1 - Math.min(1, base / Math.max(delay, 1)));
 		const step = Math.max(1, Math.log10(limit));
 		// Vegas grows by log10(limit) per round trip (one answer is 1/limit of it) and gives
 		// back the queue beyond beta within a round trip.
 		if (queue < LIMIT_POLICY.alpha * step && used) this.value += step / limit;
-		else if (queue > LIMIT_POLICY.beta * step) this.value -= Math.max(step, queue - LIMIT_POLICY.beta * step) / limit;
+		else if (queue > LIMIT_POLICY.beta * step) {
+			const excess = Math.max(step, queue - LIMIT_POLICY.beta * step);
+			this.value -= Math.min(excess, LIMIT_POLICY.maxCut * limit) / limit;
+		}
 		this.value = Math.min(LIMIT_POLICY.max, Math.max(LIMIT_POLICY.min, this.value));
 	}
 

@@ -13,8 +13,10 @@ export const RATE_POLICY = {
 	cut: 0.1,
 	/** After windows without a 429, the count grows by this share (a service may allow more now). */
 	probe: 0.05,
-	/** Windows in a row without a 429 before that (each probe that finds the limit costs a 429). */
+	/** Windows in a row without a 429 before that (each probe that finds the limit costs a 429) ... */
 	probeAfterWindows: 3,
+	/** ... doubled after each probe that met a 429, up to this many (a fixed plan is not probed every few windows). */
+	maxProbeAfterWindows: 48,
 	/** What a credential's runs learned is forgotten after this long without a request. */
 	rememberMs: 5000,
 	/** Starts are spread at least this share of (round trip / requests in flight), at most spreadMaxMs. */
@@ -48,6 +50,13 @@ export class RateWindow {
 	/** Starts, oldest first, kept for two windows. */
 	readonly sends: Ticket[] = [];
 	private fullSince: number | undefined;
+	/** The count before the running probe raised it (what the service is known to accept). */
+	private beforeProbe: number | undefined;
+	private probeAfterWindows = RATE_POLICY.probeAfterWindows;
+	/** Fastest round trip of an accepted request, ms. */
+	private fastestRtt: number | undefined;
+	/** Set when the service refused a start nextSlot allowed by the early estimate of its count. */
+	private countsLate = false;
 	/** When a paced 429 last lowered the count. */
 	private lastCut = -Infinity;
 	/** The refused request the count was learned from. */
@@ -56,9 +65,13 @@ export class RateWindow {
 	/**
 	 * The earliest start the window allows now (`now` itself when free); undefined while it
 	 * waits for the answer that decides it. A request may start a window's length after the
-	 * answer to the request `count` starts earlier: that answer came after the service counted
-	 * it, so however late either is sent or arrives, no fixed window of the service holds
-	 * more than `count` of them.
+	 * service counted the request `count` starts earlier, so that no window of the service
+	 * holds more than `count` of them. When it counted it is known only from our side:
+	 * - at first, its answer less the fastest round trip: the part of a round trip every
+	 *   request takes is taken as spent after the count (a service counts a request when it
+	 *   arrives); what this one took beyond the fastest may have been spent before;
+	 * - after a 429 that rule let through (`countsLate`), its answer: however late either is
+	 *   sent or arrives, the service counted it before it answered.
 	 */
 	nextSlot(now: number): number | undefined {
 		if (this.count === undefined) return now;
@@ -69,7 +82,9 @@ export class RateWindow {
 		// Unanswered for a window's length (a lost answer): counted as answered now.
 		const answeredAt = decisive.answeredAt ?? (now - decisive.at >= this.windowMs ? now : undefined);
 		if (answeredAt === undefined) return undefined;
-		return Math.max(now, answeredAt + this.windowMs + RATE_POLICY.marginMs);
+		const early = !this.countsLate && decisive.answeredAt !== undefined && this.fastestRtt !== undefined;
+		const countedAt = early ? Math.max(decisive.at, answeredAt - this.fastestRtt!) : answeredAt;
+		return Math.max(now, countedAt + this.windowMs + RATE_POLICY.marginMs);
 	}
 
 	record(ticket: Ticket): void {
@@ -83,7 +98,13 @@ export class RateWindow {
 	private probe(at: number): void {
 		if (this.count === undefined) return;
 		this.fullSince ??= at;
-		if (at - this.fullSince >= RATE_POLICY.probeAfterWindows * this.windowMs) {
+		if (this.beforeProbe !== undefined && at - this.fullSince >= 2 * this.windowMs) {
+			// Two windows at the raised count without a 429: it holds.
+			this.beforeProbe = undefined;
+			this.probeAfterWindows = RATE_POLICY.probeAfterWindows;
+		}
+		if (at - this.fullSince >= this.probeAfterWindows * this.windowMs) {
+			this.beforeProbe = this.count;
 			this.count += Math.max(1, this.count * RATE_POLICY.probe);
 			this.fullSince = at;
 		}
@@ -96,6 +117,10 @@ export class RateWindow {
 	 * Later ones may belong to its next window and are not counted.
 	 */
 	accepted(ticket: Ticket): void {
+		if (ticket.answeredAt !== undefined) {
+			const rtt = Math.max(0, ticket.answeredAt - ticket.at);
+			this.fastestRtt = Math.min(this.fastestRtt ?? rtt, rtt);
+		}
 		if (this.count === undefined || !this.learnedFrom || ticket.epoch !== this.epoch - 1) return;
 		const after = ticket.at - this.learnedFrom.at;
 		if (after > 0 && after <= this.windowMs / 10) this.count++;
@@ -109,15 +134,26 @@ export class RateWindow {
 		ticket.refused = true;
 		if (this.count !== undefined) {
 			if (ticket.epoch === this.epoch) {
-				// Paced: no fixed window of the service holds more than `count` of our starts (the
-				// sliding window), so a 429 means it allows less now (another worker with the key,
-				// a lower plan): 10 % less, once per window (the 429s of one window are one event;
-				// one less per 429 let a worker sharing the key with another fall to nothing).
-				// Only the refused request waits; the rest go on.
-				if (now - this.lastCut >= this.windowMs) {
+				// Paced, so no window of the service should hold more than `count` of our starts.
+				// Only the refused request waits; the rest go on. The first cause that fits:
+				if (this.beforeProbe !== undefined && this.count > this.beforeProbe) {
+					// The probe found the limit: back to what was accepted, and probe less often.
+					this.count = this.beforeProbe;
+					this.probeAfterWindows = Math.min(RATE_POLICY.maxProbeAfterWindows, 2 * this.probeAfterWindows);
+					this.lastCut = now;
+				} else if (!this.countsLate && this.fastestRtt !== undefined) {
+					// Paced by the early estimate of when the service counts: it counts later; from
+					// now on by the answers, at the same count.
+					this.countsLate = true;
+					this.lastCut = now;
+				} else if (now - this.lastCut >= this.windowMs) {
+					// It allows less now (another worker with the key, a lower plan): 10 % less,
+					// once per window (the 429s of one window are one event; one less per 429 let a
+					// worker sharing the key with another fall to nothing).
 					this.count = Math.max(1, this.count - Math.max(1, this.count * RATE_POLICY.cut));
 					this.lastCut = now;
 				}
+				this.beforeProbe = undefined;
 				this.fullSince = undefined;
 			} else if (this.learnedFrom && ticket.at <= this.learnedFrom.at) {
 				// Of the first burst, counted as accepted (sent before the refused one) but refused after all: it overtook.
@@ -139,7 +175,11 @@ export class RateWindow {
 		}
 		if (current) this.epoch++;
 		this.fullSince = undefined;
-		this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, retryAfterMs));
+		// With a count learned, nextSlot paces the next window's starts from the window's own
+		// start, not from this 429: Retry-After in whole seconds (rounded up by the service)
+		// is then kept only to its precision.
+		const precision = learned && retryAfterMs % 1000 === 0 ? 1000 : 0;
+		this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, retryAfterMs - precision));
 		this.generation++;
 		return learned;
 	}

@@ -21,7 +21,7 @@ import { admin, latestCallSeconds } from './outcome';
 import { MEMORY_PDF_BYTES, uploadMemory } from './memory';
 import { machine, publish } from './publish';
 import { queueScenario } from './queue';
-import { SIDE_SCENARIOS, SideBySide, sideWorkflows } from './side-by-side';
+import { NODE_ONLY, SIDE_SCENARIOS, SideBySide, sideWorkflows } from './side-by-side';
 import { problems, type Row, yardstick } from './verdict';
 
 const LATENCY_MS = 25;
@@ -79,6 +79,10 @@ async function main(): Promise<void> {
 /** Prints and publishes the table; 1 when a target is missed. */
 function finish(command: string, rows: Row[], t0: number): number {
 	const against = yardstick(process.env.BENCH_YARDSTICK);
+	if (NODE_ONLY) {
+		for (const r of rows) console.log(`${r.scenario} ${r.contender}: ${r.value.toFixed(2)} s (${r.runs?.map((v) => v.toFixed(2)).join(' / ')}), ${r.failed} failed, ${r.rateLimited} 429s`);
+		return 0;
+	}
 	const table = publish(command, rows, machine((Date.now() - t0) / 1000), against);
 	console.log(table);
 	const missed = problems(rows, against);

@@ -13,7 +13,7 @@ import { CALL_NODES, TEMPLATE_ID } from './contenders';
 /** The sandbox's control interface. */
 export const admin = (sandbox: SandboxInfo) => axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
 
-interface LogEntry { method: string; path: string; status: number | null; body: { title?: string } | null }
+interface LogEntry { method: string; path: string; status: number | null; body: { title?: string } | null; time: string }
 
 export interface Outcome {
 	requests: number;
@@ -65,4 +65,19 @@ export async function latestCallSeconds(stack: Stack, workflowId: string | undef
 		await new Promise((r) => setTimeout(r, 250));
 	}
 	return undefined;
+}
+
+/** The requests from the `from`-th on per 100 ms of arrival: answered / 429 / 5xx (to see how a batch is paced). */
+export async function timeline(sandbox: SandboxInfo, from = 0): Promise<string> {
+	const requests = ((await admin(sandbox).get('/requests')).data.items as LogEntry[]).slice(from);
+	if (!requests.length) return 'no requests';
+	const t0 = Math.min(...requests.map((r) => Date.parse(r.time)));
+	const slots: Array<[number, number, number]> = [];
+	for (const r of requests) {
+		const slot = (slots[Math.floor((Date.parse(r.time) - t0) / 100)] ??= [0, 0, 0]);
+		slot[r.status === 429 ? 1 : (r.status ?? 0) >= 500 ? 2 : 0]++;
+	}
+	const start = new Date(t0).toISOString().slice(17, 23);
+	const first = requests.slice(0, 6).map((r) => `${r.method} ${r.path.slice(7, 40)} ${r.status} +${Date.parse(r.time) - t0}`);
+	return `${first.join(', ')}\nfrom ${start}: ` + Array.from(slots, (s, k) => `${k / 10}:${s ? s.join('/') : '-'}`).join(' ');
 }

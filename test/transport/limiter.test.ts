@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
 import { RATE_POLICY, RateWindow, type Ticket } from '../../nodes/shared/rateWindow';
 
@@ -42,16 +44,19 @@ describe('AdaptiveLimit: slow start', () => {
 		l.tick(3 * LIMIT_POLICY.doublingMs);
 		expect(l.limit.limit).toBe(80);
 		l.tick(20 * LIMIT_POLICY.doublingMs);
-		expect(l.limit.limit).toBe(LIMIT_POLICY.blindMax); // never more before an answer
+		expect(l.limit.limit).toBe(LIMIT_POLICY.blindMax); // the clock stops at blindMax before an answer
 	});
 
-	it('a clearly slower answer ends slow start at what was handled without a queue (Vegas)', async () => {
+	it('clearly slower answers end slow start at what was handled without a queue (Vegas); one late answer among fast ones does not', async () => {
 		const l = limiterAt();
 		await l.fill(10);
 		l.tick(25);
 		for (let k = 0; k < 10; k++) l.answer(25);
 		const before = l.limit.limit;
-		l.answer(2 * 27 + 10); // more than 1.5 x (fastest + slack)
+		const slow = 2 * 27 + 10; // more than 1.5 x (fastest + slack)
+		l.answer(slow); // jitter of n8n's own
+		expect(l.limit.inSlowStart).toBe(true);
+		for (let k = 1; k < LIMIT_POLICY.samples; k++) l.answer(slow); // all late: a queue
 		expect(l.limit.inSlowStart).toBe(false);
 		expect(l.limit.limit).toBeLessThan(before);
 		expect(l.limit.limit).toBeGreaterThanOrEqual(LIMIT_POLICY.initial);
@@ -66,6 +71,25 @@ describe('AdaptiveLimit: slow start', () => {
 		l.answer(25, 'rateLimited');
 		expect(l.limit.inSlowStart).toBe(false);
 		expect(l.limit.limit).toBe(before);
+	});
+
+	it('before the first answer, a loop that starts items faster than the clock raises the limit still lets answers in', async () => {
+		const limit = new AdaptiveLimit();
+		let answerSeenAt: number | undefined;
+		let started = 0;
+		const busy = (ms: number) => {
+			for (const until = Date.now() + ms; Date.now() < until; );
+		};
+		for (; started < 100; started++) {
+			await limit.acquire();
+			if (started === 0) {
+				void sleep(0).then(() => (answerSeenAt = started)); // the first answer, waiting in the event loop
+				busy(100); // a slow first item (n8n compiling, decrypting the credential): the clock says 100 by now
+			} else busy(0.1);
+		}
+		// without giving way the loop would start the ~100 the clock allows before it reads the answer
+		expect(answerSeenAt).toBeDefined();
+		expect(answerSeenAt!).toBeLessThan(5);
 	});
 
 	it('an idle limiter does not grow by the clock', async () => {
@@ -130,6 +154,15 @@ describe('AdaptiveLimit: after slow start (Vegas)', () => {
 		expect(l.limit.limit).toBeLessThan(30);
 	});
 
+	it('a round trip of late answers (a pause of n8n itself) gives back at most a quarter of the limit', async () => {
+		const l = await steady(80);
+		const before = l.limit.limit;
+		await l.fill(before - l.limit.running);
+		for (let k = 0; k < before; k++) l.answer(200); // every answer of the round trip 10 x the fastest
+		expect(l.limit.limit).toBeGreaterThanOrEqual(Math.floor(before * 0.75) - 1);
+		expect(l.limit.limit).toBeLessThan(before);
+	});
+
 	it('halves on 503 or a failed connection, once per round trip', async () => {
 		const l = await steady(40);
 		const before = l.limit.limit;
@@ -172,11 +205,12 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const refused = send(window, 200);
 		expect(window.refused(refused, 1000, 210)).toBe(true);
 		expect(window.count).toBe(100);
-		expect(window.pausedUntil).toBe(1210);
+		// Retry-After: 1 is whole seconds, rounded up: the learned window paces the restart, not 210 + 1000
+		expect(window.pausedUntil).toBe(210);
 		// the next window's worth goes at once: a window after the answer to the first accepted one
-		const next = Array.from({ length: 100 }, () => send(window, 1210).at);
-		expect(next[0]).toBe(Math.max(1210, 100 + RTT + 1000 + RATE_POLICY.marginMs));
-		expect(next[99]).toBeLessThanOrEqual(Math.max(1210, 199 + RTT + 1000 + RATE_POLICY.marginMs));
+		const next = Array.from({ length: 100 }, () => send(window, 210).at);
+		expect(next[0]).toBe(100 + RTT + 1000 + RATE_POLICY.marginMs);
+		expect(next[99]).toBeLessThanOrEqual(199 + RTT + 1000 + RATE_POLICY.marginMs);
 		// and no more than the count in any window's length after the answers
 		const after = send(window, 1300).at;
 		expect(after).toBeGreaterThanOrEqual(next[0] + RTT + 1000);
@@ -192,14 +226,14 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const window = new RateWindow();
 		for (let k = 0; k < 50; k++) send(window, k);
 		const first = send(window, 60);
-		window.refused(first, 1000, 70);
+		window.refused(first, 1050, 70);
 		expect(window.count).toBe(50);
-		expect(window.pausedUntil).toBe(1070);
+		expect(window.pausedUntil).toBe(1120); // a Retry-After in ms is precise: kept whole
 		// sent after the refused one, in the same epoch: nothing more (the count is known: no new pause)
 		const late: Ticket = { epoch: first.epoch, at: first.at + 1 };
 		window.refused(late, 1000, 80);
 		expect(window.count).toBe(50);
-		expect(window.pausedUntil).toBe(1070);
+		expect(window.pausedUntil).toBe(1120);
 		// sent before it and counted as accepted, but refused after all (it overtook): one less
 		const overtaken: Ticket = { epoch: first.epoch, at: first.at - 1 };
 		window.refused(overtaken, 1000, 81);
@@ -222,6 +256,36 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.generation).toBe(generation); // slots already reserved stay
 	});
 
+	it('with answers seen, a start waits for the count a window after the decisive request reached the service: its answer less the fastest round trip; a 429 that lets through switches to its answer, without a cut', () => {
+		const window = new RateWindow();
+		const answered = (at: number, rtt: number, refused = false): Ticket => {
+			const slot = window.nextSlot(at);
+			if (slot === undefined) throw new Error('waiting for an answer');
+			const ticket: Ticket = { epoch: window.epoch, at: Math.max(at, slot) };
+			window.record(ticket);
+			ticket.answeredAt = ticket.at + rtt;
+			if (!refused) window.accepted(ticket);
+			return ticket;
+		};
+		const first = answered(0, 30);
+		for (let k = 1; k < 20; k++) answered(k, k === 1 ? 25 : 60); // the fastest round trip: 25 ms
+		window.refused(answered(20, 1, true), 1000, 21);
+		expect(window.count).toBe(20);
+		// the first went at 0 and was answered at 30, 5 ms slower than the fastest: counted by 5
+		expect(answered(21, 30).at).toBe(first.at + 5 + 1000 + RATE_POLICY.marginMs);
+		// the second was the fastest: a window after its start
+		expect(answered(21, 30).at).toBe(1 + 1000 + RATE_POLICY.marginMs);
+		// the service refuses one of these: it counts later than that; same count, slots by the answers now
+		const third = answered(21, 30, true);
+		window.refused(third, 1000, third.at + 2);
+		expect(window.count).toBe(20);
+		expect(window.nextSlot(third.at + 3)).toBe(2 + 60 + 1000 + RATE_POLICY.marginMs);
+		// and a 429 a window later is a cut
+		const fourth = answered(third.at + 1100, 30, true);
+		window.refused(fourth, 1000, fourth.at + 1);
+		expect(window.count).toBe(18);
+	});
+
 	it('windows used in full without a 429 raise the count a little (another client may be done)', () => {
 		const window = new RateWindow();
 		for (let k = 0; k < 20; k++) send(window, k);
@@ -230,5 +294,30 @@ describe('RateWindow: the service window learned from 429s', () => {
 		let at = 1025;
 		for (let k = 0; k < 20 * (RATE_POLICY.probeAfterWindows + 2); k++) at = send(window, at).at;
 		expect(window.count).toBeGreaterThan(20);
+	});
+
+	it('a probe met by a 429 goes back to the count the service accepted (not 10 % below it), and the next probe waits twice as long', () => {
+		const window = new RateWindow();
+		for (let k = 0; k < 100; k++) send(window, k);
+		window.refused(send(window, 100), 1000, 105);
+		expect(window.count).toBe(100);
+		let at = 1105;
+		const windowsUntilProbe = () => {
+			const from = at;
+			const count = window.count;
+			while (window.count === count) at = send(window, at).at;
+			return Math.round((at - from) / 1000);
+		};
+		expect(windowsUntilProbe()).toBeGreaterThanOrEqual(RATE_POLICY.probeAfterWindows);
+		expect(window.count).toBe(105);
+		// the service still allows 100: the probe's first extra request is refused
+		const refused = send(window, at);
+		window.refused(refused, 1000, refused.at + 1);
+		expect(window.count).toBe(100);
+		const second = windowsUntilProbe();
+		expect(second).toBeGreaterThanOrEqual(2 * RATE_POLICY.probeAfterWindows);
+		// a probe that holds: the next comes after the first interval again
+		expect(window.count).toBe(105);
+		expect(windowsUntilProbe()).toBeLessThan(second);
 	});
 });
