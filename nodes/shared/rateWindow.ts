@@ -11,12 +11,18 @@ export const RATE_POLICY = {
 	minSample: 10,
 	/** Share taken off the count by a 429 once it is known (at most once per window). */
 	cut: 0.1,
-	/** After windows without a 429, the count grows by this share (a service may allow more now). */
+	/**
+	 * After windows without a 429, the count grows by this share (a service may allow more
+	 * now: another worker with the key is done, a higher plan); each raise that holds is
+	 * followed by one twice as large, up to doubling (slow start's reclaim).
+	 */
 	probe: 0.05,
-	/** Windows in a row without a 429 before that (each probe that finds the limit costs a 429) ... */
+	/** Windows in a row without a 429 before a first raise (each raise that finds the limit costs a 429) ... */
 	probeAfterWindows: 3,
-	/** ... doubled after each probe that met a 429, up to this many (a fixed plan is not probed every few windows). */
-	maxProbeAfterWindows: 48,
+	/** ... doubled after each raise that met a 429, up to this many. */
+	maxProbeAfterWindows: 12,
+	/** A raise holds when this many windows pass at it without a 429. */
+	probeHoldsAfterWindows: 1,
 	/** What a credential's runs learned is forgotten after this long without a request. */
 	rememberMs: 5000,
 	/** Starts are spread at least this share of (round trip / requests in flight), at most spreadMaxMs. */
@@ -53,6 +59,7 @@ export class RateWindow {
 	/** The count before the running probe raised it (what the service is known to accept). */
 	private beforeProbe: number | undefined;
 	private probeAfterWindows = RATE_POLICY.probeAfterWindows;
+	private probeStep = RATE_POLICY.probe;
 	/** Fastest round trip of an accepted request, ms. */
 	private fastestRtt: number | undefined;
 	/** Set when the service refused a start nextSlot allowed by the early estimate of its count. */
@@ -98,16 +105,20 @@ export class RateWindow {
 	private probe(at: number): void {
 		if (this.count === undefined) return;
 		this.fullSince ??= at;
-		if (this.beforeProbe !== undefined && at - this.fullSince >= 2 * this.windowMs) {
-			// Two windows at the raised count without a 429: it holds.
-			this.beforeProbe = undefined;
+		const quiet = at - this.fullSince;
+		if (this.beforeProbe !== undefined) {
+			if (quiet < RATE_POLICY.probeHoldsAfterWindows * this.windowMs) return;
+			// The raise holds: the next one at once, twice as large.
+			this.probeStep = Math.min(1, 2 * this.probeStep);
 			this.probeAfterWindows = RATE_POLICY.probeAfterWindows;
-		}
-		if (at - this.fullSince >= this.probeAfterWindows * this.windowMs) {
-			this.beforeProbe = this.count;
-			this.count += Math.max(1, this.count * RATE_POLICY.probe);
-			this.fullSince = at;
-		}
+			this.raise(at);
+		} else if (quiet >= this.probeAfterWindows * this.windowMs) this.raise(at);
+	}
+
+	private raise(at: number): void {
+		this.beforeProbe = this.count!;
+		this.count = this.count! + Math.max(1, this.count! * this.probeStep);
+		this.fullSince = at;
 	}
 
 	/**
@@ -137,8 +148,9 @@ export class RateWindow {
 				// Paced, so no window of the service should hold more than `count` of our starts.
 				// Only the refused request waits; the rest go on. The first cause that fits:
 				if (this.beforeProbe !== undefined && this.count > this.beforeProbe) {
-					// The probe found the limit: back to what was accepted, and probe less often.
+					// The raise found the limit: back to what was accepted; the next raise small and later.
 					this.count = this.beforeProbe;
+					this.probeStep = RATE_POLICY.probe;
 					this.probeAfterWindows = Math.min(RATE_POLICY.maxProbeAfterWindows, 2 * this.probeAfterWindows);
 					this.lastCut = now;
 				} else if (!this.countsLate && this.fastestRtt !== undefined) {

@@ -286,6 +286,22 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.count).toBe(18);
 	});
 
+	it('raises that hold grow twice as large each time: a worker whose partner on the key is done reclaims the whole limit within a few windows', () => {
+		const window = new RateWindow();
+		for (let k = 0; k < 50; k++) send(window, k);
+		window.refused(send(window, 50), 1000, 55);
+		expect(window.count).toBe(50);
+		let at = 1055;
+		const seen = [50];
+		while (at < 1055 + 12_000) {
+			at = send(window, at).at;
+			if (window.count !== seen[seen.length - 1]) seen.push(window.count!);
+		}
+		// 5 %, 10 %, 20 %, 40 %, 80 %, 100 %: from 50 past 100 in under 12 windows
+		expect(seen.slice(0, 4)).toEqual([50, 52.5, 57.75, 69.3]);
+		expect(Math.max(...seen)).toBeGreaterThan(100);
+	});
+
 	it('windows used in full without a 429 raise the count a little (another client may be done)', () => {
 		const window = new RateWindow();
 		for (let k = 0; k < 20; k++) send(window, k);
