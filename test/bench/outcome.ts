@@ -9,6 +9,7 @@ import axios from 'axios';
 
 import type { SandboxInfo, Stack } from '../../scripts/lib/stack';
 import { CALL_NODES, TEMPLATE_ID } from './contenders';
+import { RATE_POLICY } from '../../nodes/shared/rateWindow';
 
 /** The sandbox's control interface. */
 export const admin = (sandbox: SandboxInfo) => axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
@@ -80,4 +81,10 @@ export async function timeline(sandbox: SandboxInfo, from = 0): Promise<string> 
 	const start = new Date(t0).toISOString().slice(17, 23);
 	const first = requests.slice(0, 6).map((r) => `${r.method} ${r.path.slice(7, 40)} ${r.status} +${Date.parse(r.time) - t0}`);
 	return `${first.join(', ')}\nfrom ${start}: ` + Array.from(slots, (s, k) => `${k / 10}:${s ? s.join('/') : '-'}`).join(' ');
+}
+
+/** Waits until the pace a credential's runs learned is forgotten (RATE_POLICY.rememberMs after `lastEnd`), so the next run starts as a scheduled batch does. */
+export async function untilPaceForgotten(lastEnd: number): Promise<void> {
+	const wait = lastEnd + RATE_POLICY.rememberMs + 200 - Date.now();
+	if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }

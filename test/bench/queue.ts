@@ -16,8 +16,7 @@ import { sleep, stopOnExit } from '../../scripts/lib/stack';
 import { prepareExampleData } from '../../scripts/lib/example-data';
 import { CREDENTIAL_ID, credentials } from '../e2e/lib';
 import { packageTemplateWorkflow } from './contenders';
-import { admin, outcome, timeline } from './outcome';
-import { RATE_POLICY } from '../../nodes/shared/rateWindow';
+import { admin, outcome, timeline, untilPaceForgotten } from './outcome';
 import { ITEMS, RUNS } from './side-by-side';
 import { median, type Row } from './verdict';
 
@@ -35,7 +34,7 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 		let lastEnd = 0;
 		const run = async (parts: number) => {
 			// As in scenarios 1-5: each run starts without the pace the workers learned in the run before.
-			await sleep(Math.max(0, lastEnd + RATE_POLICY.rememberMs + 200 - Date.now()));
+			await untilPaceForgotten(lastEnd);
 			await admin(sandbox).post('/reset');
 			await prepareExampleData(queue.stack);
 			await admin(sandbox).post('/faults', { latencyMs: 25, rateLimitPerSecond: 100 });

@@ -18,9 +18,8 @@ import axios from 'axios';
 import { type SandboxInfo, type Stack, sleep, type WorkflowFixture } from '../../scripts/lib/stack';
 import { prepareExampleData } from '../../scripts/lib/example-data';
 import { documentBody, httpReadWorkflow, httpTemplateWorkflow, packageReadWorkflow, packageTemplateWorkflow, TEMPLATE_ID } from './contenders';
-import { admin, latestCallSeconds, logged, outcome, timeline } from './outcome';
+import { admin, latestCallSeconds, logged, outcome, timeline, untilPaceForgotten } from './outcome';
 import { type Kind, median, type Row } from './verdict';
-import { RATE_POLICY } from '../../nodes/shared/rateWindow';
 
 export const ITEMS = 500;
 export const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
@@ -164,7 +163,7 @@ export class SideBySide {
 	 * scheduled batch does, not from what the previous run (or scenario) taught it.
 	 */
 	private async prepare(scenario: Scenario, fresh = false): Promise<number> {
-		if (fresh) await sleep(Math.max(0, this.lastBatchEnd + RATE_POLICY.rememberMs + 200 - Date.now()));
+		if (fresh) await untilPaceForgotten(this.lastBatchEnd);
 		if (scenario.work === 'create') {
 			await admin(this.sandbox).post('/reset');
 			await prepareExampleData(this.stack);

@@ -181,13 +181,20 @@ describe('AdaptiveLimit: after slow start (Vegas)', () => {
 describe('RateWindow: the service window learned from 429s', () => {
 	/** One start at `at` or the window's next slot, answered `rtt` ms later (every answer is in before the next start). */
 	const RTT = 20;
-	const send = (window: RateWindow, at: number): Ticket => {
+	const send = (window: RateWindow, at: number, rtt = RTT): Ticket => {
 		const slot = window.nextSlot(at);
 		if (slot === undefined) throw new Error('waiting for an answer');
 		const ticket: Ticket = { epoch: window.epoch, at: Math.max(at, slot) };
 		window.record(ticket);
-		ticket.answeredAt = ticket.at + RTT;
+		ticket.answeredAt = ticket.at + rtt;
 		return ticket;
+	};
+	/** A window that learned `count` from a 429 to the request after `count` accepted ones (sent 1 ms apart); returns when. */
+	const learned = (window: RateWindow, count: number): number => {
+		for (let k = 0; k < count; k++) send(window, k);
+		window.refused(send(window, count), 1000, count + 5);
+		expect(window.count).toBe(count);
+		return count + 5;
 	};
 
 	it('free before the first 429; a handful of answers teaches no count', () => {
@@ -259,11 +266,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 	it('with answers seen, a start waits for the count a window after the decisive request reached the service: its answer less the fastest round trip; a 429 that lets through switches to its answer, without a cut', () => {
 		const window = new RateWindow();
 		const answered = (at: number, rtt: number, refused = false): Ticket => {
-			const slot = window.nextSlot(at);
-			if (slot === undefined) throw new Error('waiting for an answer');
-			const ticket: Ticket = { epoch: window.epoch, at: Math.max(at, slot) };
-			window.record(ticket);
-			ticket.answeredAt = ticket.at + rtt;
+			const ticket = send(window, at, rtt);
 			if (!refused) window.accepted(ticket);
 			return ticket;
 		};
@@ -288,10 +291,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 
 	it('raises that hold grow twice as large each time: a worker whose partner on the key is done reclaims the whole limit within a few windows', () => {
 		const window = new RateWindow();
-		for (let k = 0; k < 50; k++) send(window, k);
-		window.refused(send(window, 50), 1000, 55);
-		expect(window.count).toBe(50);
-		let at = 1055;
+		let at = 1000 + learned(window, 50);
 		const seen = [50];
 		while (at < 1055 + 12_000) {
 			at = send(window, at).at;
@@ -304,20 +304,14 @@ describe('RateWindow: the service window learned from 429s', () => {
 
 	it('windows used in full without a 429 raise the count a little (another client may be done)', () => {
 		const window = new RateWindow();
-		for (let k = 0; k < 20; k++) send(window, k);
-		window.refused(send(window, 20), 1000, 25);
-		expect(window.count).toBe(20);
-		let at = 1025;
+		let at = 1000 + learned(window, 20);
 		for (let k = 0; k < 20 * (RATE_POLICY.probeAfterWindows + 2); k++) at = send(window, at).at;
 		expect(window.count).toBeGreaterThan(20);
 	});
 
 	it('a probe met by a 429 goes back to the count the service accepted (not 10 % below it), and the next probe waits twice as long', () => {
 		const window = new RateWindow();
-		for (let k = 0; k < 100; k++) send(window, k);
-		window.refused(send(window, 100), 1000, 105);
-		expect(window.count).toBe(100);
-		let at = 1105;
+		let at = 1000 + learned(window, 100);
 		const windowsUntilProbe = () => {
 			const from = at;
 			const count = window.count;
