@@ -127,6 +127,22 @@ function isMetadataPath(pathname: string): boolean {
  * only place the API key may go). The message of a refusal says why and what to change.
  */
 export function checkBaseUrl(value: unknown, allowInsecureHttp = false): BaseUrlCheck {
+	// Checked before every request (twice: here and in the credential): a parse and the
+	// address checks each time for the same few values. The check depends on its input alone.
+	if (typeof value !== 'string') return judgeBaseUrl(value, allowInsecureHttp);
+	const key = `${allowInsecureHttp ? 'insecure' : 'secure'} ${value}`;
+	let check = checkedBaseUrls.get(key);
+	if (!check) {
+		if (checkedBaseUrls.size >= 64) checkedBaseUrls.clear();
+		check = judgeBaseUrl(value, allowInsecureHttp);
+		checkedBaseUrls.set(key, check);
+	}
+	return { ...check };
+}
+
+const checkedBaseUrls = new Map<string, BaseUrlCheck>();
+
+function judgeBaseUrl(value: unknown, allowInsecureHttp: boolean): BaseUrlCheck {
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (text === '') {
 		return { ok: false, message: `The credential has no Base URL: set it to the service address, e.g. ${BASE_URL_EXAMPLE}` };

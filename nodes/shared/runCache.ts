@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiContext } from './transport';
 
@@ -41,4 +41,16 @@ export function oncePerRun(
 		answer.catch(() => reads.delete(key));
 	}
 	return answer;
+}
+
+/** Whether the run is the node's tool variant, asked once per run (n8n copies the whole node for every getNode()). */
+const toolRuns = new WeakMap<object, boolean>();
+
+export function isToolRun(context: IExecuteFunctions): boolean {
+	let isTool = toolRuns.get(context);
+	if (isTool === undefined) {
+		isTool = context.getNode().type.endsWith('Tool');
+		toolRuns.set(context, isTool);
+	}
+	return isTool;
 }

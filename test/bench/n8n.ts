@@ -42,7 +42,7 @@ async function main(): Promise<void> {
 		}
 		process.exit(finish('npm run bench:queue', rows, t0));
 	}
-	const stack = new Stack({ name: process.env.E2E_STACK || 'bench', fresh: true, log });
+	const stack = new Stack({ name: process.env.E2E_STACK || 'bench', fresh: true, log, n8nNodeArgs: process.env.BENCH_N8N_ARGS ? process.env.BENCH_N8N_ARGS.split(' ') : undefined });
 	const stopAndExit = stopOnExit(stack, log);
 	let exitCode = 1;
 	try {

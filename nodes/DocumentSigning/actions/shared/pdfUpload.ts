@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { PdfFile } from '../../../shared/upload';
 import { MAX_PDF_MB, readPdfFromItem, readPdfFromUrl, uploadPdf } from '../../../shared/upload';
+import { isToolRun } from '../../../shared/runCache';
 import { FROM_1_1 } from './versions';
 
 /** What a create makes that holds a PDF: an envelope or a template. */
@@ -130,7 +131,7 @@ export async function readPdfSource(this: IExecuteFunctions, i: number): Promise
 	let pdf: PdfFile | undefined;
 	if (source === 'binary') {
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
-		if (this.getNode().type.endsWith('Tool') && !this.getInputData()[i]?.binary?.[binaryPropertyName]) {
+		if (isToolRun(this) && !this.getInputData()[i]?.binary?.[binaryPropertyName]) {
 			// An AI agent cannot attach a file: say what to set instead of n8n's binary error.
 			throw new NodeOperationError(
 				this.getNode(),

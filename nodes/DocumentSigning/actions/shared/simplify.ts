@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { isToolRun } from '../../../shared/runCache';
+
 /**
  * The "Simplify" option of the operations whose answers are long: the fields a person or
  * an AI agent acts on instead of the whole answer. Off by default on the regular node, so
@@ -109,7 +111,7 @@ export function simplifyOutput(this: IExecuteFunctions, i: number, items: INodeE
 	const resource = this.getNodeParameter('resource', i) as string;
 	const operation = this.getNodeParameter('operation', i) as string;
 	const simplifier = SIMPLIFIERS[resource]?.[operation];
-	const isTool = this.getNode().type.endsWith('Tool');
+	const isTool = isToolRun(this);
 	if (!simplifier || !(this.getNodeParameter('simplify', i, isTool) as boolean)) return items;
 	return items.map((item) => ({ ...item, json: simplifier(item.json) }));
 }
