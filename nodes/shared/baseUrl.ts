@@ -127,8 +127,8 @@ function isMetadataPath(pathname: string): boolean {
  * only place the API key may go). The message of a refusal says why and what to change.
  */
 export function checkBaseUrl(value: unknown, allowInsecureHttp = false): BaseUrlCheck {
-	// Checked before every request (twice: here and in the credential): a parse and the
-	// address checks each time for the same few values. The check depends on its input alone.
+	// Asked twice per request (the transport and the credential's authenticate) for the same
+	// few values; the answer depends on the input alone, so it is kept per value.
 	if (typeof value !== 'string') return judgeBaseUrl(value, allowInsecureHttp);
 	const key = `${allowInsecureHttp ? 'insecure' : 'secure'} ${value}`;
 	let check = checkedBaseUrls.get(key);

@@ -119,7 +119,7 @@ export class SideBySide {
 		for (let more = true; more; ) {
 			more = false;
 			for (const [runs, once] of [[lanes.node, n8n('node')], [lanes.defaults, n8n(null)]] as const) {
-				if (runs.length >= RUNS || runs.some(dirty)) continue;
+				if (!wantsMore(runs)) continue;
 				runs.push(await once());
 				more = true;
 			}
@@ -140,11 +140,7 @@ export class SideBySide {
 
 	/** Runs `once` until there are RUNS runs, or once more only while it ends clean. */
 	private async repeat(once: () => Promise<Measured>, runs: Measured[]): Promise<Measured[]> {
-		while (runs.length < RUNS) {
-			const r = await once();
-			runs.push(r);
-			if (r.failed || r.duplicates) break;
-		}
+		while (wantsMore(runs)) runs.push(await once());
 		return runs;
 	}
 
@@ -250,7 +246,11 @@ export class SideBySide {
 	}
 }
 
-const dirty = (m: Measured) => m.failed + m.duplicates > 0;
+/** Items a run lost or created twice. */
+const lost = (m: Measured) => m.failed + m.duplicates;
+const dirty = (m: Measured) => lost(m) > 0;
+/** A contender runs again until it has RUNS runs; one that lost items is not run again (it cannot be the yardstick). */
+const wantsMore = (runs: Measured[]) => runs.length < RUNS && !runs.some(dirty);
 const said = (m: Measured) => `${m.value.toFixed(2)} s${dirty(m) ? ` (${m.failed} failed, ${m.duplicates} twice)` : ''}`;
 
 interface Calibration<T> {
@@ -272,7 +272,7 @@ class Tuned<T> {
 		private readonly once: (point: T) => Promise<Measured>,
 		private readonly name: (point: T) => string,
 	) {
-		const cost = (m: Measured) => (m.failed + m.duplicates) * 1e6 + m.value;
+		const cost = (m: Measured) => lost(m) * 1e6 + m.value;
 		this.order = [...calibration.first].sort((a, b) => cost(a.m) - cost(b.m));
 		this.runs = this.order[0] && !dirty(this.order[0].m) ? [this.order[0].m] : [];
 		if (!this.runs.length) this.at = this.order.length;
@@ -280,7 +280,7 @@ class Tuned<T> {
 
 	/** Whether the current point still needs runs. */
 	get wanting(): boolean {
-		return this.at < this.order.length && this.runs.length < RUNS;
+		return this.at < this.order.length && wantsMore(this.runs);
 	}
 
 	async runOnce(): Promise<void> {
