@@ -243,7 +243,9 @@ describe('RateController (without HTTP)', () => {
 		const t0 = performance.now();
 		for (let i = 0; i < 21; i++) await rate.acquire();
 		const took = performance.now() - t0;
-		expect(took).toBeGreaterThanOrEqual(20 * 3.2 - 2);
+		// The plan is kept in Date.now's whole milliseconds and timers fire on libuv's whole-millisecond
+		// clock: up to 1 ms lost where the plan starts and up to 2 ms at its last timer.
+		expect(took).toBeGreaterThanOrEqual(20 * 3.2 - 3);
 		expect(took).toBeLessThan(20 * RATE_POLICY.spreadMaxMs + 100);
 	});
 
