@@ -304,6 +304,19 @@ export class Stack {
 		this.stopping = true;
 		await this.processes.stopAll();
 		for (const cleanup of this.cleanups.splice(0)) await cleanup().catch(() => undefined);
+		await this.dropEditorCopies();
+	}
+
+	/**
+	 * n8n copies its editor (about 700 scripts, 47 MB) into `<user folder>/.cache/n8n/public`
+	 * on every start of a main or webhook process. Stopped, the copy is dropped: `npm run lint`
+	 * (eslint ., which n8n's strict mode keeps unconfigured) would read every copy left in .e2e/.
+	 */
+	private async dropEditorCopies(): Promise<void> {
+		const folders = await fs.readdir(this.dir, { withFileTypes: true }).catch(() => []);
+		for (const folder of folders.filter((entry) => entry.isDirectory())) {
+			await fs.rm(path.join(this.dir, folder.name, '.cache', 'n8n', 'public'), { recursive: true, force: true }).catch(() => undefined);
+		}
 	}
 
 	/** Resolves with the name of the first of n8n and the sandbox to exit. */
