@@ -9,6 +9,7 @@ import { existsSync } from 'fs';
 import { chromium, selectors, type Browser, type Locator, type Page } from 'playwright-core';
 
 import { OWNER } from '../../scripts/lib/stack';
+import { log } from '../e2e/lib';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -100,21 +101,28 @@ export class Editor {
 		// Another node type loads afresh: the editor would otherwise ask the new type for the old panel's options.
 		const sameType = node !== undefined && node.type === this.openType;
 		this.openType = node?.type;
-		if (sameType && new URL(this.page.url()).pathname.startsWith(`/workflow/${workflowId}`) && (await this.moveTo(route, node.name))) return;
+		if (sameType && new URL(this.page.url()).pathname.startsWith(`/workflow/${workflowId}`)) {
+			const moved = await this.moveTo(route, node.name);
+			if (moved === true) return;
+			log(`        (loaded afresh: ${moved})`);
+		}
 		await this.page.goto(`${this.n8nUrl}${route}`);
 		await this.page.getByTestId('ndv').waitFor({ timeout: 30_000 });
 		await this.page.getByTestId('node-parameters').waitFor({ timeout: 30_000 });
 		await this.page.waitForTimeout(800);
 	}
 
-	/** Closes the open panel and opens another node's through the editor's router; false when it does not show. */
-	private async moveTo(route: string, nodeName: string): Promise<boolean> {
-		// Escape closes an open dropdown first, then the panel.
+	/** Closes the open panel and opens another node's through the editor's router; why not, when it does not show. */
+	private async moveTo(route: string, nodeName: string): Promise<true | string> {
+		// Escape closes an open dropdown first, then the panel; where a field keeps the key (seen
+		// after the e-stamp panels), the panel's close button.
 		for (let attempt = 0; attempt < 3 && (await this.ndv.isVisible()); attempt++) {
-			await this.page.keyboard.press('Escape');
+			const close = this.ndv.getByTestId('ndv-close-button');
+			if (attempt === 2 && (await close.count()) > 0) await close.first().click();
+			else await this.page.keyboard.press('Escape');
 			await this.ndv.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
 		}
-		if (await this.ndv.isVisible()) return false;
+		if (await this.ndv.isVisible()) return 'the open panel did not close';
 		// A string, so the browser's types stay out of this Node project.
 		const pushed = (await this.page.evaluate(`(async () => {
 			const router = document.querySelector('#app')?.__vue_app__?.config.globalProperties.$router;
@@ -122,12 +130,13 @@ export class Editor {
 			await router.push(${JSON.stringify(route)});
 			return true;
 		})()`)) as true | string;
-		if (pushed !== true) return false;
+		if (pushed !== true) return `the router: ${pushed}`;
 		try {
 			await this.ndv.getByTestId('node-title-container').filter({ hasText: nodeName }).first().waitFor({ timeout: 10_000 });
 			await this.page.getByTestId('node-parameters').waitFor({ timeout: 10_000 });
 		} catch {
-			return false;
+			const title = await this.ndv.getByTestId('node-title-container').first().innerText({ timeout: 1_000 }).catch(() => '(no panel)');
+			return `the panel of "${nodeName}" did not show in 10 s (shown: ${title.replace(/\s+/g, ' ').slice(0, 120)})`;
 		}
 		await this.page.waitForTimeout(500);
 		return true;
