@@ -2,13 +2,14 @@
 /**
  * Refuses a release whose package.json does not belong to the repository and tag being
  * published: `node scripts/release-check.mjs <owner/repo> <tag>` (the publish workflow passes
- * GITHUB_REPOSITORY and GITHUB_REF_NAME). repository.url, homepage and bugs.url must all
- * name <owner/repo> on GitHub (npm's provenance statement names the repository the workflow
- * ran in, and npm refuses one that differs from repository.url); the tag must be the
+ * GITHUB_REPOSITORY and GITHUB_REF_NAME). repository.url and bugs.url must name <owner/repo>
+ * on GitHub (npm's provenance statement names the repository the workflow ran in, and npm
+ * refuses one that differs from repository.url); homepage must be the package's npm page
+ * (the nodes' documentation links point at it) or that repository; the tag must be the
  * version, with or without a leading "v". Exit 1 with the reason otherwise.
  *
- * When the package moves to another repository, change repository, homepage and bugs in
- * package.json together (docs/verification.md, "Where the package lives").
+ * When the package moves to another repository, change repository and bugs in package.json
+ * (docs/verification.md, "Where the package lives").
  */
 import { readFileSync } from 'node:fs';
 
@@ -29,14 +30,16 @@ if (!repository || !tag) {
 const expected = repository.toLowerCase();
 const fields = {
 	'repository.url': typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url,
-	homepage: pkg.homepage,
 	'bugs.url': typeof pkg.bugs === 'string' ? pkg.bugs : pkg.bugs?.url,
 };
 for (const [field, url] of Object.entries(fields)) {
-	const named = githubRepo(url);
-	if (named !== expected) {
-		problems.push(`package.json ${field} is ${url ?? 'missing'}, which is not https://github.com/${repository}: set repository, homepage and bugs in package.json to this repository`);
+	if (githubRepo(url) !== expected) {
+		problems.push(`package.json ${field} is ${url ?? 'missing'}, which is not https://github.com/${repository}: set repository and bugs in package.json to this repository`);
 	}
+}
+const npmPage = `https://www.npmjs.com/package/${pkg.name}`;
+if (pkg.homepage !== npmPage && githubRepo(pkg.homepage) !== expected) {
+	problems.push(`package.json homepage is ${pkg.homepage ?? 'missing'}, which is neither ${npmPage} nor https://github.com/${repository}`);
 }
 if (tag !== pkg.version && tag !== `v${pkg.version}`) {
 	problems.push(`the tag ${tag} is not package.json's version ${pkg.version}: tag the commit whose package.json says the version (npm run release does both)`);
