@@ -52,6 +52,21 @@ expect .github/workflows/publish.yml 'checks repository and tag before publishin
 expect .github/workflows/publish.yml 'publishes with npm run release' '^        run: npm run release$'
 expect .github/workflows/publish.yml 'falls back to the NPM_TOKEN secret' 'NODE_AUTH_TOKEN: \$\{\{ secrets\.NPM_TOKEN \}\}'
 
+echo "package metadata n8n's verification reads"
+node -e '
+const p = require("./package.json");
+const fs = require("fs");
+const line = (ok, text) => console.log(`${ok ? "ok" : "FAIL"} ${text}`);
+line(!p.dependencies || Object.keys(p.dependencies).length === 0, `no runtime dependencies (${Object.keys(p.dependencies || {}).join(", ") || "none"})`);
+line(p.license === "MIT" && /^MIT License/m.test(fs.readFileSync("LICENSE.md", "utf8")), `licence MIT (package.json ${p.license}, LICENSE.md)`);
+line(/^(@[^/]+\/)?n8n-nodes-/.test(p.name) && (p.keywords || []).includes("n8n-community-node-package"), "name n8n-nodes-..., keyword n8n-community-node-package");
+line(p.scripts.prepublishOnly === "n8n-node prerelease" && p.scripts.release === "n8n-node release", "prepublishOnly: n8n-node prerelease, release: n8n-node release");
+line(p.publishConfig && p.publishConfig["ignore-scripts"] === false && /publish-guard/.test(p.scripts.prepack || ""), "the guard also runs as prepack during npm publish (publishConfig ignore-scripts: false)");
+' >"$tmp/meta.log" 2>&1 || echo "FAIL reading package.json: $(cat "$tmp/meta.log")" >>"$tmp/meta.log"
+while read -r status text; do
+  if [ "$status" = ok ]; then ok "$text"; else fail "$text"; fi
+done <"$tmp/meta.log"
+
 echo "release check (scripts/release-check.mjs)"
 read -r repo version < <(node -e '
 const p = require("./package.json");
