@@ -51,7 +51,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 		],
 		properties: [
 			{
-				displayName: 'Trigger On Status',
+				displayName: 'Trigger on Status',
 				name: 'statuses',
 				type: 'multiOptions',
 				options: ENVELOPE_STATUS_OPTIONS,
@@ -170,7 +170,7 @@ function readStatuses(this: IPollFunctions): string[] {
 	if (statuses.length === 0) {
 		throw new NodeOperationError(
 			this.getNode(),
-			'Trigger On Status: choose one or more statuses (or give them in Other Statuses)',
+			'Trigger on Status: choose one or more statuses (or give them in Other Statuses)',
 		);
 	}
 	return statuses;

@@ -29,6 +29,7 @@ export async function fetchEnvelopeFile(
 	if (!url) {
 		throw new NodeOperationError(this.getNode(), 'The service returned no download address', {
 			itemIndex,
+			description: 'Run the node again later; to get the file details without the PDF, turn off Include PDF as Binary Data.',
 		});
 	}
 	// The presigned address carries its own authorization: fetched without the API key.

@@ -227,7 +227,7 @@ describe('Document Signing Status Trigger', () => {
 	it('refuses an empty status choice before any request', async () => {
 		const p = await poller({ statuses: [] });
 		const logStart = (await h.requests()).length;
-		await expect(p.poll()).rejects.toThrow('Trigger On Status: choose one or more statuses');
+		await expect(p.poll()).rejects.toThrow('Trigger on Status: choose one or more statuses');
 		expect(await listRequests(h, logStart)).toEqual([]);
 	});
 });

@@ -62,6 +62,7 @@ function findOperation(
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" of resource "${resource}" is not supported`,
+			{ description: 'Choose the Resource and Operation again in the node: this version of the node has no such pair.' },
 		);
 	}
 	return candidate as OperationModule;

@@ -26,7 +26,7 @@ export function partyProperties(who: 'First' | 'Second', displayOptions: IDispla
 			displayName: `${who} Party Email`,
 			name: name('Email'),
 			type: 'string',
-			placeholder: 'name@email.com',
+			placeholder: 'e.g. name@email.com',
 			default: '',
 			required: true,
 			displayOptions,

@@ -171,7 +171,7 @@ export async function uploadToCreated(
 		throw new NodeOperationError(
 			this.getNode(),
 			`${label} ${id} was created but the service returned no upload address`,
-			{ itemIndex: i },
+			{ itemIndex: i, description: `${left} ${id} exists without its PDF: delete it and run the node again.` },
 		);
 	}
 	try {

@@ -78,7 +78,7 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 			name: 'email',
 			type: 'string',
 			default: '',
-			placeholder: 'name@email.com',
+			placeholder: 'e.g. name@email.com',
 			description: template
 				? 'Optional on a template: the real contact is given when a document is created'
 				: 'E-mail address where the signing link is sent, e.g. name@example.com',

@@ -24,7 +24,7 @@ const SHAPE_HINT = (key: string) =>
 /** Execution-only settings added to the shared signing settings (which bring Expires At, not used here). */
 const executionOptions: INodeProperties[] = [
 	{
-		displayName: 'Expires In (Days)',
+		displayName: 'Expires in (Days)',
 		name: 'expiresInDays',
 		type: 'number',
 		typeOptions: { minValue: 1 },

@@ -62,7 +62,7 @@ const properties: INodeProperties[] = [
 						name: 'email',
 						type: 'string',
 						default: '',
-						placeholder: 'name@email.com',
+						placeholder: 'e.g. name@email.com',
 						hint: 'An email, a phone or both: at least one is needed',
 					},
 					{
