@@ -14,6 +14,7 @@ import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
 import { MAX_PDF_BYTES } from '../../nodes/shared/upload';
+import { actionNode, chain, seedNode } from '../harness';
 import { errorOf, useProbeHarness } from '../transport/setup';
 
 const PDF = Buffer.from('%PDF-1.7\n% a small test file\n%%EOF\n', 'latin1');
@@ -251,5 +252,60 @@ describe('address guard: PDF URL and service addresses', () => {
 				await close(big);
 			}
 		});
+	});
+});
+
+describe('Download File: the presigned download address', () => {
+	const { h } = useProbeHarness();
+	let service: Host;
+	let fileAnswer: { type: string; body: Buffer | string } = { type: 'application/pdf', body: PDF };
+	let fileUrl = '';
+
+	beforeAll(async () => {
+		// A stand-in for the service: its file address answers what the test sets. The sandbox
+		// refuses to store anything but a PDF, so a service answering JSON needs its own server.
+		service = await serve('127.0.0.1', (path, res) => {
+			if (path.startsWith('/api/v1/envelopes/env_1/file')) {
+				res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: fileUrl, fileName: 'signed.pdf', expiresIn: 3600 }));
+			} else if (path.startsWith('/storage/signed.pdf')) {
+				res.writeHead(200, { 'content-type': fileAnswer.type }).end(fileAnswer.body);
+			} else {
+				res.writeHead(404).end();
+			}
+		});
+	});
+	afterAll(async () => await close(service));
+
+	const download = async () =>
+		await h().run({
+			nodes: [
+				seedNode(),
+				actionNode({ resource: 'envelope', operation: 'downloadFile', envelopeId: { __rl: true, mode: 'id', value: 'env_1' }, includeStatus: false }, { typeVersion: 1.1 }),
+			],
+			connections: chain('Seed', 'Document Signing'),
+			credentials: { baseUrl: `http://127.0.0.1:${service.port}/api/v1` },
+		});
+
+	it('a PDF is stored; the address on loopback is allowed (it comes from the configured service)', async () => {
+		fileUrl = `http://127.0.0.1:${service.port}/storage/signed.pdf?sig=abc`;
+		fileAnswer = { type: 'application/pdf', body: PDF };
+		const result = await download();
+		expect(result.error).toBeUndefined();
+		const [item] = result.items('Document Signing');
+		expect(item.binary?.data?.mimeType).toBe('application/pdf');
+		expect(item.json.size).toBe(PDF.length);
+	});
+
+	it('a JSON answer is an error, and no application/pdf binary of it is stored', async () => {
+		fileUrl = `http://127.0.0.1:${service.port}/storage/signed.pdf?sig=abc`;
+		fileAnswer = { type: 'application/json', body: '{"code":"NOT_READY","message":"file is being generated"}' };
+		const result = await download();
+		expect(errorOf(result).message).toMatch(/^Download address: the service answered with JSON instead of the PDF \(\d+ bytes\); no file was stored$/);
+	});
+
+	it('a metadata address from the service is refused', async () => {
+		fileUrl = 'http://169.254.169.254/latest/meta-data/iam/';
+		const result = await download();
+		expect(errorOf(result).message).toBe('Download address: the address is a link-local or cloud metadata address (169.254.169.254), which is never fetched');
 	});
 });
