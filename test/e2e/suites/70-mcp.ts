@@ -61,7 +61,7 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		const connected = Object.values(saved.data.data.connections as Record<string, { ai_tool?: Array<Array<{ node: string }>> }>)
 			.flatMap((c) => c.ai_tool?.flat() ?? [])
 			.map((c) => c.node);
-		expectEqual([connected.filter((n) => n === 'MCP Server Trigger').length, connected.filter((n) => n === 'AI Agent').length], [8, 5], 'tools of the MCP trigger and of the agent');
+		expectEqual([connected.filter((n) => n === 'MCP Server Trigger').length, connected.filter((n) => n === 'AI Agent').length], [7, 5], 'tools of the MCP trigger and of the agent');
 	});
 	// The PDF the workflow's "PDF Address" webhook reads from disk and serves.
 	const pdfFile = path.join(stack.filesDir, 'mcp-contract.pdf');
