@@ -13,9 +13,9 @@
  *
  * Literal addresses are read after the URL parser has normalised them (2130706433,
  * 0x7f000001 and 0177.0.0.1 all become 127.0.0.1; IPv4 inside IPv6 is unwrapped). Host names
- * are resolved once and every address they resolve to is checked; the request then goes to
- * the checked address itself (pinTarget), so a second answer of the name server cannot move
- * it elsewhere.
+ * are resolved once (n8n's lookup for nodes) and every address they resolve to is checked;
+ * the request then goes to the checked address itself (pinTarget), so a second answer of the
+ * name server cannot move it elsewhere.
  */
 
 export type AddressClass =
@@ -190,23 +190,29 @@ export interface PinnedTarget {
 	headers: Record<string, string>;
 	/** TLS server name (certificate check and SNI) when the URL holds the IP instead. */
 	servername?: string;
-	/** Whether the connection's address was checked before connecting (false: checked after). */
-	pinned: boolean;
 }
+
+/** What a name means where n8n gives nodes no lookup (n8n 1.x). */
+const UNRESOLVED_NAME =
+	'this n8n version gives nodes no way to check where a host name leads, so a name is refused unless Allow Internal Addresses is on (n8n 2.x checks it)';
 
 /**
  * Checks an http(s) address under the policy and tells where to send the request. Without a
- * resolver (n8n versions that offer none to nodes) a name is sent as it is and the caller
- * checks the connected address (checkConnected) before reading the answer.
+ * resolver (n8n 1.x offers none to nodes, and Node's own lookup is closed to community nodes)
+ * a name cannot be checked: for rule `user` it needs Allow Internal Addresses; a service's
+ * address is sent as it is, known metadata names refused.
  */
 export async function pinTarget(url: URL, policy: GuardPolicy, resolver?: Resolver): Promise<PinnedTarget> {
 	const byName = classifyHost(url.hostname);
 	if (byName !== undefined) {
 		const refusal = refusalOf(byName, policy, bareHost(url.hostname));
 		if (refusal) throw new AddressRefused(refusal);
-		return { url: url.href, headers: {}, pinned: true };
+		return { url: url.href, headers: {} };
 	}
-	if (!resolver) return { url: url.href, headers: {}, pinned: false };
+	if (!resolver) {
+		if (policy.rule === 'user' && !policy.allowInternal) throw new AddressRefused(UNRESOLVED_NAME);
+		return { url: url.href, headers: {} };
+	}
 	const addresses = await resolver(bareHost(url.hostname));
 	if (addresses.length === 0) throw new AddressRefused('the host name has no address');
 	for (const { address } of addresses) {
@@ -216,12 +222,5 @@ export async function pinTarget(url: URL, policy: GuardPolicy, resolver?: Resolv
 	const [first] = addresses;
 	const pinned = new URL(url.href);
 	pinned.hostname = first.family === 6 || first.address.includes(':') ? `[${first.address}]` : first.address;
-	return { url: pinned.href, headers: { Host: url.host }, servername: bareHost(url.hostname), pinned: true };
-}
-
-/** Checks the address a connection reached (when it could not be pinned before). */
-export function checkConnected(remoteAddress: string | undefined, policy: GuardPolicy): void {
-	if (!remoteAddress) throw new AddressRefused('the address it connected to could not be checked');
-	const refusal = refusalOf(classifyIp(remoteAddress) ?? 'reserved', policy, remoteAddress, true);
-	if (refusal) throw new AddressRefused(refusal);
+	return { url: pinned.href, headers: { Host: url.host }, servername: bareHost(url.hostname) };
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { GuardPolicy, PinnedTarget, ResolvedAddress, Resolver } from './addressGuard';
-import { AddressRefused, checkConnected, pinTarget } from './addressGuard';
+import { AddressRefused, pinTarget } from './addressGuard';
 import { isRedirect } from './redirects';
 import type { ApiContext } from './transport';
 import { guardedSend } from './transport';
@@ -42,8 +42,7 @@ interface LookupLike {
 
 /**
  * n8n's own name lookup for nodes (n8n 2.x): with N8N_SSRF_PROTECTION_ENABLED it also refuses
- * what n8n's settings refuse. Undefined on n8n versions without it (1.x): the connected
- * address is then checked before the answer is read.
+ * what n8n's settings refuse. Undefined on n8n versions without it (1.x).
  */
 export function helperResolver(context: ApiContext): Resolver | undefined {
 	const helpers = context.helpers as { getSecureEgressFilter?: () => { createSecureLookup(): unknown } };
@@ -87,7 +86,7 @@ function failureReason(error: unknown): string {
 	return 'the address could not be fetched';
 }
 
-type Stream = AsyncIterable<Buffer> & { destroy?: () => void; socket?: { remoteAddress?: string } };
+type Stream = AsyncIterable<Buffer> & { destroy?: () => void };
 
 function discard(body: unknown): void {
 	(body as Stream | undefined)?.destroy?.();
@@ -107,7 +106,7 @@ export async function fetchGuarded(this: ApiContext, address: string, options: G
 		const request: IHttpRequestOptions = {
 			method: 'GET',
 			url: target.url,
-			// Identity: the socket stays readable below, and no compressed bomb is unpacked.
+			// Identity: the limit counts the file's own bytes, not a compressed form of them.
 			headers: { Accept: options.accept ?? '*/*', 'Accept-Encoding': 'identity', ...target.headers },
 			encoding: 'stream',
 			...(target.servername ? { agentOptions: { servername: target.servername } } : {}),
@@ -119,14 +118,6 @@ export async function fetchGuarded(this: ApiContext, address: string, options: G
 			throw fail(failureReason(error));
 		}
 		const body = response.body as Stream;
-		if (!target.pinned) {
-			try {
-				checkConnected(body?.socket?.remoteAddress, options);
-			} catch (error) {
-				discard(body);
-				throw fail((error as AddressRefused).reason);
-			}
-		}
 		if (isRedirect(response.statusCode)) {
 			discard(body);
 			const location = headerOf(response.headers, 'location');

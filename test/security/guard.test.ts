@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest and is not published (package.json "files" is dist/ only) */
 /**
  * The address guard in a real n8n execution (n8n-core's engine in-process, n8n's own request
  * helpers, real HTTP servers on this machine).
@@ -9,10 +10,14 @@
  * injectable resolver): the guard checks what the name resolves to, and a name resolving to
  * loopback is refused like the literal, before any connection.
  */
+import { lookup } from 'dns/promises';
 import { once } from 'events';
+import type { IDataObject } from 'n8n-workflow';
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
+import { hostname } from 'os';
 
+import { classifyIp } from '../../nodes/shared/addressGuard';
 import { MAX_PDF_BYTES } from '../../nodes/shared/upload';
 import { actionNode, chain, seedNode } from '../harness';
 import { errorOf, useProbeHarness } from '../transport/setup';
@@ -65,8 +70,8 @@ describe('address guard: PDF URL and service addresses', () => {
 		for (const host of [internal, second, v6]) host.hits.length = 0;
 	});
 
-	const read = async (args: Record<string, unknown>) => await probe('readPdfUrl', args);
-	const guarded = async (args: Record<string, unknown>) => await probe('fetchGuarded', args);
+	const read = async (args: IDataObject) => await probe('readPdfUrl', args);
+	const guarded = async (args: IDataObject) => await probe('fetchGuarded', args);
 
 	describe('refused before any connection (Allow Internal Addresses off)', () => {
 		const cases: Array<[string, () => string, RegExp]> = [
@@ -139,6 +144,38 @@ describe('address guard: PDF URL and service addresses', () => {
 			} finally {
 				await close(pdfHost);
 			}
+		});
+	});
+
+	describe("the machine's own host name, resolved by the system", () => {
+		// A name no rule knows by itself: what it resolves to decides. On machines whose host
+		// name resolves to an internal address (most: /etc/hosts), it is refused like the literal.
+		let resolved = '';
+		beforeAll(async () => {
+			resolved = (await lookup(hostname())).address;
+		});
+		it("through n8n's lookup: refused naming the address it resolves to, before any connection", async () => {
+			const kind = classifyIp(resolved);
+			expect(kind).not.toBe('public'); // else this machine cannot show the rule
+			const error = errorOf(await guarded({ url: `http://${hostname()}:${internal.port}/a.pdf` }));
+			expect(error.message).toMatch(new RegExp(`^PDF URL: the address resolves to .* \\(${resolved.replace(/\./g, '\\.')}\\), which is refused unless Allow Internal Addresses is on$`));
+			expect(internal.hits).toEqual([]);
+		});
+
+		it('on n8n 1.x (no lookup for nodes) a name cannot be checked: refused unless Allow Internal Addresses is on', async () => {
+			const url = `http://${hostname()}:${internal.port}/a.pdf`;
+			const error = errorOf(await guarded({ url, asN8n1: true }));
+			expect(error.message).toBe('PDF URL: this n8n version gives nodes no way to check where a host name leads, so a name is refused unless Allow Internal Addresses is on (n8n 2.x checks it)');
+			expect(internal.hits).toEqual([]);
+			// With the option on it is fetched (here: the internal service's 500, without its body).
+			const allowed = errorOf(await guarded({ url, asN8n1: true, allowInternal: true }));
+			expect(allowed.message).toBe('PDF URL: the address answered HTTP 500');
+			expect(internal.hits).toHaveLength(1);
+		});
+
+		it('on n8n 1.x an address the service returns is fetched by name (metadata names still refused)', async () => {
+			const error = errorOf(await guarded({ url: 'http://metadata.google.internal/', rule: 'service', asN8n1: true }));
+			expect(error.message).toMatch(/link-local or cloud metadata address \(metadata\.google\.internal\)/);
 		});
 	});
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a made-up key, the test looks for its fragments */
 /**
  * The API key in an error answer is replaced before the answer is cut for the message: a key
  * straddling the cut leaves no fragment, wherever the cut falls in it.

@@ -127,7 +127,11 @@ async function runCall(
 			if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
 			return [{ address, family: address.includes(':') ? 6 : 4 }];
 		};
-		const fetched = await fetchGuarded.call(this, args.url as string, {
+		// `asN8n1`: the helpers as n8n 1.x gives them, without a name lookup for nodes.
+		const context = args.asN8n1
+			? (Object.create(this, { helpers: { value: { ...this.helpers, getSecureEgressFilter: undefined } } }) as IExecuteFunctions)
+			: this;
+		const fetched = await fetchGuarded.call(context, args.url as string, {
 			field: 'PDF URL',
 			rule: (args.rule as 'user' | 'service') ?? 'user',
 			allowInternal: args.allowInternal === true,
