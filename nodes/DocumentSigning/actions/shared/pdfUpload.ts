@@ -65,7 +65,7 @@ export function pdfSourceProperties(holder: PdfHolder): INodeProperties[] {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://example.com/contract.pdf',
-			description: `Full http(s) address of the PDF (at most ${MAX_PDF_MB} MB). It is downloaded without the API key.`,
+			description: `Full http(s) address of the PDF (at most ${MAX_PDF_MB} MB). It is downloaded without the API key; addresses on this machine or a private network only with Options → Allow Internal Addresses.`,
 			displayOptions: { show: { pdfSource: ['url'] } },
 		},
 		{
