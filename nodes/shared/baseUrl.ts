@@ -13,26 +13,16 @@
  * (`N8N_SSRF_PROTECTION_ENABLED=true`), which checks the address it connects to.
  */
 
+import { isLoopbackHost, isMetadataHost } from './addressGuard';
+
+// The address classification lives in the address guard, for every address the node fetches.
+export { isLoopbackHost, isMetadataHost };
+
 export const BASE_URL_EXAMPLE = 'https://<your-service>/api/v1';
 
 export type BaseUrlCheck =
 	| { ok: true; url: string; origin: string }
 	| { ok: false; message: string };
-
-/** Host names of cloud metadata services (lower case, no trailing dot). */
-const METADATA_NAMES = new Set([
-	'metadata',
-	'metadata.google.internal',
-	'metadata.goog',
-	'metadata.azure.internal',
-	'instance-data',
-	'instance-data.ec2.internal',
-	'metadata.tencentyun.com',
-	'metadata.platformequinix.com',
-]);
-
-/** Metadata services that live outside 169.254.0.0/16 (Alibaba, Oracle's older address). */
-const METADATA_IPV4 = new Set(['100.100.100.200', '192.0.0.192']);
 
 /** Paths of metadata services (AWS, GCP, Azure, Oracle, DigitalOcean, OpenStack), lower case. */
 const METADATA_PATHS = [
@@ -48,74 +38,6 @@ const METADATA_PATHS = [
 	'/opc/v2',
 	'/openstack',
 ];
-
-/** The four numbers of a dotted IPv4 address, or undefined. */
-function ipv4Parts(host: string): number[] | undefined {
-	const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-	if (!match) return undefined;
-	const parts = match.slice(1).map(Number);
-	return parts.every((p) => p <= 255) ? parts : undefined;
-}
-
-/** The eight 16-bit groups of an IPv6 address as the URL parser writes it, or undefined. */
-function ipv6Groups(host: string): number[] | undefined {
-	if (!host.includes(':')) return undefined;
-	const [head, tail] = host.split('::');
-	const read = (text: string | undefined) => (text ? text.split(':').map((g) => parseInt(g, 16)) : []);
-	const front = read(head);
-	const back = read(tail);
-	const groups = host.includes('::') ? [...front, ...Array(8 - front.length - back.length).fill(0), ...back] : front;
-	return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
-}
-
-/** An IPv4 address carried in IPv6 (`::ffff:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`). */
-function embeddedIpv4(groups: number[]): number[] | undefined {
-	const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
-	const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0);
-	if (!mapped && !nat64) return undefined;
-	return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff];
-}
-
-function isLoopbackV4(parts: number[]): boolean {
-	return parts[0] === 127;
-}
-
-function isMetadataV4(parts: number[]): boolean {
-	return (parts[0] === 169 && parts[1] === 254) || METADATA_IPV4.has(parts.join('.'));
-}
-
-/** The URL parser's host without IPv6 brackets and without a trailing dot. */
-function bareHost(hostname: string): string {
-	return hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-}
-
-/** Whether the key stays on this machine: 127.0.0.0/8, ::1, localhost. */
-export function isLoopbackHost(hostname: string): boolean {
-	const host = bareHost(hostname);
-	if (host === 'localhost' || host.endsWith('.localhost')) return true;
-	const v4 = ipv4Parts(host);
-	if (v4) return isLoopbackV4(v4);
-	const v6 = ipv6Groups(host);
-	if (!v6) return false;
-	const inner = embeddedIpv4(v6);
-	if (inner) return isLoopbackV4(inner);
-	return v6.slice(0, 7).every((g) => g === 0) && v6[7] === 1;
-}
-
-/** Link-local (169.254.0.0/16, fe80::/10) and cloud metadata addresses and names. */
-export function isMetadataHost(hostname: string): boolean {
-	const host = bareHost(hostname);
-	if (METADATA_NAMES.has(host)) return true;
-	const v4 = ipv4Parts(host);
-	if (v4) return isMetadataV4(v4);
-	const v6 = ipv6Groups(host);
-	if (!v6) return false;
-	const inner = embeddedIpv4(v6);
-	if (inner) return isMetadataV4(inner);
-	const linkLocal = (v6[0] & 0xffc0) === 0xfe80;
-	const awsImds = v6[0] === 0xfd00 && v6[1] === 0x0ec2;
-	return linkLocal || awsImds;
-}
 
 function isMetadataPath(pathname: string): boolean {
 	const path = pathname.toLowerCase();

@@ -3,8 +3,15 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { apiPath } from './endpoints';
 import type { ApiContext } from './transport';
-import { apiRequest, storageRequest } from './transport';
-import { PDF_MIME_TYPE } from './upload';
+import { fetchGuarded } from './guardedFetch';
+import { apiRequest } from './transport';
+import { isPdfBytes, MAX_PDF_BYTES, PDF_MIME_TYPE } from './upload';
+
+/**
+ * Largest signed file read: twice the upload limit, as signing adds signatures, pages and an
+ * audit trail to a PDF that may have had 10 MB. The download stops there while reading.
+ */
+export const MAX_SIGNED_PDF_BYTES = 2 * MAX_PDF_BYTES;
 
 /**
  * Reads an envelope's file address (the signed PDF once completed) and, when
@@ -32,15 +39,26 @@ export async function fetchEnvelopeFile(
 			description: 'Run the node again later; to get the file details without the PDF, turn off Include PDF as Binary Data.',
 		});
 	}
-	// The presigned address carries its own authorization: fetched without the API key.
-	const response = await storageRequest.call(this, {
-		method: 'GET',
-		url,
-		encoding: 'arraybuffer',
+	// The presigned address carries its own authorization: fetched without the API key, through
+	// the address guard (an address the service returns: only link-local and metadata refused).
+	const fetched = await fetchGuarded.call(this, url, {
+		field: 'Download address',
+		rule: 'service',
+		maxBytes: MAX_SIGNED_PDF_BYTES,
+		accept: 'application/pdf, application/octet-stream',
+		itemIndex,
 	});
-	const buffer = Buffer.isBuffer(response.body)
-		? response.body
-		: Buffer.from(response.body as ArrayBuffer);
+	const buffer = fetched.buffer;
+	if (!isPdfBytes(buffer)) {
+		const jsonAnswer = /json/i.test(fetched.contentType) || /^\s*[[{]/.test(buffer.subarray(0, 64).toString('latin1'));
+		throw new NodeOperationError(
+			this.getNode(),
+			jsonAnswer
+				? `Download address: the service answered with JSON instead of the PDF (${buffer.length} bytes); no file was stored`
+				: `Download address: the answer is not a PDF (no "%PDF-" in its first 1024 bytes, ${buffer.length} bytes); no file was stored`,
+			{ itemIndex, description: 'The envelope file may not be ready yet, or the download address has expired: read the file again.' },
+		);
+	}
 	const binary = await this.helpers.prepareBinaryData(buffer, fileName, PDF_MIME_TYPE);
 
 	return { json: { ...json, size: buffer.length }, binary: { [binaryPropertyName]: binary } };

@@ -37,6 +37,14 @@ export function redactSecret<T>(value: T, secret: string | undefined): T {
 	return value;
 }
 
+/**
+ * The first `max` characters of a text that has already been redacted: a secret is replaced
+ * whole before any cut, so no part of it survives at the cut.
+ */
+export function cutText(redacted: string, max: number): string {
+	return redacted.slice(0, max);
+}
+
 /** `recipients.0.email: Invalid email` lines from `details.validation` (issues first, then field and form errors). */
 export function fieldErrorLines(body: IDataObject): string[] {
 	const details = body.details as IDataObject | undefined;
@@ -90,7 +98,7 @@ export function apiResponseError(
 		: `The service answered HTTP ${status}`;
 	const descriptionLines = [...fieldErrors];
 	if (!body && rawBody.trim()) {
-		descriptionLines.push(`Response: ${redactSecret(rawBody.trim().slice(0, 300), secret)}`);
+		descriptionLines.push(`Response: ${cutText(redactSecret(rawBody, secret).trim(), 300)}`);
 	}
 	if (requestId) descriptionLines.push(`Request ID: ${requestId}`);
 	if (code) descriptionLines.push(`Error code: ${code}`);
@@ -141,7 +149,7 @@ export function malformedResponseError(
 		{ message: 'The service answered with malformed JSON' },
 		{
 			message: 'The service answered with malformed JSON',
-			description: `HTTP ${status}; response starts with: ${redactSecret(rawBody.slice(0, 120), secret)}`,
+			description: `HTTP ${status}; response starts with: ${cutText(redactSecret(rawBody, secret), 120)}`,
 			httpCode: String(status),
 			itemIndex,
 		},

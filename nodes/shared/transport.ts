@@ -232,6 +232,36 @@ export async function storageRequest(
 	return response;
 }
 
+/**
+ * One request to an address the address guard has checked (guardedFetch.ts): no API key,
+ * no redirect followed (the caller checks each hop), status and body left to the caller.
+ * Only failures before a byte was sent are tried again.
+ */
+export async function guardedSend(this: ApiContext, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
+	const headers: IDataObject = {};
+	for (const [name, value] of Object.entries(options.headers ?? {})) {
+		if (name.toLowerCase() !== 'authorization') headers[name] = value;
+	}
+	for (let attempt = 0; ; attempt++) {
+		try {
+			return (await this.helpers.httpRequest({
+				timeout: RETRY_POLICY.timeoutMs,
+				...options,
+				headers,
+				disableFollowRedirect: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			const code = systemErrorCode(error);
+			const retry = code !== undefined && NOT_SENT_CODES.has(code) && code !== 'ENOTFOUND';
+			// The cause stays readable (guardedFetch.ts tells n8n's SSRF refusals apart).
+			if (!retry || attempt >= RETRY_POLICY.maxRetries) throw new NodeOperationError(this.getNode(), error as Error);
+			await sleep(backoffMs(attempt));
+		}
+	}
+}
+
 interface SendOptions {
 	authenticated: boolean;
 	resendable: boolean;

@@ -2,6 +2,8 @@ import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { fetchGuarded, pinOrRefuse } from './guardedFetch';
+import { isRedirect } from './redirects';
 import type { ApiContext } from './transport';
 import { storageRequest } from './transport';
 
@@ -16,9 +18,12 @@ export const PDF_MIME_TYPE = 'application/pdf';
 /** Every PDF starts with these bytes. */
 const PDF_SIGNATURE = Buffer.from('%PDF-', 'latin1');
 
-/** Whether the bytes start like a PDF (the API accepts PDF files only). */
+/** Where a PDF's signature may start: readers accept up to 1024 bytes before it. */
+const PDF_SIGNATURE_WITHIN = 1024;
+
+/** Whether the bytes are a PDF: `%PDF-` within the first 1024 bytes, as readers allow. */
 export function isPdfBytes(buffer: Buffer): boolean {
-	return buffer.subarray(0, PDF_SIGNATURE.length).equals(PDF_SIGNATURE);
+	return buffer.subarray(0, PDF_SIGNATURE_WITHIN + PDF_SIGNATURE.length).includes(PDF_SIGNATURE);
 }
 
 /**
@@ -65,7 +70,7 @@ export async function readPdfFromItem(
 	}
 	if (!isPdfBytes(buffer)) {
 		throw fail(
-			'the file is not a PDF (it does not start with "%PDF-"); only PDF files can be signed',
+			'the file is not a PDF (no "%PDF-" in its first 1024 bytes); only PDF files can be signed',
 		);
 	}
 	const declared = (binary.mimeType ?? '').split(';')[0].trim().toLowerCase();
@@ -82,45 +87,85 @@ export async function readPdfFromItem(
 }
 
 /**
- * Downloads the PDF at `url` (http or https; no API key is sent) and checks it by the
- * rules of readPdfFromItem. Lets an AI agent, which cannot hand over binary data, send a
- * PDF it knows by its address.
+ * Downloads the PDF at `url` (http or https; no API key is sent) through the address guard
+ * (loopback and private addresses only with `allowInternal`) and checks it by the rules of
+ * readPdfFromItem. Lets an AI agent, which cannot hand over binary data, send a PDF it knows
+ * by its address.
  */
-export async function readPdfFromUrl(this: IExecuteFunctions, itemIndex: number, url: string): Promise<PdfFile> {
+export async function readPdfFromUrl(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	url: unknown,
+	allowInternal = false,
+): Promise<PdfFile> {
 	const fail = (rule: string) =>
 		new NodeOperationError(this.getNode(), `PDF URL: ${rule}`, { itemIndex });
+	if (typeof url !== 'string') {
+		throw fail(`expected the address as text, got ${url === null ? 'null' : Array.isArray(url) ? 'an array' : typeof url}`);
+	}
 	let address: URL;
 	try {
 		address = new URL(url.trim());
 	} catch {
-		throw fail(`"${url}" is not a URL; give the full address of a PDF, e.g. https://example.com/contract.pdf`);
+		throw fail(`"${url.slice(0, 200)}" is not a URL; give the full address of a PDF, e.g. https://example.com/contract.pdf`);
 	}
 	if (address.protocol !== 'https:' && address.protocol !== 'http:') {
 		throw fail(`must start with https:// or http://, got "${address.protocol}"`);
 	}
 	// A PDF is asked for by name: a server that also serves a web app (n8n 1.x's editor, for
 	// one) answers `*/*` with its HTML page.
-	const response = await storageRequest.call(this, {
-		method: 'GET',
-		url: address.href,
-		encoding: 'arraybuffer',
-		headers: { Accept: 'application/pdf, application/octet-stream' },
+	const fetched = await fetchGuarded.call(this, address.href, {
+		field: 'PDF URL',
+		rule: 'user',
+		allowInternal,
+		maxBytes: MAX_PDF_BYTES,
+		accept: 'application/pdf, application/octet-stream',
+		itemIndex,
 	});
-	const buffer = Buffer.from(response.body as ArrayBuffer);
+	const buffer = fetched.buffer;
 	if (buffer.length === 0) throw fail('the address returned an empty file; a PDF document is required');
-	if (buffer.length > MAX_PDF_BYTES) {
-		throw fail(`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (${MAX_PDF_MB} MB)`);
-	}
 	if (!isPdfBytes(buffer)) {
-		throw fail('the address did not return a PDF (it does not start with "%PDF-"); only PDF files can be signed');
+		throw fail('the address did not return a PDF (no "%PDF-" in its first 1024 bytes); only PDF files can be signed');
 	}
-	const last = decodeURIComponent(address.pathname.split('/').pop() ?? '');
+	const last = safeDecode(fetched.url.pathname.split('/').pop() ?? '');
 	return {
 		buffer,
 		fileName: /\.pdf$/i.test(last) ? last : 'document.pdf',
 		mimeType: PDF_MIME_TYPE,
 		size: buffer.length,
 	};
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}
+
+/** The presigned upload address, checked by the address guard (rule `service`) and pinned. */
+async function uploadTarget(this: ApiContext, url: string) {
+	let address: URL;
+	try {
+		address = new URL(url);
+	} catch {
+		throw new NodeOperationError(this.getNode(), 'Upload address: the service returned an address that is not a URL');
+	}
+	const target = await pinOrRefuse.call(this, address, { field: 'Upload address', rule: 'service' });
+	return {
+		url: target.url,
+		headers: target.headers,
+		disableFollowRedirect: true,
+		...(target.servername ? { agentOptions: { servername: target.servername } } : {}),
+	};
+}
+
+/** A redirect answered to an upload is not followed: the PDF would go to an unchecked place. */
+function refuseRedirect(this: ApiContext, statusCode: number): void {
+	if (isRedirect(statusCode)) {
+		throw new NodeOperationError(this.getNode(), `Upload address: the storage answered a redirect (HTTP ${statusCode}), which is not followed for uploads`);
+	}
 }
 
 /**
@@ -134,13 +179,15 @@ export async function uploadPdf(
 	pdf: Pick<PdfFile, 'buffer' | 'fileName' | 'mimeType'>,
 	method: 'post' | 'put' = 'post',
 ): Promise<IDataObject> {
+	const target = await uploadTarget.call(this, upload.url);
 	if (method === 'put') {
 		const response = await storageRequest.call(this, {
+			...target,
 			method: 'PUT',
-			url: upload.url,
 			body: pdf.buffer,
-			headers: { 'Content-Type': PDF_MIME_TYPE },
+			headers: { ...target.headers, 'Content-Type': PDF_MIME_TYPE },
 		});
+		refuseRedirect.call(this, response.statusCode);
 		return {
 			uploaded: true,
 			method: 'PUT',
@@ -151,11 +198,12 @@ export async function uploadPdf(
 
 	const form = multipartBody(upload.fields ?? {}, pdf);
 	const response = await storageRequest.call(this, {
+		...target,
 		method: 'POST',
-		url: upload.url,
 		body: form.body,
-		headers: { 'Content-Type': form.contentType },
+		headers: { ...target.headers, 'Content-Type': form.contentType },
 	});
+	refuseRedirect.call(this, response.statusCode);
 	return {
 		uploaded: true,
 		method: 'POST',

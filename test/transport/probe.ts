@@ -17,7 +17,9 @@ import { inspect } from 'util';
 
 import { apiRequestAllItems } from '../../nodes/shared/pagination';
 import { apiRequest } from '../../nodes/shared/transport';
-import { readPdfFromItem, uploadPdf } from '../../nodes/shared/upload';
+import type { Resolver } from '../../nodes/shared/addressGuard';
+import { fetchGuarded } from '../../nodes/shared/guardedFetch';
+import { MAX_PDF_BYTES, readPdfFromItem, readPdfFromUrl, uploadPdf } from '../../nodes/shared/upload';
 import { actionNode } from '../harness';
 
 export const PROBE_TYPE = 'transportProbe';
@@ -114,6 +116,31 @@ async function runCall(
 				(args.method as 'post' | 'put') ?? 'post',
 			);
 		}
+	} else if (call === 'readPdfUrl') {
+		const pdf = await readPdfFromUrl.call(this, i, args.url, args.allowInternal === true);
+		json = { fileName: pdf.fileName, size: pdf.size };
+	} else if (call === 'fetchGuarded') {
+		// `hosts` plays the name server: { name: address } (a test cannot edit the machine's).
+		const hosts = (args.hosts ?? {}) as Record<string, string>;
+		const resolver: Resolver = async (name) => {
+			const address = hosts[name];
+			if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+			return [{ address, family: address.includes(':') ? 6 : 4 }];
+		};
+		// `asN8n1`: the helpers as n8n 1.x gives them, without a name lookup for nodes.
+		const context = args.asN8n1
+			? (Object.create(this, { helpers: { value: { ...this.helpers, getSecureEgressFilter: undefined } } }) as IExecuteFunctions)
+			: this;
+		const fetched = await fetchGuarded.call(context, args.url as string, {
+			field: 'PDF URL',
+			rule: (args.rule as 'user' | 'service') ?? 'user',
+			allowInternal: args.allowInternal === true,
+			maxBytes: (args.maxBytes as number) ?? MAX_PDF_BYTES,
+			itemIndex: i,
+			// Without `hosts`, n8n's own lookup (the one nodes get) answers.
+			resolver: args.hosts ? resolver : undefined,
+		});
+		json = { size: fetched.buffer.length, url: fetched.url.href };
 	} else {
 		throw new Error(`unknown call ${call}`);
 	}

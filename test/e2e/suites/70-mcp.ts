@@ -97,7 +97,7 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		for (const tool of tools) log(`  tool ${tool.name}: ${String(tool.description).split('. ')[0]}`);
 		expectEqual(
 			tools.map((t) => t.name).sort(),
-			['Create_Document_From_Template', 'Get_Credit_Balance', 'Get_Envelope_Status', 'List_Templates', 'Send_Contract_PDF'],
+			['Create_Document_From_Template', 'Get_Credit_Balance', 'Get_Envelope_Status', 'List_Templates', 'Send_Contract_PDF', 'Send_Public_Contract_PDF'],
 			'tool names',
 		);
 		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
@@ -106,6 +106,7 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		expectEqual(props('Get_Envelope_Status'), ['envelopeId'], 'Get Status inputs');
 		expectEqual(props('Get_Credit_Balance'), [], 'Get Balance inputs');
 		expectEqual(props('Send_Contract_PDF'), ['pdfUrl', 'signerEmail', 'signerName', 'title'], 'Envelope Create inputs');
+		expectEqual(props('Send_Public_Contract_PDF'), ['pdfUrl', 'signerEmail', 'signerName', 'title'], 'Envelope Create (public addresses only) inputs');
 		expect(/e-mail/i.test(String(byName.Get_Envelope_Status.inputSchema.properties?.envelopeId?.description ?? '')) === false, 'the envelope id input is described as an id');
 		expect(/E-mail address/.test(String(byName.Send_Contract_PDF.inputSchema.properties?.signerEmail?.description)), 'the e-mail input says it is an e-mail address');
 		// Not n8n's generic "Get the credit balance in Document Signing": the operation's own text.
@@ -201,6 +202,40 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		const stored = await service.get(`/envelopes/${envelope.id}/status`);
 		expectEqual(stored.status, 200, 'envelope readable in the service');
 	});
+
+	// The address guard as an agent meets it. "Send_Contract_PDF" allows internal addresses (its
+	// PDF host, n8n's own webhook, is on loopback here and stands for the public web);
+	// "Send_Public_Contract_PDF" is the same tool as users deploy it, the option off. An internal
+	// service on loopback counts every request it gets: it must get none.
+	const internalHits: string[] = [];
+	const internalService = createServer((req, res) => {
+		internalHits.push(`${req.method} ${req.url}`);
+		res.writeHead(500, { 'content-type': 'text/plain' }).end('DB_PASSWORD=e2e-secret AWS_SECRET_ACCESS_KEY=e2e-secret');
+	});
+	await new Promise<void>((resolve) => internalService.listen(0, '127.0.0.1', resolve));
+	const internalPort = (internalService.address() as AddressInfo).port;
+	const refusals: Array<[string, string, RegExp]> = [
+		['Send_Public_Contract_PDF', `http://127.0.0.1:${internalPort}/contract.pdf`, /PDF URL: the address is a loopback address \(this machine\) \(127\.0\.0\.1\), which is refused unless Allow Internal Addresses is on/],
+		['Send_Public_Contract_PDF', `http://2130706433:${internalPort}/contract.pdf`, /PDF URL: the address is a loopback address .*\(127\.0\.0\.1\)/],
+		['Send_Public_Contract_PDF', `http://localhost:${internalPort}/contract.pdf`, /PDF URL: the address is a loopback address .*\(localhost\)/],
+		['Send_Public_Contract_PDF', 'http://10.0.0.5/contract.pdf', /PDF URL: the address is a private network address \(10\.0\.0\.5\), which is refused unless Allow Internal Addresses is on/],
+		['Send_Public_Contract_PDF', 'http://169.254.169.254/latest/meta-data/iam/security-credentials/', /PDF URL: the address is a link-local or cloud metadata address \(169\.254\.169\.254\), which is never fetched/],
+		['Send_Contract_PDF', 'http://[::ffff:169.254.169.254]/latest/meta-data/', /PDF URL: the address is a link-local or cloud metadata address .*never fetched/],
+	];
+	for (const [tool, address, refusal] of refusals) {
+		await check(`MCP tool "${tool}" with the PDF address ${address}: refused naming the field and the reason, nothing fetched or created`, async () => {
+			const before = (await requests()).length;
+			const result = await call(tool, { pdfUrl: address, title: 'Internal file', signerName: 'Ravi Kumar', signerEmail: 'ravi.kumar@example.com' });
+			const text = textOf(result);
+			log(`  agent-facing error: ${text.slice(0, 240)}`);
+			expect(refusal.test(text), `the refusal names the field and the reason: ${text}`);
+			expect(!/e2e-secret|DB_PASSWORD/.test(text), `the internal answer reached the agent: ${text}`);
+			expectEqual(internalHits, [], 'requests the internal service received');
+			const sent = (await requests()).slice(before).filter((r) => r.method === 'POST');
+			expectEqual(sent.length, 0, 'POST requests to the service after the refusal');
+		});
+	}
+	internalService.close();
 
 	await check('MCP tool called with a bad argument: the tool result is a readable error naming the field and the rule, and nothing is sent', async () => {
 		const before = (await requests()).length;

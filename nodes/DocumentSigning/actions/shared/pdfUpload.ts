@@ -65,7 +65,7 @@ export function pdfSourceProperties(holder: PdfHolder): INodeProperties[] {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://example.com/contract.pdf',
-			description: `Full http(s) address of the PDF (at most ${MAX_PDF_MB} MB). It is downloaded without the API key.`,
+			description: `Full http(s) address of the PDF (at most ${MAX_PDF_MB} MB). It is downloaded without the API key; addresses on this machine or a private network only with Options → Allow Internal Addresses.`,
 			displayOptions: { show: { pdfSource: ['url'] } },
 		},
 		{
@@ -90,7 +90,7 @@ export function pdfSourceProperties(holder: PdfHolder): INodeProperties[] {
 	];
 }
 
-/** The create's Options collection: the upload method. */
+/** The create's Options collection: the upload method, and whether the PDF URL may be internal. */
 export const pdfUploadOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -112,6 +112,16 @@ export const pdfUploadOptions: INodeProperties = {
 				{ name: 'PUT', value: 'put', description: 'The PDF bytes as the request body' },
 			],
 			default: 'post',
+		},
+		{
+			displayName: 'Allow Internal Addresses',
+			name: 'allowInternalAddresses',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the PDF URL may point at this machine or a private network (127.0.0.0/8, 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7). Link-local and cloud metadata addresses are refused either way.',
+			hint: 'Off by default: a URL typed, mapped from data or chosen by an AI agent could otherwise read internal services (databases, admin pages) and send them out as a PDF',
+			displayOptions: { show: { '/pdfSource': ['url'] } },
 		},
 	],
 };
@@ -141,7 +151,8 @@ export async function readPdfSource(this: IExecuteFunctions, i: number): Promise
 		}
 		pdf = await readPdfFromItem.call(this, i, binaryPropertyName);
 	} else if (source === 'url') {
-		pdf = await readPdfFromUrl.call(this, i, this.getNodeParameter('pdfUrl', i, '') as string);
+		const allowInternal = this.getNodeParameter('options.allowInternalAddresses', i, false) === true;
+		pdf = await readPdfFromUrl.call(this, i, this.getNodeParameter('pdfUrl', i, ''), allowInternal);
 	}
 	const typedName = (this.getNodeParameter('fileName', i, '') as string).trim();
 	return { pdf, fileName: typedName || pdf?.fileName || '', method };
