@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -97,16 +98,23 @@ async function runItem(
 				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		failure.context.itemIndex ??= itemIndex;
 		if (this.continueOnFail()) {
-			const json = { error: failure.message, ...apiErrorFields(failure) };
-			const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-			// n8n moves an item to the error output only when it carries `error` (or its json
-			// holds nothing but `error` and `message`): the error itself, as n8n's own nodes do.
-			// "Continue (using regular output)" keeps the item as before.
-			if (this.getNode().onError === 'continueErrorOutput') item.error = failure;
-			return { output: [item], failed: true };
+			const fields = apiErrorFields(failure);
+			// n8n (1.x and 2.x) moves an item to the error output when its json holds nothing
+			// but `error` (and `message`); an `item.error` would work too, but 2.x then cuts the
+			// json down to the message. So the error's facts go inside `error`, as n8n's HTTP
+			// Request shows a failed call. "Continue (using regular output)" keeps the flat item.
+			const json: IDataObject =
+				this.getNode().onError === 'continueErrorOutput'
+					? { error: { message: failure.message, ...descriptionOf(failure), ...fields } }
+					: { error: failure.message, ...fields };
+			return { output: [{ json, pairedItem: { item: itemIndex } }], failed: true };
 		}
 		return { error: failure };
 	}
+}
+
+function descriptionOf(error: NodeApiError | NodeOperationError): IDataObject {
+	return typeof error.description === 'string' && error.description ? { description: error.description } : {};
 }
 
 /**
