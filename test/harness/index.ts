@@ -67,6 +67,8 @@ export interface RunOptions {
 	 * WorkflowExecute's promise, which aborts the execution's AbortController.
 	 */
 	stopAfterMs?: number;
+	/** Stops the execution the same way once this holds (asked every 20 ms). */
+	stopWhen?: () => Promise<boolean>;
 }
 
 export interface RunResult {
@@ -198,17 +200,28 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 			workflow,
 		);
 		let stoppedAt: number | undefined;
-		const stopTimer =
-			options.stopAfterMs === undefined
-				? undefined
-				: setTimeout(() => {
-						stoppedAt = Date.now();
-						execution.cancel();
-					}, options.stopAfterMs);
+		let settled = false;
+		const stop = () => {
+			if (settled || stoppedAt !== undefined) return;
+			stoppedAt = Date.now();
+			execution.cancel();
+		};
+		const stopTimer = options.stopAfterMs === undefined ? undefined : setTimeout(stop, options.stopAfterMs);
+		const stopWhen = options.stopWhen;
+		const watching = stopWhen
+			? (async () => {
+					while (!settled && stoppedAt === undefined) {
+						if (await stopWhen()) stop();
+						else await new Promise((resolve) => setTimeout(resolve, 20));
+					}
+				})()
+			: undefined;
 		// After a cancel it settles once the running node has returned (p-cancelable, shouldReject false).
 		await execution;
 		const settledAt = Date.now();
+		settled = true;
 		clearTimeout(stopTimer);
+		await watching;
 		const fullRun = await finished;
 		const { runData, error } = fullRun.data.resultData;
 
