@@ -31,6 +31,11 @@ export function isStopped(signal: AbortSignal | undefined): boolean {
 	return signal?.aborted === true;
 }
 
+/** Ends the current request's work: it was aborted by Stop (`underWay`: while in flight). */
+export function stopNow(underWay: boolean): never {
+	throw new ExecutionStopped(underWay);
+}
+
 /** Before a request or an item starts: nothing new after Stop. */
 export function throwIfStopped(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw new ExecutionStopped();

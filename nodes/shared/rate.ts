@@ -83,11 +83,12 @@ export class RateController {
 			const ticket: Ticket = { epoch, at: start };
 			window.record(ticket);
 			if (start > now) {
+				let waited = false;
 				try {
 					await pause(start - now, signal);
-				} catch (error) {
-					ticket.refused = true; // stopped: it never went
-					throw error;
+					waited = true;
+				} finally {
+					if (!waited) ticket.refused = true; // stopped: it never went
 				}
 			}
 			if (generation !== window.generation) {

@@ -14,7 +14,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { checkBaseUrl, originOf } from './baseUrl';
-import { cancelSignalOf, ExecutionStopped, pause, throwIfStopped } from './cancel';
+import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
 import {
 	addressWithoutQuery,
@@ -292,7 +292,7 @@ async function sendWithRetries(
 				: await this.helpers.httpRequest(attemptOptions);
 		} catch (error) {
 			// Aborted by Stop while under way: it may have reached the service.
-			if (signal?.aborted) throw new ExecutionStopped(true);
+			if (signal?.aborted) stopNow(true);
 			rate?.overloaded(ticket);
 			const code = systemErrorCode(error);
 			const notSent = code !== undefined && NOT_SENT_CODES.has(code);

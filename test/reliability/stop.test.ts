@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code: runs under jest and is not published (package.json "files" is dist/ only); it prints the times it measures */
 /**
  * n8n's Stop through n8n-core's own WorkflowExecute: the harness cancels the execution's
  * promise as n8n's Stop does, which aborts the AbortController whose signal the node reads

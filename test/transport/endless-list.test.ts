@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest and is not published (package.json "files" is dist/ only) */
 /**
  * Return All on a list that never ends: a small local service that ignores `page` and
  * always says more follow, and one that serves new items forever. The read stops with an
