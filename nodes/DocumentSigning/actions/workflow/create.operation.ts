@@ -32,11 +32,10 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	// The name is sent even when empty, so the schema says "is required" for it.
 	const body = {
-		...compact({
-			name: readText.call(this, 'name', i, 'Name'),
-			description: readText.call(this, 'description', i, 'Description'),
-		}),
+		name: readText.call(this, 'name', i, 'Name'),
+		...compact({ description: readText.call(this, 'description', i, 'Description') }),
 		config: readConfig.call(this, i),
 	};
 	const checked = validateInput(this, WorkflowCreateSchema, body, i, 'signing workflow');
