@@ -30,7 +30,8 @@ export async function fetchEnvelopeFile(
 	const url = file.url as string | undefined;
 	const fileName = (file.fileName as string | undefined) || `${envelopeId}.pdf`;
 	// Fields of the answer beyond these stay.
-	const json = { envelopeId, ...file, fileName, url: url ?? null, expiresIn: file.expiresIn ?? null };
+	// `url` and `expiresIn` only as answered (absent, not null, when the answer lacks them).
+	const json: IDataObject = { envelopeId, ...file, fileName };
 	if (!binaryPropertyName) return { json };
 
 	if (!url) {

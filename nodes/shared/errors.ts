@@ -168,7 +168,8 @@ export function apiErrorFields(error: unknown): ApiErrorFields {
 	// a document created but not sent: its draft, to send instead of creating it again
 	if (typeof context.envelopeId === 'string') fields.envelopeId = context.envelopeId;
 	const httpCode = (error as { httpCode?: unknown }).httpCode;
-	if (typeof httpCode === 'string' && httpCode) fields.httpCode = httpCode;
+	// An HTTP status only: n8n 1.x puts a socket code (ECONNRESET) there, which `code` carries.
+	if (typeof httpCode === 'string' && /^\d{3}$/.test(httpCode)) fields.httpCode = httpCode;
 	if (Array.isArray(context.fieldErrors) && context.fieldErrors.length) {
 		fields.fieldErrors = context.fieldErrors as string[];
 	}

@@ -26,9 +26,12 @@ export function systemErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	while (current && typeof current === 'object' && !seen.has(current)) {
 		seen.add(current);
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && (NOT_SENT_CODES.has(code) || MAYBE_SENT_CODES.has(code))) {
-			return code;
+		// n8n 1.x's authenticated helper wraps the socket error in a NodeApiError that keeps
+		// its code only as `httpCode` (and drops the cause).
+		for (const code of [(current as { code?: unknown }).code, (current as { httpCode?: unknown }).httpCode]) {
+			if (typeof code === 'string' && (NOT_SENT_CODES.has(code) || MAYBE_SENT_CODES.has(code))) {
+				return code;
+			}
 		}
 		current = (current as { cause?: unknown }).cause;
 	}

@@ -6,6 +6,12 @@ import { apiErrorFields } from './errors';
 import type { ApiContext } from './transport';
 import { apiRequest } from './transport';
 
+/** The most a Limit or Max Items takes: beyond it a list belongs in several runs. */
+export const LIST_ITEMS_CEILING = 100_000;
+
+/** How many items Return All reads at most unless the user's Max Items says otherwise. */
+export const DEFAULT_MAX_ITEMS = 10_000;
+
 /** One page of a list endpoint (spec 2.13). */
 export interface Page<T> {
 	items: T[];
@@ -111,22 +117,68 @@ export async function apiRequestAllItems<T = IDataObject>(
 	this: ApiContext,
 	path: string,
 	qs: IDataObject,
-	opts: { returnAll: boolean; limit?: number; itemIndex?: number },
+	opts: { returnAll: boolean; limit?: number; maxItems?: number; itemIndex?: number },
 ): Promise<T[]> {
 	const wanted = opts.returnAll ? Infinity : Math.max(1, Math.floor(opts.limit ?? DEFAULTS.limit));
+	const cap = opts.maxItems ?? DEFAULT_MAX_ITEMS;
 	const size: PageSize = { limit: Math.min(wanted, DEFAULTS.maxLimit) };
 	const results: T[] = [];
+	const seen = new Map<string, number>();
 
 	for (let page = DEFAULTS.page; ; page++) {
 		const response = (await readPage.call(this, path, qs, page, size, opts.itemIndex)) as Page<T>;
 		const items = Array.isArray(response.items) ? response.items : [];
+		checkNotRepeated(this, seen, items, page, path, opts.itemIndex);
 		results.push(...items);
 
 		if (results.length >= wanted) return results.slice(0, wanted);
+		if (results.length > cap) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Return All stopped after ${results.length} items of GET ${path}: the list passed Max Items (${cap})`,
+				{
+					itemIndex: opts.itemIndex,
+					description: `Raise Max Items (up to ${LIST_ITEMS_CEILING}) or narrow the list with Filters; nothing is returned rather than a list cut short.`,
+				},
+			);
+		}
 		// An empty page ends the loop even if the service claims more, so it cannot spin.
 		if (!response.pageInfo?.hasNext || items.length === 0) return results;
 		followShortPage(this, response, size, path, page, opts.itemIndex);
 	}
+}
+
+/**
+ * A page holding the same items as an earlier one means the service ignores `page`:
+ * reading on would never end, so the read stops naming both pages.
+ */
+function checkNotRepeated(
+	context: ApiContext,
+	seen: Map<string, number>,
+	items: unknown[],
+	page: number,
+	path: string,
+	itemIndex?: number,
+): void {
+	if (items.length === 0) return;
+	const key = items
+		.map((item) => {
+			const id = (item as IDataObject | null)?.id;
+			return typeof id === 'string' || typeof id === 'number' ? `id:${id}` : JSON.stringify(item);
+		})
+		.join('\n');
+	const earlier = seen.get(key);
+	if (earlier !== undefined) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Page ${page} of GET ${path} repeats the items of page ${earlier}: the service does not move on to the next page`,
+			{
+				itemIndex,
+				description: 'Reading on would never end, so the list is not returned. Check the API Base URL and the list path in the credential.',
+			},
+		);
+	}
+	seen.set(key, page);
 }
 
 /**
@@ -150,11 +202,24 @@ export function returnAllOrLimit(
 			name: 'limit',
 			type: 'number',
 			default: 50,
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: LIST_ITEMS_CEILING },
 			description: 'Max number of results to return',
 			displayOptions: {
 				...displayOptions,
 				show: { ...(displayOptions?.show ?? {}), returnAll: [false] },
+			},
+		},
+		{
+			displayName: 'Max Items',
+			name: 'maxItems',
+			type: 'number',
+			default: DEFAULT_MAX_ITEMS,
+			typeOptions: { minValue: 1, maxValue: LIST_ITEMS_CEILING },
+			description:
+				'Return All stops with an error once the list passes this many items, so a list that never ends cannot fill the memory of n8n',
+			displayOptions: {
+				...displayOptions,
+				show: { ...(displayOptions?.show ?? {}), returnAll: [true] },
 			},
 		},
 	];

@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { pause } from './cancel';
 
 import { type CredentialState, credentialState, newCredentialState } from './credentialState';
 import { RATE_POLICY, type Ticket } from './rateWindow';
@@ -55,14 +55,17 @@ export class RateController {
 		this.ceiling = Number.isFinite(max) && max > 0 ? max : Infinity;
 	}
 
-	/** Waits until the pause, the user's pace and the service's window allow one more request. */
-	async acquire(): Promise<Ticket> {
+	/**
+	 * Waits until the pause, the user's pace and the service's window allow one more
+	 * request; ends at once with ExecutionStopped when `signal` (n8n's Stop) aborts.
+	 */
+	async acquire(signal?: AbortSignal): Promise<Ticket> {
 		const window = this.shared.window;
 		for (;;) {
 			const now = Date.now();
 			this.shared.lastUsed = now;
 			if (window.pausedUntil > now) {
-				await sleep(window.pausedUntil - now);
+				await pause(window.pausedUntil - now, signal);
 				continue;
 			}
 			const { epoch, generation } = window;
@@ -71,7 +74,7 @@ export class RateController {
 			// after a quiet spell it starts again from now (no burst to catch up).
 			const slot = window.nextSlot(now);
 			if (slot === undefined) {
-				await sleep(RATE_POLICY.spreadMaxMs); // the answer that decides the slot is on its way
+				await pause(RATE_POLICY.spreadMaxMs, signal); // the answer that decides the slot is on its way
 				continue;
 			}
 			const paced = this.nextStart > now - gap ? this.nextStart : now;
@@ -79,7 +82,15 @@ export class RateController {
 			this.nextStart = start + gap;
 			const ticket: Ticket = { epoch, at: start };
 			window.record(ticket);
-			if (start > now) await sleep(start - now);
+			if (start > now) {
+				let waited = false;
+				try {
+					await pause(start - now, signal);
+					waited = true;
+				} finally {
+					if (!waited) ticket.refused = true; // stopped: it never went
+				}
+			}
 			if (generation !== window.generation) {
 				ticket.refused = true; // given up: it never went
 				continue; // a 429 came meanwhile: queue again behind its pause

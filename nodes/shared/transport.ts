@@ -11,9 +11,10 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { checkBaseUrl, originOf } from './baseUrl';
+import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
 import {
 	addressWithoutQuery,
@@ -281,14 +282,18 @@ async function sendWithRetries(
 	{ authenticated, resendable, secret, itemIndex, rate, credentials }: SendOptions,
 ): Promise<IN8nHttpFullResponse> {
 	const expectJson = request.json === true;
+	// n8n's Stop: no request starts after it, waits end at once, the one in flight is aborted.
+	const signal = cancelSignalOf(this);
 	let rateLimited = 0;
 	for (let attempt = 0; ; attempt++) {
 		const canRetry = attempt - rateLimited < RETRY_POLICY.maxRetries;
 		const retry = async (ms: number) => {
 			if (rate) rate.stats.retried++;
-			await sleep(ms);
+			await pause(ms, signal);
 		};
-		const ticket = await rate?.acquire();
+		throwIfStopped(signal);
+		const ticket = await rate?.acquire(signal);
+		throwIfStopped(signal);
 		const attemptOptions: IHttpRequestOptions = {
 			timeout: RETRY_POLICY.timeoutMs,
 			...request,
@@ -300,6 +305,7 @@ async function sendWithRetries(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			...(expectJson ? { encoding: 'text' as const } : {}),
+			...(signal ? { abortSignal: signal } : {}),
 		};
 
 		let response: IN8nHttpFullResponse;
@@ -315,6 +321,8 @@ async function sendWithRetries(
 					)
 				: await this.helpers.httpRequest(attemptOptions);
 		} catch (error) {
+			// Aborted by Stop while under way: it may have reached the service.
+			if (signal?.aborted) stopNow(true);
 			rate?.overloaded(ticket);
 			const code = systemErrorCode(error);
 			const notSent = code !== undefined && NOT_SENT_CODES.has(code);
@@ -335,7 +343,7 @@ async function sendWithRetries(
 			// Every request of the run waits; this one queues again behind the pause.
 			const wait = rate.rateLimited(ticket, retryAfterMs(response.headers) ?? backoffMs(rateLimited));
 			if (rateLimited++ < RETRY_POLICY.maxRateLimitedRetries) {
-				if (wait) await sleep(wait);
+				if (wait) await pause(wait, signal);
 				continue;
 			}
 			return response;

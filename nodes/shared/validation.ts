@@ -140,7 +140,7 @@ export const MAX_RESOURCE_ID_LENGTH = 128;
  * @param label  the field as the user sees it, e.g. "Envelope"
  */
 export function resourceId(source: NodeSource, label: string, value: unknown, itemIndex: number): string {
-	const id = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
+	const id = textValue(source, label, value, itemIndex);
 	const noun = label.toLowerCase();
 	if (!id) throw inputError(source.getNode(), `${label}: ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} ID is required`, itemIndex);
 	if (id === '.' || id === '..') {
@@ -150,4 +150,46 @@ export function resourceId(source: NodeSource, label: string, value: unknown, it
 		throw inputError(source.getNode(), `${label}: the ID is ${id.length} characters long, at most ${MAX_RESOURCE_ID_LENGTH} are allowed`, itemIndex);
 	}
 	return id;
+}
+
+/** How a value that is not text reads in an error: its kind, never its content. */
+export function kindOf(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return `an array (${value.length} entries)`;
+	if (value instanceof Date) return 'a date object';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : `the number ${String(value)}`;
+	return `a ${typeof value}`;
+}
+
+/**
+ * The one rule for a free-text field (and an id) mapped from data: text is trimmed, a
+ * number or a boolean is taken as its text (an invoice number mapped into Title), an
+ * absent value is empty. An object, an array, null or a number that is not finite is
+ * refused before any request, naming the field and what it received.
+ *
+ * @param label  the field as the user sees it, e.g. "Title"
+ */
+export function textValue(source: NodeSource, label: string, value: unknown, itemIndex: number): string {
+	if (value === undefined) return '';
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	throw inputError(
+		source.getNode(),
+		`${label}: must be text, a number or true/false, but received ${kindOf(value)}`,
+		itemIndex,
+		'Map a single value into this field (e.g. {{ $json.title }}), not a whole object or list.',
+	);
+}
+
+/**
+ * The one rule for a Limit: a whole number from 1 to `max` (a number or its text);
+ * anything else is refused naming the field, never sent as NaN or quietly raised to 1.
+ */
+export function limitValue(source: NodeSource, label: string, value: unknown, max: number, itemIndex: number): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value;
+	if (typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= max) return number;
+	const got = typeof value === 'string' ? `"${value.slice(0, 40)}"` : kindOf(value);
+	throw inputError(source.getNode(), `${label}: must be a whole number from 1 to ${max}, but received ${got}`, itemIndex);
 }

@@ -131,7 +131,8 @@ describe('envelope operations', () => {
 			expect(run.result.error).toBeUndefined();
 			const out = run.items[0].json;
 			expect(Object.keys(out).sort()).toEqual(['envelopeId', 'estamp', 'message', 'recipients', 'status', 'workflow']);
-			expect(out).toMatchObject({ envelopeId: id, status: 'pending', estamp: { enabled: false, status: null } });
+			expect(out).toMatchObject({ envelopeId: id, status: 'pending', estamp: { enabled: false } });
+			expect(out.estamp).toEqual({ enabled: false });
 			expect(out.workflow).toMatchObject({ mode: 'sequential', reminderEveryHours: 12 });
 			const recipients = out.recipients as IDataObject[];
 			expect(recipients.map((r) => [r.name, r.role, r.order])).toEqual([
@@ -142,7 +143,7 @@ describe('envelope operations', () => {
 			expect(run.requests[0]).toMatchObject({ method: 'POST', path: `/api/v1/envelopes/${id}/send`, status: 200 });
 		});
 
-		it('with e-stamping: the 202 answer in the same shape (estamping, queued, no recipients yet)', async () => {
+		it('with e-stamping: the 202 answer in the same shape (estamping, queued), nothing added that it lacks', async () => {
 			const created = await runOp(h, { operation: 'create', recipients: recipientFields([SIGNER]), ...estampParams() }, [pdfItem(pdf)]);
 			const id = created.items[0].json.id as string;
 			const run = await runOp(h, { operation: 'send', envelopeId: byId(id) });
@@ -152,8 +153,7 @@ describe('envelope operations', () => {
 				status: 'estamping',
 				message: expect.any(String),
 				estamp: { enabled: true, status: 'queued' },
-				recipients: [],
-				workflow: null,
+				// No recipients or workflow in the answer: absent, not an empty list or null.
 				// The answer's other fields stay.
 				success: true,
 				estampStatus: 'queued',

@@ -62,6 +62,13 @@ export interface RunOptions {
 	credentials?: Partial<HarnessCredentials>;
 	/** Items the "Seed" node emits (binary as Buffers; stored through prepareBinaryData). */
 	input?: SeedItem[];
+	/**
+	 * Stops the execution this many ms after it starts, as n8n's Stop does: the cancel of
+	 * WorkflowExecute's promise, which aborts the execution's AbortController.
+	 */
+	stopAfterMs?: number;
+	/** Stops the execution the same way once this holds (asked every 20 ms). */
+	stopWhen?: () => Promise<boolean>;
 }
 
 export interface RunResult {
@@ -69,8 +76,11 @@ export interface RunResult {
 	runData: IRun['data']['resultData']['runData'];
 	/** The workflow's error, if it stopped on one. */
 	error?: IRun['data']['resultData']['error'];
-	/** First-output items of the node's (first) run. */
-	items(nodeName: string): INodeExecutionData[];
+	/** Items of output `output` (0 by default; 1 is the error output) of the node's (first) run. */
+	items(nodeName: string, output?: number): INodeExecutionData[];
+	/** With `stopAfterMs`: when the stop was asked, and when the execution's promise settled (ms since epoch). */
+	stoppedAt?: number;
+	settledAt?: number;
 	/** The bytes of binary property `property` of output item `index`. */
 	binary(nodeName: string, index: number, property?: string): Promise<Buffer>;
 }
@@ -102,10 +112,18 @@ export function seedNode(name = 'Seed'): INode {
 	};
 }
 
-/** The action node with the given parameters; `continueOnFail` sets n8n's "On Error: Continue". */
+/**
+ * The action node with the given parameters; `continueOnFail` sets n8n's "On Error: Continue
+ * (using regular output)", `onError` any of n8n's On Error settings.
+ */
 export function actionNode(
 	parameters: Record<string, NodeParameterValueType>,
-	options: { name?: string; continueOnFail?: boolean; /** A saved workflow's older version; the newest by default. */ typeVersion?: number } = {},
+	options: {
+		name?: string;
+		continueOnFail?: boolean;
+		onError?: INode['onError'];
+		/** A saved workflow's older version; the newest by default. */ typeVersion?: number;
+	} = {},
 ): INode {
 	return {
 		id: 'action',
@@ -116,6 +134,7 @@ export function actionNode(
 		parameters,
 		credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.onError ? { onError: options.onError } : {}),
 	};
 }
 
@@ -177,17 +196,42 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 		if (!start) throw new Error('The workflow has no start node');
 		const runExecutionData = executionDataStartingAt(start, [[{ json: {} }]]);
 
-		await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
+		const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
 			workflow,
 		);
+		let stoppedAt: number | undefined;
+		let settled = false;
+		const stop = () => {
+			if (settled || stoppedAt !== undefined) return;
+			stoppedAt = Date.now();
+			execution.cancel();
+		};
+		const stopTimer = options.stopAfterMs === undefined ? undefined : setTimeout(stop, options.stopAfterMs);
+		const stopWhen = options.stopWhen;
+		const watching = stopWhen
+			? (async () => {
+					while (!settled && stoppedAt === undefined) {
+						if (await stopWhen()) stop();
+						else await new Promise((resolve) => setTimeout(resolve, 20));
+					}
+				})()
+			: undefined;
+		// After a cancel it settles once the running node has returned (p-cancelable, shouldReject false).
+		await execution;
+		const settledAt = Date.now();
+		settled = true;
+		clearTimeout(stopTimer);
+		await watching;
 		const fullRun = await finished;
 		const { runData, error } = fullRun.data.resultData;
 
-		const items = (nodeName: string) => runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
+		const items = (nodeName: string, output = 0) => runData[nodeName]?.[0]?.data?.main?.[output] ?? [];
 		return {
 			run: fullRun,
 			runData,
 			error,
+			stoppedAt,
+			settledAt: stoppedAt === undefined ? undefined : settledAt,
 			items,
 			async binary(nodeName, index, property = 'data') {
 				const binaryData = items(nodeName)[index]?.binary?.[property];

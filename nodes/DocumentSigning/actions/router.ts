@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -6,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { cancelSignalOf, ExecutionStopped, isStopped, untilStopped } from '../../shared/cancel';
 import { apiErrorFields } from '../../shared/errors';
 import { configureRate, type RateSettings, rateStatsOf } from '../../shared/rate';
 import { readingOncePerRun } from '../../shared/runParameters';
@@ -70,16 +72,19 @@ function findOperation(
 
 type ItemResult =
 	| { output: INodeExecutionData[]; failed?: true }
-	| { error: NodeApiError | NodeOperationError };
+	| { error: NodeApiError | NodeOperationError }
+	| { stopped: true };
 
 /**
  * Runs the operation for one item: its output items are paired with item `itemIndex`;
- * under "Continue On Fail" a failure becomes one error item paired the same way.
+ * under "Continue On Fail" a failure becomes one error item paired the same way. An item
+ * cut short by n8n's Stop is neither done nor failed: the router reports it as stopped.
  */
 async function runItem(
 	this: IExecuteFunctions,
 	operation: OperationModule,
 	itemIndex: number,
+	signal: AbortSignal | undefined,
 ): Promise<ItemResult> {
 	try {
 		const output = await operation.execute.call(this, itemIndex);
@@ -87,18 +92,61 @@ async function runItem(
 			output: this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }),
 		};
 	} catch (error) {
-		if (this.continueOnFail()) {
-			const message = error instanceof Error ? error.message : String(error);
-			const json = { error: message, ...apiErrorFields(error) };
-			return { output: [{ json, pairedItem: { item: itemIndex } }], failed: true };
-		}
+		if (error instanceof ExecutionStopped || isStopped(signal)) return { stopped: true };
 		const failure =
 			error instanceof NodeApiError || error instanceof NodeOperationError
 				? error
 				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		failure.context.itemIndex ??= itemIndex;
+		if (this.continueOnFail()) {
+			const fields = apiErrorFields(failure);
+			// n8n (1.x and 2.x) moves an item to the error output when its json holds nothing
+			// but `error` (and `message`); an `item.error` would work too, but 2.x then cuts the
+			// json down to the message. So the error's facts go inside `error`, as n8n's HTTP
+			// Request shows a failed call. "Continue (using regular output)" keeps the flat item.
+			const json: IDataObject =
+				this.getNode().onError === 'continueErrorOutput'
+					? { error: { message: failure.message, ...descriptionOf(failure), ...fields } }
+					: { error: failure.message, ...fields };
+			return { output: [{ json, pairedItem: { item: itemIndex } }], failed: true };
+		}
 		return { error: failure };
 	}
+}
+
+function descriptionOf(error: NodeApiError | NodeOperationError): IDataObject {
+	return typeof error.description === 'string' && error.description ? { description: error.description } : {};
+}
+
+/**
+ * After Stop: one error saying which items were done, which were cut short while their
+ * requests were under way (a create among them may have reached the service) and which
+ * never started. Nothing that did not finish is reported as done.
+ */
+function stoppedError(this: IExecuteFunctions, results: ItemResult[], total: number): NodeOperationError {
+	const underWay: number[] = [];
+	let done = 0;
+	let failed = 0;
+	for (let i = 0; i < total; i++) {
+		const result = results[i];
+		if (!result) continue;
+		if ('stopped' in result) underWay.push(i);
+		else if ('error' in result || result.failed) failed++;
+		else done++;
+	}
+	const notStarted = total - done - failed - underWay.length;
+	const listed = underWay.slice(0, 50).join(', ') + (underWay.length > 50 ? ', ...' : '');
+	const error = new NodeOperationError(
+		this.getNode(),
+		`The execution was stopped: ${done} of ${total} items done, ${failed} failed, ${underWay.length} cut short, ${notStarted} not started`,
+		{
+			description: underWay.length
+				? `Items cut short (index ${listed}) were stopped while a request was under way: a create among them may have reached the service. Check the service before running them again.`
+				: 'No request was under way when the execution was stopped.',
+		},
+	);
+	Object.assign(error.context, { done, failed, cutShort: underWay, notStarted });
+	return error;
 }
 
 /**
@@ -161,15 +209,19 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const started = Date.now();
 	const results: ItemResult[] = new Array(items.length);
+	// n8n's Stop (absent where n8n gives no signal): no item starts after it.
+	const signal = cancelSignalOf(this);
 	let done = 0;
-	let stopped = false;
+	let stopped = isStopped(signal);
+	const onStop = () => (stopped = true);
+	signal?.addEventListener('abort', onStop, { once: true });
 	const runOne = async (itemIndex: number) => {
 		try {
-			results[itemIndex] = await runItem.call(run, operation, itemIndex);
+			results[itemIndex] = await runItem.call(run, operation, itemIndex, signal);
 		} finally {
 			limit?.release();
 		}
-		if ('error' in results[itemIndex]) stopped = true;
+		if (!('output' in results[itemIndex])) stopped = true;
 		if (++done % PROGRESS_EVERY === 0) {
 			this.logger?.debug(`Document Signing: ${done} of ${items.length} items done`);
 		}
@@ -177,7 +229,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (limit) {
 		const running = new Set<Promise<void>>();
 		for (let itemIndex = 0; itemIndex < items.length && !stopped; itemIndex++) {
-			await limit.acquire();
+			const place = limit.acquire();
+			try {
+				await untilStopped(place, signal);
+			} catch {
+				void place.then(() => limit.release()); // stopped while waiting: give the place back
+				break;
+			}
 			if (stopped) {
 				limit.release();
 				break;
@@ -193,12 +251,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		};
 		await Promise.all(Array.from({ length: Math.min(fixed, items.length) }, worker));
 	}
+	signal?.removeEventListener('abort', onStop);
+	if (isStopped(signal)) throw stoppedError.call(run, results, items.length);
 
 	const returnData: INodeExecutionData[] = [];
 	let failed = 0;
 	for (const result of results) {
 		if (!result) continue; // not started after a failure
 		if ('error' in result) throw result.error;
+		if ('stopped' in result) continue; // only without a signal, which cannot happen
 		if (result.failed) failed++;
 		returnData.push(...result.output);
 	}

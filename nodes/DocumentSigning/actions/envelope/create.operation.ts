@@ -10,6 +10,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { EnvelopeCreateSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
+import { readText } from '../shared/params';
 import { pdfSourceProperties, readPdfSource, pdfUploadOptions, uploadToCreated } from '../shared/pdfUpload';
 import { readRecipients, recipientProperties } from '../shared/recipients';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
@@ -36,9 +37,9 @@ export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	// Everything is read and checked first: the PDF, then the body. No request before that.
+	const title = readText.call(this, 'title', i, 'Title');
 	const source = await readPdfSource.call(this, i);
 	const body: IDataObject = { fileName: source.fileName };
-	const title = (this.getNodeParameter('title', i, '') as string).trim();
 	if (title) body.title = title;
 	const recipients = readRecipients.call(this, i);
 	if (recipients) body.recipients = recipients as IDataObject[];

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
-import { apiRequestAllItems, returnAllOrLimit } from '../../../shared/pagination';
-import { validateInput } from '../../../shared/validation';
+import { apiRequestAllItems, DEFAULT_MAX_ITEMS, LIST_ITEMS_CEILING, returnAllOrLimit } from '../../../shared/pagination';
+import { limitValue, validateInput } from '../../../shared/validation';
 import { compact } from './params';
 
 /** The parameters of every Get Many: Return All / Limit, then a Filters collection holding `filters`. */
@@ -39,7 +39,12 @@ export async function listAll(
 	filterSchema: ZodTypeAny,
 ): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = this.getNodeParameter('limit', i, 50) as number;
+	const limit = returnAll
+		? undefined
+		: limitValue(this, 'Limit', this.getNodeParameter('limit', i, 50), LIST_ITEMS_CEILING, i);
+	const maxItems = returnAll
+		? limitValue(this, 'Max Items', this.getNodeParameter('maxItems', i, DEFAULT_MAX_ITEMS), LIST_ITEMS_CEILING, i)
+		: undefined;
 	const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject) ?? {};
 
 	validateInput(this, filterSchema, filters, i, 'filters');
@@ -47,6 +52,7 @@ export async function listAll(
 	const items = (await apiRequestAllItems.call(this, path, filters, {
 		returnAll,
 		limit,
+		maxItems,
 		itemIndex: i,
 	})) as IDataObject[];
 	return items.map((json) => ({ json }));

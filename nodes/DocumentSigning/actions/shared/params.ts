@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/validation';
+import { inputError, textValue } from '../../../shared/validation';
 
 /** Drops empty strings and undefined so optional fields are not sent. */
 export function compact(values: IDataObject | undefined): IDataObject | undefined {
@@ -11,6 +11,14 @@ export function compact(values: IDataObject | undefined): IDataObject | undefine
 		out[key] = typeof value === 'string' ? value.trim() : value;
 	}
 	return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * A free-text parameter of item `i` by the one text rule (validation.ts): trimmed text, a
+ * number or boolean as its text; an object, array or null refused naming `label`.
+ */
+export function readText(this: IExecuteFunctions, name: string, i: number, label: string): string {
+	return textValue(this, label, this.getNodeParameter(name, i, '') as unknown, i);
 }
 
 /** The label of one dropdown option: its name, or its name and a description. */

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 /**
  * The two answers of send (200 sent, 202 e-stamping queued) in one shape, so the next
  * node reads the same fields either way. Used by envelope Send and template Send Document
- * (whose answer the specification does not show).
+ * (whose answer the specification does not show). Nothing is added that the answer lacks.
  */
 export function normalizeSendResponse(envelopeId: string, response: IDataObject): IDataObject {
 	const estampQueued = response.estamp === true || response.estampStatus !== undefined;
@@ -11,13 +11,12 @@ export function normalizeSendResponse(envelopeId: string, response: IDataObject)
 		// Every field the service answered stays (e.g. `sentAt`); the named ones are made uniform.
 		...response,
 		envelopeId: (response.envelopeId as string) ?? envelopeId,
-		status: response.status ?? null,
-		message: response.message ?? null,
+		// 200 is sent, 202 is e-stamping queued: told apart here, the status only as answered.
 		estamp: {
 			enabled: estampQueued,
-			status: estampQueued ? ((response.estampStatus as string) ?? null) : null,
+			...(estampQueued && response.estampStatus !== undefined ? { status: response.estampStatus } : {}),
 		},
-		recipients: Array.isArray(response.recipients) ? response.recipients : [],
-		workflow: (response.workflow as IDataObject | undefined) ?? null,
+		// `status`, `message`, `recipients`, `workflow` stay only as answered: a field the
+		// answer lacks is absent, never an empty list or null the service did not say.
 	};
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/validation';
+import { readText } from './params';
 
 /**
  * The "What to Update" part of an Update operation (template, signing workflow): the
@@ -82,8 +83,8 @@ export function readUpdate(
 		throw inputError(this.getNode(), `What to Update: choose at least one part to change (${names})`, i);
 	}
 	const body: IDataObject = {};
-	for (const { value } of NAME_PARTS) {
-		if (parts.has(value)) body[value] = (this.getNodeParameter(value, i, '') as string).trim();
+	for (const { name, value } of NAME_PARTS) {
+		if (parts.has(value)) body[value] = readText.call(this, value, i, name);
 	}
 	return { parts, body };
 }

@@ -10,6 +10,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { TemplateCreateSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
+import { readText } from '../shared/params';
 import { pdfSourceProperties, pdfUploadOptions, readPdfSource, uploadToCreated } from '../shared/pdfUpload';
 import { recipientProperties } from '../shared/recipients';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
@@ -49,12 +50,10 @@ export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	// Everything is read and checked first: the PDF, then the body. No request before that.
+	const name = readText.call(this, 'name', i, 'Name');
+	const text = readText.call(this, 'description', i, 'Description');
 	const source = await readPdfSource.call(this, i);
-	const body: IDataObject = {
-		name: (this.getNodeParameter('name', i, '') as string).trim(),
-		fileName: source.fileName,
-	};
-	const text = (this.getNodeParameter('description', i, '') as string).trim();
+	const body: IDataObject = { name, fileName: source.fileName };
 	if (text) body.description = text;
 	const recipients = readTemplateRecipients.call(this, i);
 	if (recipients.length) body.recipients = recipients as IDataObject[];

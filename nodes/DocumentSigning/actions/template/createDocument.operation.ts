@@ -5,6 +5,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { DocumentCreateSchema, documentCreateIssues, MAX_RECIPIENTS } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { validateInput, validationError } from '../../../shared/validation';
+import { readText } from '../shared/params';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
 import { type DocumentTemplate, fetchTemplate, readPrefillValues, readRecipientMapping, roleLabel } from './documentMapping';
 import { sendDraftDocument } from './sendDocument.operation';
@@ -113,7 +114,7 @@ function withRoleNames(lines: string[], mapping: IDataObject[], template?: Docum
 async function documentBody(this: IExecuteFunctions, i: number, templateId: string) {
 	const overrides = readSigningSettings.call(this, i);
 	const draft: IDataObject = {
-		title: (this.getNodeParameter('title', i, '') as string).trim(),
+		title: readText.call(this, 'title', i, 'Title'),
 		recipientMapping: readRecipientMapping.call(this, i) as IDataObject[],
 	};
 	if (overrides) draft.workflow = overrides;
@@ -161,7 +162,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 	})) as IDataObject;
 	const envelopeId = String(created.envelopeId);
-	const json: IDataObject = { envelopeId, status: created.status ?? null, message: created.message ?? null, templateId, title: body.title, steps: ['createDocument'] };
+	const json: IDataObject = { envelopeId, templateId, title: body.title, steps: ['createDocument'] };
+	// As answered: absent when the answer lacks them.
+	if (created.status !== undefined) json.status = created.status;
+	if (created.message !== undefined) json.message = created.message;
 	if (!sendImmediately) return [{ json }];
 
 	let sent: IDataObject;
@@ -170,5 +174,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	} catch (error) {
 		throw draftNotSent.call(this, i, envelopeId, error);
 	}
-	return [{ json: { ...json, status: sent.status, steps: ['createDocument', 'sendDocument'], send: sent } }];
+	const status = sent.status !== undefined ? { status: sent.status } : {};
+	return [{ json: { ...json, ...status, steps: ['createDocument', 'sendDocument'], send: sent } }];
 }

@@ -5,6 +5,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { TemplateCopySchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
+import { readText } from '../shared/params';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
 
 const properties: INodeProperties[] = [
@@ -31,7 +32,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const body = validateInput(
 		this,
 		TemplateCopySchema,
-		{ newName: (this.getNodeParameter('newName', i, '') as string).trim() },
+		{ newName: readText.call(this, 'newName', i, 'New Name') },
 		i,
 		'copy',
 	);

@@ -5,7 +5,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { WorkflowCreateSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
-import { compact } from '../shared/params';
+import { compact, readText } from '../shared/params';
 import { configProperties, readConfig } from './config';
 
 const show = { resource: ['workflow'], operation: ['create'] };
@@ -32,11 +32,10 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	// The name is sent even when empty, so the schema says "is required" for it.
 	const body = {
-		...compact({
-			name: this.getNodeParameter('name', i, '') as string,
-			description: this.getNodeParameter('description', i, '') as string,
-		}),
+		name: readText.call(this, 'name', i, 'Name'),
+		...compact({ description: readText.call(this, 'description', i, 'Description') }),
 		config: readConfig.call(this, i),
 	};
 	const checked = validateInput(this, WorkflowCreateSchema, body, i, 'signing workflow');

@@ -5,7 +5,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { WorkflowRunSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { inputError, validateInput } from '../../../shared/validation';
-import { compact, inputModeProperty, readJsonList } from '../shared/params';
+import { compact, inputModeProperty, readJsonList, readText } from '../shared/params';
 import { withEnvelopeId } from '../shared/envelopeId';
 import { getWorkflowId, workflowIdProperty } from '../shared/locators';
 
@@ -142,14 +142,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const workflowId = getWorkflowId.call(this, i);
 	const mode = this.getNodeParameter('idempotency', i, 'auto') as string;
 	let idempotencyKey: string | undefined;
-	if (mode === 'custom') idempotencyKey = String(this.getNodeParameter('idempotencyKey', i, '') ?? '').trim();
+	if (mode === 'custom') idempotencyKey = readText.call(this, 'idempotencyKey', i, 'Custom Key');
 	else if (mode === 'auto') idempotencyKey = automaticKey.call(this, i);
 	if (mode === 'custom' && !idempotencyKey) {
 		throw inputError(this.getNode(), 'Custom Key: an idempotency key is required (or choose Automatic)', i);
 	}
 
 	const body = {
-		title: (this.getNodeParameter('title', i, '') as string).trim(),
+		title: readText.call(this, 'title', i, 'Title'),
 		recipients: readRunRecipients.call(this, i),
 		...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
 	};
