@@ -243,7 +243,10 @@ export async function guardedSend(this: ApiContext, options: IHttpRequestOptions
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
 		if (name.toLowerCase() !== 'authorization') headers[name] = value;
 	}
+	// n8n's Stop ends a fetch as it ends an API request: nothing new starts, the one in flight is aborted.
+	const signal = cancelSignalOf(this);
 	for (let attempt = 0; ; attempt++) {
+		throwIfStopped(signal);
 		try {
 			return (await this.helpers.httpRequest({
 				timeout: RETRY_POLICY.timeoutMs,
@@ -252,13 +255,15 @@ export async function guardedSend(this: ApiContext, options: IHttpRequestOptions
 				disableFollowRedirect: true,
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
+				...(signal ? { abortSignal: signal } : {}),
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
+			if (signal?.aborted) stopNow(false);
 			const code = systemErrorCode(error);
 			const retry = code !== undefined && NOT_SENT_CODES.has(code) && code !== 'ENOTFOUND';
 			// The cause stays readable (guardedFetch.ts tells n8n's SSRF refusals apart).
 			if (!retry || attempt >= RETRY_POLICY.maxRetries) throw new NodeOperationError(this.getNode(), error as Error);
-			await sleep(backoffMs(attempt));
+			await pause(backoffMs(attempt), signal);
 		}
 	}
 }

@@ -23,6 +23,7 @@ interface Field {
 
 const fields: Field[] = [
 	{ name: 'envelope create: Title', label: 'Title', params: { resource: 'envelope', operation: 'create', pdfSource: 'binary', binaryPropertyName: 'data', title: V, recipients: recipientFields([SIGNER]) } },
+	{ name: 'envelope create: File Name', label: 'File Name', params: { resource: 'envelope', operation: 'create', pdfSource: 'url', pdfUrl: 'http://127.0.0.1:9/a.pdf', fileName: V, title: 'NDA', recipients: recipientFields([SIGNER]) } },
 	{ name: 'envelope get status: Envelope ID', label: 'Envelope', params: { resource: 'envelope', operation: 'getStatus', envelopeId: byV } },
 	{ name: 'template create: Name', label: 'Name', params: { resource: 'template', operation: 'create', name: V } },
 	{ name: 'template create: Description', label: 'Description', params: { resource: 'template', operation: 'create', name: 'NDA', description: V } },

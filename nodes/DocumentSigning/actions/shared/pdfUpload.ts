@@ -5,6 +5,7 @@ import type { PdfFile } from '../../../shared/upload';
 import { MAX_PDF_MB, readPdfFromItem, readPdfFromUrl, uploadPdf } from '../../../shared/upload';
 import { isToolRun } from '../../../shared/runCache';
 import { FROM_1_1 } from './versions';
+import { readText } from './params';
 
 /** What a create makes that holds a PDF: an envelope or a template. */
 export type PdfHolder = 'envelope' | 'template';
@@ -138,6 +139,8 @@ export interface PdfSource {
 export async function readPdfSource(this: IExecuteFunctions, i: number): Promise<PdfSource> {
 	const source = this.getNodeParameter('pdfSource', i, 'binary') as 'binary' | 'url' | 'none';
 	const method = (this.getNodeParameter('options.uploadMethod', i, 'post') as 'post' | 'put') ?? 'post';
+	// Checked before the PDF is read: a PDF URL is a request.
+	const typedName = readText.call(this, 'fileName', i, 'File Name');
 	let pdf: PdfFile | undefined;
 	if (source === 'binary') {
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', i) as string;
@@ -154,7 +157,6 @@ export async function readPdfSource(this: IExecuteFunctions, i: number): Promise
 		const allowInternal = this.getNodeParameter('options.allowInternalAddresses', i, false) === true;
 		pdf = await readPdfFromUrl.call(this, i, this.getNodeParameter('pdfUrl', i, ''), allowInternal);
 	}
-	const typedName = (this.getNodeParameter('fileName', i, '') as string).trim();
 	return { pdf, fileName: typedName || pdf?.fileName || '', method };
 }
 
