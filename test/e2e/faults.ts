@@ -137,6 +137,24 @@ export class Sender {
 		);
 	}
 
+	/** True once every event has had at least one answer from every receiver. */
+	answeredOnce(receivers: Receiver[], events: FaultEvent[]): boolean {
+		return receivers.every((r) => events.every((e) => (this.answers.get(r.name)?.get(e.id)?.length ?? 0) > 0));
+	}
+
+	/**
+	 * Ends a fault once it has lasted `ms` and every event's first attempt has been answered (on
+	 * a loaded machine a first attempt may reach n8n's database only after seconds), at most
+	 * `maxMs`; resolves when `stop` has run.
+	 */
+	async endFault(receivers: Receiver[], events: FaultEvent[], ms: number, stop: () => Promise<void>, maxMs = 30_000): Promise<void> {
+		const t0 = Date.now();
+		await sleep(ms);
+		while (!this.answeredOnce(receivers, events) && Date.now() - t0 < maxMs) await sleep(100);
+		await stop();
+		log(`  fault over after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+	}
+
 	acknowledged(receiver: Receiver, id: string): boolean {
 		return (this.answers.get(receiver.name)?.get(id) ?? []).some(ok);
 	}
@@ -248,24 +266,26 @@ export function printTable(title: string, rows: FaultFigures[]): void {
 
 /**
  * Runs SQL on n8n's SQLite file from another connection, with the sqlite3 module n8n itself
- * uses, under the Node n8n runs on (the module is built for it). `holdMs` > 0: takes the write
- * lock (BEGIN IMMEDIATE) and holds it that long; resolves once the lock is held, and `done`
- * once it is released.
+ * uses, under the Node n8n runs on (the module is built for it). `hold`: takes the write lock
+ * (BEGIN IMMEDIATE) instead and holds it until `release()` (or 60 s); resolves once the SQL ran
+ * or the lock is held.
  */
-export async function sqlite(stack: Stack, sql: string, holdMs = 0): Promise<{ done: Promise<void> }> {
+export async function sqlite(stack: Stack, sql: string, hold = false): Promise<{ release: () => Promise<void> }> {
 	const file = `${stack.userFolder}/.n8n/database.sqlite`;
 	const script = `
-		const [modules, file, sql, holdMs] = process.argv.slice(1);
+		const [modules, file, sql, hold] = process.argv.slice(1);
 		const sqlite3 = require(modules + '/sqlite3');
 		const db = new sqlite3.Database(file);
 		db.configure('busyTimeout', 20000);
-		db.exec(holdMs > 0 ? 'BEGIN IMMEDIATE' : sql, (error) => {
+		db.exec(hold === 'hold' ? 'BEGIN IMMEDIATE' : sql, (error) => {
 			if (error) { console.error(error.message); process.exit(1); }
 			console.log('ready');
-			if (!(holdMs > 0)) return db.close();
-			setTimeout(() => db.exec('ROLLBACK', () => db.close()), Number(holdMs));
+			if (hold !== 'hold') return db.close();
+			const release = () => db.exec('ROLLBACK', () => db.close());
+			process.stdin.on('data', release);
+			setTimeout(release, 60000);
 		});`;
-	const child = spawn(stack.line.nodeBin, ['-e', script, stack.line.modules, file, sql, String(holdMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(stack.line.nodeBin, ['-e', script, stack.line.modules, file, sql, hold ? 'hold' : ''], { stdio: ['pipe', 'pipe', 'pipe'] });
 	let errors = '';
 	child.stderr.on('data', (d: Buffer) => (errors += d.toString()));
 	const done = new Promise<void>((resolve, reject) =>
@@ -275,5 +295,10 @@ export async function sqlite(stack: Stack, sql: string, holdMs = 0): Promise<{ d
 		child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
 		done.then(resolve, reject);
 	});
-	return { done };
+	return {
+		release: async () => {
+			child.stdin.end('release\n');
+			await done;
+		},
+	};
 }
