@@ -35,6 +35,11 @@ export function keptId(id: string): string {
 	return HASH_PREFIX + createHash('sha256').update(id, 'utf8').digest('base64url');
 }
 
+/** A stored key: a kept hash is taken as it is, anything else (an id kept by an earlier version) as keptId makes it. */
+function storedKey(key: string): string {
+	return /^sha256:[A-Za-z0-9_-]{43}$/.test(key) ? key : keptId(key);
+}
+
 interface TriggerMemory {
 	/** Kept ids n8n took, oldest first (a Map keeps insertion order). */
 	taken: Map<string, number>;
@@ -58,7 +63,7 @@ function storedEntries(store: IDataObject): Seen[] {
 	if (!Array.isArray(value)) return [];
 	return value
 		.filter((entry): entry is Seen => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number')
-		.map(([id, at]) => [keptId(id), at]);
+		.map(([key, at]) => [storedKey(key), at]);
 }
 
 /** Keeps the newest entries within the window, the count and the byte budget. */
