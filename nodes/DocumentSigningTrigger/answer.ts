@@ -5,10 +5,10 @@
  * - n8n reads the node's `webhookResponse` (the body it answers with) after the execution
  *   exists and just before it saves the workflow's static data. Starting the run wraps the
  *   static data in new Workflow objects, which clears n8n's "changed" flag; reading the body
- *   marks the memory changed again, so n8n saves the id with that delivery.
- * - n8n writes the answer on the response object: a 2xx means n8n took the execution, so the
- *   id counts as seen in this process; anything else (or no answer at all) leaves it unseen,
- *   and the sender's retry runs.
+ *   counts the id as taken and marks the memory changed again, so n8n saves the id with that
+ *   delivery (and with every later one: each write carries the ids taken before it).
+ * - n8n writes the answer on the response object: a 2xx confirms it; anything else (or no
+ *   answer at all) leaves the id unseen, and the sender's retry runs.
  * n8n 1.x reads the body and answers before it creates the execution, for every webhook: there
  * the id is remembered at the answer, as n8n's own Webhook node acknowledges it.
  */
@@ -18,8 +18,8 @@ import { sleep } from 'n8n-workflow';
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
 export interface PendingClaim {
-	mark: () => void;
-	settle: (taken: boolean) => void;
+	taken: () => void;
+	settle: (answered2xx: boolean) => void;
 }
 
 /** After the client has gone, n8n still answers (the execution may exist) within this time, or the id stays unseen. */
@@ -27,7 +27,7 @@ const ANSWER_AFTER_CLOSE_MS = 60_000;
 
 /**
  * What the node returns for a delivery that starts a run: the items, and the body n8n answers
- * with, whose reading marks the memory changed (see above).
+ * with, whose reading counts the id as taken (see above).
  */
 export function startedResult(
 	workflowData: INodeExecutionData[][],
@@ -39,7 +39,7 @@ export function startedResult(
 	Object.defineProperty(result, 'webhookResponse', {
 		enumerable: true,
 		get: () => {
-			claim.mark();
+			claim.taken();
 			return body;
 		},
 	});

@@ -117,10 +117,14 @@ export type Claim =
 	| { outcome: 'busy' }
 	| {
 			outcome: 'new';
-			/** Writes the memory with this id into the static data again (n8n may have cleared its flag). */
-			mark: () => void;
-			/** n8n took this delivery (true) or refused it (false). Call once. */
-			settle: (taken: boolean) => void;
+			/**
+			 * n8n has the execution (it reads the answer body only then): the id counts as seen
+			 * here, and the memory is written into the static data again, marked changed after
+			 * n8n cleared that mark when it started the run.
+			 */
+			taken: () => void;
+			/** n8n answered: 2xx (true) or not (false, the id is forgotten again). Call once. */
+			settle: (answered2xx: boolean) => void;
 	  };
 
 /**
@@ -146,23 +150,28 @@ export async function claimEvent(options: ClaimOptions): Promise<Claim> {
 	const memory = memoryFor(key);
 	let resolve: (taken: boolean) => void = () => {};
 	memory.pending.set(id, new Promise<boolean>((r) => (resolve = r)));
-	const mark = () => {
+	const write = () => {
 		store.seenEvents = merged(store, memoryFor(key), forgetBeforeMs, [id, createdAtMs]);
 	};
-	mark();
+	write();
 	let settled = false;
 	return {
 		outcome: 'new',
-		mark,
-		settle: (taken: boolean) => {
+		taken: () => {
+			if (settled) return;
+			memoryFor(key).taken.set(id, createdAtMs);
+			write();
+		},
+		settle: (answered2xx: boolean) => {
 			if (settled) return;
 			settled = true;
 			const current = memoryFor(key);
 			current.pending.delete(id);
-			if (taken) current.taken.set(id, createdAtMs);
+			if (answered2xx) current.taken.set(id, createdAtMs);
+			else current.taken.delete(id);
 			pruneTaken(current, forgetBeforeMs);
 			if (current.taken.size === 0 && current.pending.size === 0) memories.delete(key);
-			resolve(taken);
+			resolve(answered2xx);
 		},
 	};
 }
