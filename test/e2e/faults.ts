@@ -281,9 +281,16 @@ export async function sqlite(stack: Stack, sql: string, hold = false): Promise<{
 			if (error) { console.error(error.message); process.exit(1); }
 			console.log('ready');
 			if (hold !== 'hold') return db.close();
-			const release = () => db.exec('ROLLBACK', () => db.close());
+			let released = false;
+			const release = () => {
+				if (released) return;
+				released = true;
+				clearTimeout(timer);
+				process.stdin.destroy();
+				db.exec('ROLLBACK', () => db.close());
+			};
+			const timer = setTimeout(release, 60000);
 			process.stdin.on('data', release);
-			setTimeout(release, 60000);
 		});`;
 	const child = spawn(stack.line.nodeBin, ['-e', script, stack.line.modules, file, sql, hold ? 'hold' : ''], { stdio: ['pipe', 'pipe', 'pipe'] });
 	let errors = '';
