@@ -128,12 +128,16 @@ export class Sender {
 		await Promise.all(pending);
 	}
 
-	/** The closing delivery: every event once more (with retries) to a deduplicating receiver, the unacknowledged ones to the others. */
-	async onceMore(receivers: Receiver[], events: FaultEvent[]): Promise<void> {
+	/**
+	 * The closing delivery: every event once more (with retries) to a deduplicating receiver, the
+	 * unacknowledged ones to the others; `atOnce` deliveries at a time, as a service's queue does.
+	 */
+	async onceMore(receivers: Receiver[], events: FaultEvent[], atOnce = 10): Promise<void> {
+		const work = receivers.flatMap((receiver) => events.filter((e) => receiver.dedupes || !this.acknowledged(receiver, e.id)).map((e) => ({ receiver, e })));
 		await Promise.all(
-			receivers.flatMap((receiver) =>
-				events.filter((e) => receiver.dedupes || !this.acknowledged(receiver, e.id)).map(async (e) => await this.deliver(receiver, e)),
-			),
+			Array.from({ length: atOnce }, async () => {
+				for (let next = work.shift(); next; next = work.shift()) await this.deliver(next.receiver, next.e);
+			}),
 		);
 	}
 
