@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * What the webhook trigger rests on inside n8n, checked in a real n8n so that a version that
  * behaves otherwise fails here instead of the trigger losing or doubling events:
@@ -104,6 +105,28 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 		expectEqual(answers.filter((a) => a.data?.started === true).length, 1, 'copies answered as started');
 		await sleep(1500); // a second execution would be listed by now
 		expectEqual((await executionCount()) - before, 1, 'executions for 5 copies at once');
+	});
+
+	await check('trigger answer in n8n: "Listen for test event" in the editor gets a test delivery, answered once its run exists', async () => {
+		const testWorkflow = workflows.DsE2eTriggerTst1;
+		expect(testWorkflow, 'the trigger-test-event workflow fixture is missing');
+		const listen = await stack.rest.post(`/workflows/${testWorkflow.id}/run`, { triggerToStartFrom: { name: 'Document Signing Trigger' } });
+		expectEqual([listen.status, listen.data?.data?.waitingForWebhook], [200, true], 'listening for a test event');
+		const testUrl = `${stack.n8nUrl}/webhook-test/${triggerWebhookId(testWorkflow)}/webhook`;
+		const e = event();
+		const answer = await axios.post(testUrl, e.body, {
+			headers: { 'Content-Type': 'application/json', 'X-Service-Signature': sign(e.body) },
+			validateStatus: () => true,
+			timeout: 30_000,
+		});
+		expectEqual([answer.status, answer.data], [200, { received: true, started: true, id: e.id }], 'answer to the test delivery');
+		let item: Record<string, unknown> | undefined;
+		await waitFor('the test run to be listed', async () => {
+			const list = await executions(stack, testWorkflow.id);
+			item = list.map((x) => x.data?.resultData.runData['Document Signing Trigger']?.[0]?.data?.main?.[0]?.[0]?.json).find((j) => j?.id === e.id);
+			return item !== undefined;
+		}, 20_000, 500);
+		expectEqual([item?.event, item?.verified], ['document.sent', true], 'the test run\'s trigger output');
 	});
 
 	await check('trigger answer in n8n: after n8n restarts, ids taken before are still refused and a new event starts', async () => {
