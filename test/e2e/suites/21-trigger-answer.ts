@@ -43,7 +43,7 @@ async function storedIds(stack: Stack, workflowId: string): Promise<Set<string>>
  * (the public API leaves out executions that are still active).
  */
 async function executionsIncludingActive(stack: Stack, workflowId: string): Promise<number> {
-	const response = await stack.rest.get('/executions', { params: { filter: JSON.stringify({ workflowId }), limit: 250 } });
+	const response = await stack.rest.get('/executions', { params: { filter: JSON.stringify({ workflowId }), limit: 100 } });
 	expectEqual(response.status, 200, 'GET /rest/executions');
 	const results = (response.data?.data?.results ?? []) as Array<{ workflowId?: string }>;
 	return results.filter((e) => e.workflowId === workflowId).length;
