@@ -10,6 +10,7 @@ import { createHmac } from 'crypto';
 import path from 'path';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { useWebhookRunners, type WebhookRunnerOptions } from '../harness/webhook';
 import { sampleEvents } from './events';
@@ -95,10 +96,10 @@ describe('Document Signing Trigger: n8n answers the deliveries that start a run'
 		const [event] = sampleEvents(1);
 		const first = post(r.url, event.raw);
 		// The copy arrives while the first is held in n8n's insert.
-		while (r.deliveries.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		while (r.deliveries.length < 1) await sleep(5);
+		await sleep(100);
 		const copy = post(r.url, event.raw);
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		await sleep(100);
 		expect(r.deliveries.map((d) => d.status)).toEqual([0, 0]);
 		gate.release(ok);
 		const [firstAnswer, copyAnswer] = await Promise.all([first, copy]);

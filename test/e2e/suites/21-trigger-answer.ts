@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * What the webhook trigger rests on inside n8n, checked in a real n8n so that a version that
  * behaves otherwise fails here instead of the trigger losing or doubling events:
@@ -37,6 +38,17 @@ async function storedIds(stack: Stack, workflowId: string): Promise<Set<string>>
 	return new Set(seen.map(([id]) => id));
 }
 
+/**
+ * Executions of a workflow as n8n's editor lists them, those still new or running included
+ * (the public API leaves out executions that are still active).
+ */
+async function executionsIncludingActive(stack: Stack, workflowId: string): Promise<number> {
+	const response = await stack.rest.get('/executions', { params: { filter: JSON.stringify({ workflowId }), limit: 100 } });
+	expectEqual(response.status, 200, 'GET /rest/executions');
+	const results = (response.data?.data?.results ?? []) as Array<{ workflowId?: string }>;
+	return results.filter((e) => e.workflowId === workflowId).length;
+}
+
 /** Stops n8n's process and starts it again on the same port and data. */
 async function restartN8n(stack: Stack): Promise<void> {
 	const pid = stack.processes.pidOf('n8n');
@@ -72,9 +84,9 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 	const second = event();
 
 	await check("trigger answer in n8n: a started event is answered with the node's body, once the execution exists (n8n 2.x)", async () => {
-		const before = await executionCount();
+		const before = await executionsIncludingActive(stack, workflow.id);
 		const answer = await deliver(first.body);
-		const after = await executionCount();
+		const after = await executionsIncludingActive(stack, workflow.id);
 		expectEqual([answer.status, answer.data], [200, { received: true, started: true, id: first.id }], 'answer');
 		if (onN8n1) {
 			log(`        n8n 1.x: executions at the answer ${after - before} (n8n 1.x answers before it creates the execution)`);
@@ -104,6 +116,28 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 		expectEqual(answers.filter((a) => a.data?.started === true).length, 1, 'copies answered as started');
 		await sleep(1500); // a second execution would be listed by now
 		expectEqual((await executionCount()) - before, 1, 'executions for 5 copies at once');
+	});
+
+	await check('trigger answer in n8n: "Listen for test event" in the editor gets a test delivery, answered once its run exists', async () => {
+		const testWorkflow = workflows.DsE2eTriggerTst1;
+		expect(testWorkflow, 'the trigger-test-event workflow fixture is missing');
+		const listen = await stack.rest.post(`/workflows/${testWorkflow.id}/run`, { triggerToStartFrom: { name: 'Document Signing Trigger' } });
+		expectEqual([listen.status, listen.data?.data?.waitingForWebhook], [200, true], 'listening for a test event');
+		const testUrl = `${stack.n8nUrl}/webhook-test/${triggerWebhookId(testWorkflow)}/webhook`;
+		const e = event();
+		const answer = await axios.post(testUrl, e.body, {
+			headers: { 'Content-Type': 'application/json', 'X-Service-Signature': sign(e.body) },
+			validateStatus: () => true,
+			timeout: 30_000,
+		});
+		expectEqual([answer.status, answer.data], [200, { received: true, started: true, id: e.id }], 'answer to the test delivery');
+		let item: Record<string, unknown> | undefined;
+		await waitFor('the test run to be listed', async () => {
+			const list = await executions(stack, testWorkflow.id);
+			item = list.map((x) => x.data?.resultData.runData['Document Signing Trigger']?.[0]?.data?.main?.[0]?.[0]?.json).find((j) => j?.id === e.id);
+			return item !== undefined;
+		}, 20_000, 500);
+		expectEqual([item?.event, item?.verified], ['document.sent', true], 'the test run\'s trigger output');
 	});
 
 	await check('trigger answer in n8n: after n8n restarts, ids taken before are still refused and a new event starts', async () => {
