@@ -1,7 +1,6 @@
 import type {
 	IDataObject,
 	IHookFunctions,
-	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -11,7 +10,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
-import { checkBounds, DEFAULT_LIMITS, DEFAULT_MAX_CLOCK_SKEW_MINUTES, eventChosen, parseEvent, WEBHOOK_EVENTS } from './delivery';
+import { type PendingClaim, settleOnAnswer, startedResult } from './answer';
+import { checkBounds, DEFAULT_LIMITS, DEFAULT_MAX_CLOCK_SKEW_MINUTES, eventChosen, firstUnselected, OTHER_EVENTS, parseEvent, WEBHOOK_EVENTS } from './delivery';
 import { triggerProperties } from './description';
 import { claimEvent } from './memory';
 import {
@@ -21,9 +21,14 @@ import {
 	isSignatureAlgorithm,
 	isSignatureEncoding,
 	isSignatureScheme,
+	schemeHeadersSuggest,
 	SIGNATURE_FAILURE_TEXT,
+	SIGNATURE_SCHEME_NAMES,
 	verifySignature,
 } from './signature';
+
+/** How long a copy of an event waits for the outcome of the delivery n8n is still taking. */
+const COPY_WAIT_MS = 25_000;
 
 const UNSIGNED_REFUSED =
 	'This trigger has no webhook secret to verify deliveries with: set the webhook secret of the dashboard in the credential (or turn on Accept Unsigned Deliveries in the trigger)';
@@ -83,7 +88,10 @@ export class DocumentSigningTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
+				// n8n answers a delivery that starts a run only once it has the execution, with the
+				// node's `webhookResponse` as the body ('' instead of n8n's default "firstEntryJson").
 				responseMode: 'onReceived',
+				responseData: '',
 				path: 'webhook',
 			},
 		],
@@ -113,12 +121,11 @@ export class DocumentSigningTrigger implements INodeType {
 		const deduplicate = this.getNodeParameter('deduplicate', true) as boolean;
 		const acceptUnsigned = this.getNodeParameter('acceptUnsigned', false) as boolean;
 
-		// Every answer is written here, so n8n stores the static data (the memory of event
-		// ids) before it starts the execution: with n8n's own "onReceived" answer it would
-		// start the run first, and the run's start drops the pending change.
-		const answer = (status: number, body: IDataObject, workflowData?: INodeExecutionData[][]): IWebhookResponseData => {
+		// The answers for deliveries that start nothing are written here; a delivery that starts
+		// a run is answered by n8n once it has the execution (see the end of this function).
+		const answer = (status: number, body: IDataObject): IWebhookResponseData => {
 			this.getResponseObject().status(status).json(body);
-			return { noWebhookResponse: true, workflowData };
+			return { noWebhookResponse: true };
 		};
 		// Every delivery that starts nothing says why in n8n's log: `warn` for what is forged,
 		// malformed or misconfigured (worth a look), `debug` for the ordinary repeats and old or
@@ -141,6 +148,7 @@ export class DocumentSigningTrigger implements INodeType {
 			log(level, reason, id);
 			return answer(200, { received: true, started: false, reason, ...(id ? { id } : {}) });
 		};
+		const triggerKey = `${this.getMode()}:${this.getWorkflow().id ?? ''}:${this.getNode().name}`;
 
 		const credentials = await this.getCredentials('documentSigningApi');
 		const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
@@ -157,6 +165,8 @@ export class DocumentSigningTrigger implements INodeType {
 
 		const maxAgeMinutes = numberOption(options.maxEventAgeMinutes, REPLAY_WINDOW_MINUTES);
 		const maxSkewMinutes = numberOption(options.maxClockSkewMinutes, DEFAULT_MAX_CLOCK_SKEW_MINUTES);
+		// The id the signature covers (Standard Webhooks' webhook-id), if the scheme has one.
+		let signedId: string | undefined;
 		if (secret !== '') {
 			const algorithm = options.algorithm ?? DEFAULT_SIGNATURE_ALGORITHM;
 			const encoding = options.encoding ?? DEFAULT_SIGNATURE_ENCODING;
@@ -169,6 +179,7 @@ export class DocumentSigningTrigger implements INodeType {
 				// Only the bytes received can be verified; a parsed body is never serialised again.
 				rawBody: Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
 				header: req.headers[headerName],
+				headers: req.headers,
 				secret,
 				algorithm,
 				encoding,
@@ -176,17 +187,33 @@ export class DocumentSigningTrigger implements INodeType {
 				maxAgeMs: maxAgeMinutes * 60_000,
 				maxSkewMs: maxSkewMinutes * 60_000,
 			});
+			if (!result.ok && result.reason === 'secret_not_base64') {
+				return refuse(500, 'CONFIGURATION_ERROR', SIGNATURE_FAILURE_TEXT[result.reason]);
+			}
 			if (!result.ok) {
-				const why = `${SIGNATURE_FAILURE_TEXT[result.reason]} (header ${headerName}, ${scheme} scheme, ${algorithm}, ${encoding})`;
+				const where = scheme === 'standardWebhooks' ? 'webhook-* headers' : `header ${headerName}, ${algorithm}, ${encoding}`;
+				const suggested = schemeHeadersSuggest(scheme, req.headers, headerName);
+				const hint = suggested ? `; the headers look signed with the ${SIGNATURE_SCHEME_NAMES[suggested]} scheme (option Signature Scheme)` : '';
+				const why = `${SIGNATURE_FAILURE_TEXT[result.reason]} (${SIGNATURE_SCHEME_NAMES[scheme]} scheme, ${where})${hint}`;
 				return refuse(401, 'INVALID_SIGNATURE', 'Signature missing or invalid', why);
 			}
+			signedId = result.eventId;
 		}
 
 		const parsed = parseEvent(rawBody);
 		if (!parsed.ok) return refuse(400, 'INVALID_PAYLOAD', parsed.message);
 		const { event } = parsed;
 
-		if (!eventChosen(events, event.event)) return ignore('debug', 'event not selected', event.id);
+		if (!eventChosen(events, event.event)) {
+			// The first of each kind per trigger says at warn which option would take it.
+			const first = firstUnselected(triggerKey, event.event);
+			const reason = first
+				? `event not selected (kind ${JSON.stringify(event.event.slice(0, 100))}; choose it, or "${OTHER_EVENTS.name}", under Events to start on it)`
+				: 'event not selected';
+			log(first ? 'warn' : 'debug', reason, event.id);
+			return answer(200, { received: true, started: false, reason: 'event not selected', id: event.id });
+		}
+		const eventId = signedId ?? event.id;
 
 		const createdAtMs = Date.parse(event.createdAt);
 		const forgetBeforeMs = maxAgeMinutes > 0 ? Date.now() - maxAgeMinutes * 60_000 : -Infinity;
@@ -195,16 +222,24 @@ export class DocumentSigningTrigger implements INodeType {
 			return ignore('warn', 'event dated further ahead than Max Clock Skew', event.id);
 		}
 
+		let pending: PendingClaim | undefined;
 		if (deduplicate) {
-			const workflow = this.getWorkflow();
-			const isNew = claimEvent({
-				key: `${this.getMode()}:${workflow.id ?? ''}:${this.getNode().name}`,
+			const claim = await claimEvent({
+				key: triggerKey,
 				store: this.getWorkflowStaticData('node'),
-				id: event.id,
+				id: eventId,
 				createdAtMs,
 				forgetBeforeMs,
+				waitMs: COPY_WAIT_MS,
 			});
-			if (!isNew) return ignore('debug', 'duplicate delivery', event.id);
+			if (claim.outcome === 'duplicate') return ignore('debug', 'duplicate delivery', eventId);
+			if (claim.outcome === 'busy') {
+				this.getResponseObject().setHeader('Retry-After', '30');
+				return refuse(503, 'DELIVERY_IN_PROGRESS', 'An earlier delivery of this event is still being taken: retry later', `an earlier delivery of event ${JSON.stringify(eventId.slice(0, 200))} is still being taken`);
+			}
+			// Remembered only once n8n has taken the execution and answered 2xx.
+			settleOnAnswer(this.getResponseObject(), claim);
+			pending = claim;
 		}
 
 		// The event whole: fields the specification does not show reach the workflow too.
@@ -219,7 +254,8 @@ export class DocumentSigningTrigger implements INodeType {
 		if (secret === '') json.verificationNote = NOT_VERIFIED_NOTE;
 		if (options.includeHeaders === true) json.headers = { ...req.headers } as IDataObject;
 
-		return answer(200, { received: true, started: true, id: event.id }, [[{ json }]]);
+		// n8n answers this one itself, after it has inserted (or queued) the execution.
+		return startedResult([[{ json }]], { received: true, started: true, id: eventId }, pending);
 	}
 }
 

@@ -55,6 +55,22 @@ export function eventChosen(chosen: string[], kind: string): boolean {
 	return chosen.includes(OTHER_EVENTS.value) && !WEBHOOK_EVENT_VALUES.includes(kind);
 }
 
+/** Kinds already reported per trigger (workflow and node), this process; bounded per trigger. */
+const reportedKinds = new Map<string, Set<string>>();
+const REPORTED_KINDS_LIMIT = 100;
+
+/**
+ * Whether this is the first delivery of an unselected kind for this trigger in this process
+ * (it is then logged at warn with the option that would take it; later ones at debug).
+ */
+export function firstUnselected(triggerKey: string, kind: string): boolean {
+	const kinds = reportedKinds.get(triggerKey) ?? new Set<string>();
+	if (kinds.has(kind) || kinds.size >= REPORTED_KINDS_LIMIT) return false;
+	kinds.add(kind);
+	reportedKinds.set(triggerKey, kinds);
+	return true;
+}
+
 /** An event as the service delivers it: `id`, `event`, `createdAt`, `data`. */
 export interface WebhookEvent {
 	id: string;

@@ -153,6 +153,12 @@ export const triggerProperties: INodeProperties[] = [
 						description:
 							'The header holds t=(unix seconds),v1=(signature), signed over the timestamp, a dot and the raw body; t must be within Max Event Age and Max Clock Skew',
 					},
+					{
+						name: 'Standard Webhooks',
+						value: 'standardWebhooks',
+						description:
+							'Headers webhook-ID, webhook-timestamp and webhook-signature (v1,(base64) entries), HMAC-SHA256 of ID.timestamp.body with the base64 part of a whsec_ secret; the timestamp must be within Max Event Age and Max Clock Skew, and webhook-ID is the event ID for repeated deliveries. Algorithm, encoding and header options do not apply.',
+					},
 				],
 				default: DEFAULT_SIGNATURE_SCHEME,
 				description: 'What the service signs and how the signature header is written',

@@ -10,6 +10,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
 import { WEBHOOK_SIGNATURE } from '../shared/assumptions';
+import { STANDARD_HEADERS, standardSecretKey, type StandardFailure, verifyStandardWebhook } from './standardWebhooks';
 
 export const SIGNATURE_ALGORITHMS = ['sha256', 'sha512', 'sha1'] as const;
 export type SignatureAlgorithm = (typeof SIGNATURE_ALGORITHMS)[number];
@@ -22,11 +23,18 @@ export const DEFAULT_SIGNATURE_ENCODING: SignatureEncoding = WEBHOOK_SIGNATURE.e
 
 /**
  * What is signed: `body`, the raw body (the default); `timestamped`, `<t>.<raw body>` with
- * the header `t=<unix seconds>,v1=<signature>` and `t` inside the replay window.
+ * the header `t=<unix seconds>,v1=<signature>` and `t` inside the replay window;
+ * `standardWebhooks`, Standard Webhooks (standardWebhooks.ts: its own headers, SHA-256, base64).
  */
-export const SIGNATURE_SCHEMES = ['body', 'timestamped'] as const;
+export const SIGNATURE_SCHEMES = ['body', 'timestamped', 'standardWebhooks'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 export const DEFAULT_SIGNATURE_SCHEME: SignatureScheme = 'body';
+/** The schemes as the Signature Scheme option names them, for log lines. */
+export const SIGNATURE_SCHEME_NAMES: Record<SignatureScheme, string> = {
+	body: 'HMAC of the Body',
+	timestamped: 'Timestamped',
+	standardWebhooks: 'Standard Webhooks',
+};
 
 /** Why a delivery was refused. None of these carries the secret or the signature. */
 export type SignatureFailure =
@@ -38,7 +46,9 @@ export type SignatureFailure =
 	| 'no_secret'
 	| 'missing_timestamp'
 	| 'stale_timestamp'
-	| 'future_timestamp';
+	| 'future_timestamp'
+	| StandardFailure
+	| 'secret_not_base64';
 
 /** A sentence per failure, for the log. None names the secret or the signature. */
 export const SIGNATURE_FAILURE_TEXT: Record<SignatureFailure, string> = {
@@ -51,9 +61,27 @@ export const SIGNATURE_FAILURE_TEXT: Record<SignatureFailure, string> = {
 	missing_timestamp: 'the timestamped scheme needs t=<unix seconds> in the signature header',
 	stale_timestamp: 'the signed timestamp is older than Max Event Age',
 	future_timestamp: 'the signed timestamp is further ahead than Max Clock Skew',
+	missing_webhook_id: `Standard Webhooks needs the ${STANDARD_HEADERS.id} header`,
+	missing_webhook_timestamp: `Standard Webhooks needs unix seconds in the ${STANDARD_HEADERS.timestamp} header`,
+	secret_not_base64: 'Standard Webhooks needs a base64 webhook secret (whsec_ followed by base64)',
 };
 
-export type VerifyResult = { ok: true } | { ok: false; reason: SignatureFailure };
+/**
+ * The scheme a delivery's headers look signed with, when it is not the configured one, so a
+ * refusal can say which scheme to choose. Undefined when nothing points elsewhere.
+ */
+export function schemeHeadersSuggest(
+	scheme: SignatureScheme,
+	headers: Record<string, string | string[] | undefined>,
+	headerName: string,
+): SignatureScheme | undefined {
+	if (scheme !== 'standardWebhooks' && headers[STANDARD_HEADERS.signature] !== undefined) return 'standardWebhooks';
+	if (scheme === 'body' && headerTimestamp(headers[headerName]) !== undefined) return 'timestamped';
+	return undefined;
+}
+
+/** `eventId`: the id the scheme signs (Standard Webhooks' `webhook-id`), if any. */
+export type VerifyResult = { ok: true; eventId?: string } | { ok: false; reason: SignatureFailure };
 
 export interface VerifyInput {
 	/** The request body exactly as received. */
@@ -65,6 +93,8 @@ export interface VerifyInput {
 	algorithm?: SignatureAlgorithm;
 	encoding?: SignatureEncoding;
 	scheme?: SignatureScheme;
+	/** Every request header (lower-case names): the Standard Webhooks scheme reads its own three. */
+	headers?: Record<string, string | string[] | undefined>;
 	/** Timestamped scheme: the accepted window around now (0 turns a side off). */
 	nowMs?: number;
 	maxAgeMs?: number;
@@ -196,6 +226,12 @@ export function verifySignature(input: VerifyInput): VerifyResult {
 	);
 	if (secrets.length === 0) return { ok: false, reason: 'no_secret' };
 	if (!Buffer.isBuffer(input.rawBody)) return { ok: false, reason: 'missing_raw_body' };
+	if (input.scheme === 'standardWebhooks') {
+		const keys = secrets.map(standardSecretKey);
+		if (keys.some((key) => key === undefined)) return { ok: false, reason: 'secret_not_base64' };
+		const result = verifyStandardWebhook({ ...input, headers: input.headers ?? {}, keys: keys as Buffer[] });
+		return result.ok ? { ok: true, eventId: result.id } : result;
+	}
 
 	const timestamped = input.scheme === 'timestamped';
 	// The timestamp part is not a signature; in the timestamped scheme it is what is signed.

@@ -94,6 +94,9 @@ export class QueueStack {
 	readonly workerNames: string[];
 	private readonly ports: { postgres: number; redis: number; webhook: number };
 	private redisCommand?: string;
+	private psqlCommand?: string;
+	/** Webhook processes started beside the first (`webhook-2`, ...), by name: their address. */
+	readonly extraWebhooks = new Map<string, string>();
 
 	private constructor(
 		private readonly options: QueueStackOptions,
@@ -142,6 +145,7 @@ export class QueueStack {
 		await fs.rm(this.stack.dir, { recursive: true, force: true });
 		await fs.mkdir(this.stack.dir, { recursive: true });
 		const servers = await ensureServers(this.log.bind(this));
+		this.psqlCommand = servers.psql;
 		await this.startPostgres(servers);
 		this.redisCommand = servers.redis;
 		await this.startRedis(servers.redis);
@@ -160,6 +164,31 @@ export class QueueStack {
 	/** n8n's production address of a webhook path on the webhook process. */
 	webhookUrl(webhookId: string, nodePath: string): string {
 		return `${this.webhookOrigin}/webhook/${webhookId}/${nodePath}`;
+	}
+
+	/** Runs SQL on n8n's database (fault checks); returns psql's unaligned output. */
+	async sql(statement: string): Promise<string> {
+		if (!this.psqlCommand) throw new Error('PostgreSQL is not started');
+		return await run(this.psqlCommand, ['-h', HOST, '-p', String(this.ports.postgres), '-U', 'postgres', '-d', 'n8n', '-v', 'ON_ERROR_STOP=1', '-qAtc', statement]);
+	}
+
+	/**
+	 * Starts one more `n8n webhook` process (`webhook-2`, ...) on its own port, as a second
+	 * instance behind a balancer; returns its address. It stops with the stack.
+	 */
+	async startExtraWebhookProcess(): Promise<{ name: string; origin: string }> {
+		const name = `webhook-${this.extraWebhooks.size + 2}`;
+		const port = await freePort();
+		const origin = `http://${HOST}:${port}`;
+		const env = this.stack.n8nEnv({
+			N8N_USER_FOLDER: await this.userFolderFor(name),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			N8N_PORT: String(port),
+		});
+		this.log(`starting ${name} on ${origin}`);
+		await this.stack.startN8nProcess(name, ['webhook'], env, `${origin}/healthz/readiness`);
+		this.extraWebhooks.set(name, origin);
+		return { name, origin };
 	}
 
 	/** The log of one process: `n8n` (main), `webhook`, `worker-N`. */

@@ -10,11 +10,12 @@
  * - the node's result is answered as n8n answers it: `noWebhookResponse` leaves the
  *   answer to the node, no `workflowData` means "acknowledge, start nothing" (200 with
  *   `webhookResponse` or `{ message: 'Webhook call received' }`), `workflowData` starts an
- *   execution and, in `onReceived` mode, answers the text `firstEntryJson` as n8n 2.41 does;
- * - the workflow's static data is stored when the request is answered, if it changed, and
- *   each request sees the stored copy (n8n reloads the workflow per request). As in n8n, a
- *   run started before the answer clears the pending change: only a node that answers
- *   itself gets its change stored.
+ *   execution and, in `onReceived` mode, answers once the execution exists, with the body
+ *   n8n 2.41 picks (the description's `responseData`, else `webhookResponse`);
+ * - the workflow's static data is stored in n8n's order, if it changed: before the answer,
+ *   and for a run only after the run has wrapped the static data anew (which clears n8n's
+ *   changed flag, as in n8n); each request sees the stored copy (n8n reloads the workflow
+ *   per request). `insertExecution` stands for the execution insert, to fail it.
  *
  *   const runner = await startWebhookRunner({ parameters: { events: ['document.sent'] },
  *                                              credentials: { webhookSecret } });
@@ -58,6 +59,11 @@ export interface WebhookRunnerOptions {
 	connections?: IConnections;
 	/** Static data the workflow starts with (as if stored by an earlier run). */
 	staticData?: IDataObject;
+	/**
+	 * Stands for n8n inserting the execution row: throwing makes the delivery fail as n8n's
+	 * does when its database refuses the insert (500, no execution, no static data saved).
+	 */
+	insertExecution?: () => Promise<void>;
 }
 
 /** One HTTP request to the webhook and what came of it. */
@@ -100,6 +106,15 @@ async function readBody(req: Request): Promise<{ ok: true } | { ok: false; messa
 		return { ok: false, message: (error as Error).message };
 	}
 	return { ok: true };
+}
+
+/** The body n8n 2.41 answers "onReceived" with (its extractWebhookOnReceivedResponse). */
+function onReceivedBody(responseData: string | undefined, result: IWebhookResponseData): unknown {
+	const evaluated = responseData === undefined ? 'firstEntryJson' : responseData;
+	if (evaluated === 'noData') return undefined;
+	if (evaluated) return evaluated;
+	if (result.webhookResponse !== undefined) return result.webhookResponse;
+	return { message: 'Workflow was started' };
 }
 
 let runnerCount = 0;
@@ -213,32 +228,46 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 			return;
 		}
 
-		// n8n stores changed static data when the request is answered (live webhooks). A node
-		// that answers itself (`noWebhookResponse`) is answered before the run starts.
+		// n8n 2.41 (live webhooks) saves changed static data in its response callback, before it
+		// writes the answer, and only when it answers without an error.
 		const saveStaticData = () => {
 			if ((workflow.staticData as IDataObject).__dataChanged === true) {
 				stored.staticData = deepCopy(workflow.staticData);
 				(workflow.staticData as IDataObject).__dataChanged = false;
 			}
 		};
-		if (result.noWebhookResponse === true) saveStaticData();
-
-		if (result.workflowData !== undefined) {
-			// n8n's WorkflowRunner wraps the same static data in a new Workflow for the run, which
-			// clears its changed flag: a change not stored by now is not stored at all.
-			const runWorkflow = workflowOf(stored, nodeTypes, workflow.staticData);
-			record.executionId = await execute(runWorkflow, result.workflowData);
-			// n8n 2.41 answers a trigger without a `responseData` setting with the literal
-			// text of its default, "firstEntryJson".
-			if (!res.headersSent) {
-				record.status = 200;
-				record.responseBody = 'firstEntryJson';
-				res.status(200).send('firstEntryJson');
-			}
-		} else if (!result.noWebhookResponse && !res.headersSent) {
-			answer(200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
+		if (result.noWebhookResponse === true) {
+			saveStaticData();
+			return;
 		}
+		if (result.workflowData === undefined) {
+			saveStaticData();
+			if (!res.headersSent) answer(200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
+			return;
+		}
+
+		// A run, answered "onReceived" as n8n 2.41 does: WorkflowRunner.run wraps the same static
+		// data in a new Workflow (clearing its changed flag), inserts the execution, wraps it again
+		// for the run; only then n8n reads the answer body, saves static data and answers. If the
+		// execution cannot be created, n8n answers 500 and saves nothing.
+		workflowOf(stored, nodeTypes, workflow.staticData);
+		try {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			await options.insertExecution?.();
+		} catch (error) {
+			record.error = error as Error;
+			answer(500, { code: 0, message: 'There was a problem executing the workflow' });
+			return;
+		}
+		const runWorkflow = workflowOf(stored, nodeTypes, workflow.staticData);
+		record.executionId = await execute(runWorkflow, result.workflowData);
+		const body = onReceivedBody(TRIGGER.description.webhooks![0].responseData, result);
 		saveStaticData();
+		if (res.headersSent) return;
+		record.status = 200;
+		record.responseBody = body;
+		if (typeof body === 'string') res.status(200).send(body);
+		else res.status(200).json(body);
 	}
 
 	const app = express();
