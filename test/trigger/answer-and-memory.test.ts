@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Who answers a delivery, and when an event id counts as seen, over real HTTP through
  * n8n-core's WebhookContext and WorkflowExecute (test/harness/webhook.ts answers in n8n 2.41's
@@ -7,11 +7,11 @@
  * Standard Webhooks deliveries.
  */
 import { createHmac } from 'crypto';
-import path from 'path';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { n8nLogger } from '../harness/logger';
 import { useWebhookRunners, type WebhookRunnerOptions } from '../harness/webhook';
 import { sampleEvents } from './events';
 
@@ -28,14 +28,6 @@ async function post(url: string, body: string | Buffer, headers: Record<string, 
 	return { status: response.status, body: response.data as IDataObject };
 }
 
-/** n8n's logger, as n8n-core's node contexts get it (n8n-core's own copies of its DI packages). */
-function n8nLogger(): { warn: (...args: unknown[]) => void; debug: (...args: unknown[]) => void } {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the copies n8n-core resolves, not the project's
-	const fromCore = (name: string) => require(require.resolve(name, { paths: [path.dirname(require.resolve('n8n-core'))] }));
-	const { Container } = fromCore('@n8n/di');
-	const { Logger } = fromCore('@n8n/backend-common');
-	return Container.get(Logger);
-}
 
 const startRunner = useWebhookRunners();
 const runner = async (parameters: INodeParameters = {}, more: Partial<WebhookRunnerOptions> = {}) =>

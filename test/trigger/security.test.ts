@@ -1,13 +1,13 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * The trigger's clock-skew check, its further signature schemes and the log line of every
  * refused delivery, over real HTTP through n8n-core's WebhookContext (test/harness/webhook.ts).
  */
 import { createHmac } from 'crypto';
-import path from 'path';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { n8nLogger } from '../harness/logger';
 import { useWebhookRunners } from '../harness/webhook';
 import { sampleEvents } from './events';
 
@@ -24,14 +24,6 @@ async function post(url: string, body: string | Buffer, signature: string) {
 	return { status: response.status, body: response.data as IDataObject };
 }
 
-/** n8n's logger, as n8n-core's node contexts get it (n8n-core's own copies of its DI packages). */
-function n8nLogger(): { warn: (...args: unknown[]) => void; debug: (...args: unknown[]) => void } {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the copies n8n-core resolves, not the project's
-	const fromCore = (name: string) => require(require.resolve(name, { paths: [path.dirname(require.resolve('n8n-core'))] }));
-	const { Container } = fromCore('@n8n/di');
-	const { Logger } = fromCore('@n8n/backend-common');
-	return Container.get(Logger);
-}
 
 const startRunner = useWebhookRunners();
 const runner = async (options: INodeParameters = {}) => await startRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
