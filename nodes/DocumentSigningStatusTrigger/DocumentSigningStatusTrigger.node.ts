@@ -11,13 +11,22 @@ import { fetchEnvelopeFile } from '../shared/envelopeFile';
 import { ENVELOPE_STATUS_OPTIONS, statusName } from '../shared/envelopeStatus';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { apiErrorFields } from '../shared/errors';
+import type { PageSize } from '../shared/pagination';
 import type { EnvelopeListItem, StatusMemory } from './poller';
-import { FINAL_STATUSES, readChanged, readFrom, takeNew } from './poller';
+import { FINAL_STATUSES, STATUS_POLL, readChanged, readFrom, takeNew } from './poller';
+import type { RecipientFilters, RecipientMemory } from './recipients';
+import { newestAction, pollRecipients } from './recipients';
 
 /** What the node keeps in the workflow's static data. */
 interface NodeMemory extends IDataObject {
 	statuses?: Record<string, StatusMemory>;
+	/** Recipient Acted: what the last poll saw. */
+	recipients?: RecipientMemory;
+	/** The page size the service took (a refused size is not asked again). */
+	pageSize?: number;
 }
+
+const RECIPIENT_MODE = { show: { event: ['recipientActed'] } };
 
 /**
  * Starts a workflow once per envelope that reaches a chosen status. The service sends no
@@ -34,7 +43,8 @@ export class DocumentSigningStatusTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "When an envelope is " + ($parameter["statuses"] || []).join(" or ") }}',
+		subtitle:
+			'={{ $parameter["event"] === "recipientActed" ? "When a recipient acts" : "When an envelope is " + ($parameter["statuses"] || []).join(" or ") }}',
 		description: 'Starts a workflow when an envelope is completed (or reaches another status)',
 		defaults: {
 			name: 'Document Signing Status Trigger',
@@ -50,6 +60,57 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			},
 		],
 		properties: [
+			{
+				displayName: 'Trigger On',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Envelope Reached a Status',
+						value: 'statusReached',
+						description: 'One run per envelope that reaches a chosen status',
+					},
+					{
+						name: 'Recipient Acted',
+						value: 'recipientActed',
+						description: 'One run per recipient who signs, approves, declines or otherwise changes status',
+					},
+				],
+				default: 'statusReached',
+				hint: 'With Recipient Acted, Trigger on Status, Other Statuses and Download Signed PDF below are not used',
+			},
+			{
+				displayName: 'Roles',
+				name: 'roles',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Signer', value: 'signer' },
+					{ name: 'Approver', value: 'approver' },
+					{ name: 'Cc', value: 'cc' },
+				],
+				default: ['signer', 'approver', 'cc'],
+				description: 'Start only for recipients of these roles',
+				displayOptions: RECIPIENT_MODE,
+			},
+			{
+				displayName: 'Changes',
+				name: 'recipientChanges',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Signed', value: 'signed', description: 'The recipient status became signed' },
+					{
+						name: 'Any Other Status Change',
+						value: 'other',
+						description:
+							'Any other new recipient status (approved, declined, ...), passed through as the service gives it: the specification shows only pending and signed',
+					},
+				],
+				default: ['signed', 'other'],
+				description: 'Which recipient status changes start a run',
+				hint: 'Checked at the Poll Times above: one run per recipient action since the last check. Actions before the workflow is first published do not start it.',
+				displayOptions: RECIPIENT_MODE,
+			},
 			{
 				displayName: 'Trigger on Status',
 				name: 'statuses',
@@ -92,12 +153,14 @@ export class DocumentSigningStatusTrigger implements INodeType {
 	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		if (this.getNodeParameter('event', 'statusReached') === 'recipientActed') return await pollRecipientMode.call(this);
 		const statuses = readStatuses.call(this);
 		if (this.getMode() === 'manual') {
 			// A test run shows the newest envelope of each status and changes no memory.
 			const newest: EnvelopeListItem[] = [];
+			const size = pageSize.call(this);
 			for (const status of statuses) {
-				const { items } = await readChanged.call(this, status, undefined, false);
+				const { items } = await readChanged.call(this, status, undefined, false, size);
 				const first = items.sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
 				if (first) newest.push(first);
 			}
@@ -114,13 +177,14 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			const next: Record<string, StatusMemory> = {};
 			const envelopes: EnvelopeListItem[] = [];
 			const now = Date.now();
+			const size = pageSize.call(this);
 			for (const status of statuses) {
 				// A copy: the memory changes only once the poll's output is complete.
 				const state: StatusMemory = { ...(known[status] ?? {}), seen: { ...(known[status]?.seen ?? {}) } };
 				// The first read of a final status needs only the newest change; of another
 				// status, every envelope in it (any may change later without being new).
 				const allPages = state.readAll === true || (state.cursor === undefined && !FINAL_STATUSES.has(status));
-				const { items, ordered } = await readChanged.call(this, status, readFrom(state), allPages);
+				const { items, ordered } = await readChanged.call(this, status, readFrom(state), allPages, size);
 				if (!ordered) state.readAll = true;
 				envelopes.push(...takeNew(status, state, items, now));
 				next[status] = state;
@@ -129,6 +193,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			const output = await toOutput.call(this, envelopes);
 			// Statuses no longer chosen are forgotten; choosing one again starts a new baseline.
 			memory.statuses = next;
+			rememberPageSize(memory, size);
 			return output;
 		} finally {
 			inFlight.delete(key);
@@ -138,6 +203,53 @@ export class DocumentSigningStatusTrigger implements INodeType {
 
 /** Polls running in this process, by workflow and node. */
 const inFlight = new Set<string>();
+
+/** The page size to ask: the one the service took last time, else the largest assumed. */
+function pageSize(this: IPollFunctions): PageSize {
+	// A test run reads no memory: reading it would create the node's entry.
+	if (this.getMode() === 'manual') return { limit: STATUS_POLL.pageSize };
+	const kept = Number((this.getWorkflowStaticData('node') as NodeMemory).pageSize);
+	const limit = Number.isInteger(kept) && kept >= 1 ? Math.min(kept, STATUS_POLL.pageSize) : STATUS_POLL.pageSize;
+	return { limit };
+}
+
+/** A refused size is remembered, so later polls do not ask it (and get refused) again. */
+function rememberPageSize(memory: NodeMemory, size: PageSize): void {
+	if (size.limit < STATUS_POLL.pageSize) memory.pageSize = size.limit;
+	else delete memory.pageSize;
+}
+
+/** Recipient Acted: one run per recipient action seen since the last poll. */
+async function pollRecipientMode(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const filters: RecipientFilters = {
+		roles: (this.getNodeParameter('roles', []) as string[]) ?? [],
+		changes: (this.getNodeParameter('recipientChanges', []) as string[]) ?? [],
+	};
+	if (filters.roles.length === 0 || filters.changes.length === 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${filters.roles.length === 0 ? 'Roles' : 'Changes'}: choose at least one option, or no recipient action can start a run`,
+		);
+	}
+	const size = pageSize.call(this);
+	if (this.getMode() === 'manual') {
+		const items = await newestAction.call(this, size, filters);
+		return items.length > 0 ? [items] : null;
+	}
+	const key = `${this.getWorkflow().id}:${this.getNode().id}`;
+	if (inFlight.has(key)) return null;
+	inFlight.add(key);
+	try {
+		const memory = this.getWorkflowStaticData('node') as NodeMemory;
+		const result = await pollRecipients.call(this, memory.recipients, size, filters);
+		// Kept only once the poll's output is complete.
+		memory.recipients = result.memory;
+		rememberPageSize(memory, size);
+		return result.items.length > 0 ? [result.items] : null;
+	} finally {
+		inFlight.delete(key);
+	}
+}
 
 async function toOutput(
 	this: IPollFunctions,
@@ -184,7 +296,16 @@ async function toItem(this: IPollFunctions, envelope: EnvelopeListItem): Promise
 		statusName: statusName(envelope.status),
 	};
 	const download = this.getNodeParameter('downloadSignedPdf', false) as boolean;
-	if (!download || envelope.status !== 'completed') return { json };
+	if (!download) return { json };
+	if (envelope.status !== 'completed') {
+		return {
+			json: {
+				...json,
+				signedPdf: null,
+				signedPdfSkipped: `The envelope is ${envelope.status}: only a completed envelope has a signed PDF, so no file is attached`,
+			},
+		};
+	}
 
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', 'data') as string;
 	let file: INodeExecutionData;

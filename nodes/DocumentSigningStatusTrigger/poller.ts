@@ -77,6 +77,7 @@ export async function readChanged(
 	status: string,
 	since: number | undefined,
 	allPages: boolean,
+	size: PageSize = { limit: STATUS_POLL.pageSize },
 ): Promise<ReadResult> {
 	for (let attempt = 0; ; attempt++) {
 		const found = new Map<string, EnvelopeListItem>();
@@ -86,8 +87,8 @@ export async function readChanged(
 		let shrank = false;
 		let floor = since;
 
-		// The largest page is not in the specification: a refused size is lowered (readPage).
-		const size: PageSize = { limit: STATUS_POLL.pageSize };
+		// The largest page is not in the specification: a refused size is lowered (readPage) and
+		// kept in `size`, which the caller remembers for later polls.
 		const path = apiPath('envelopes');
 		for (let page = DEFAULTS.page; ; page++) {
 			const response = (await readPage.call(this, path, { status }, page, size)) as Page<EnvelopeListItem>;
