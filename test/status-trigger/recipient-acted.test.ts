@@ -133,4 +133,23 @@ describe('Status Trigger, Recipient Acted', () => {
 		expect(run.items.map((i) => (i.json.recipient as IDataObject).name)).toEqual(['Vikram Shah']);
 		expect(p.storedStaticData()).toEqual({});
 	});
+
+	it('works the same in the variant mode (its list order and largest page differ)', async () => {
+		const variant = async (on: boolean) =>
+			await fetch(`${h.sandbox.origin}/__sandbox/variant`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ on }) });
+		await variant(true);
+		try {
+			const envelope = await sequential('Variant lease');
+			const p = await poller();
+			await runs(p);
+			const orders: unknown[] = [];
+			for (const recipient of envelope.recipients) {
+				await act(recipient.actionUrl as string);
+				orders.push(...(await runs(p)).map((run) => (run.recipient as IDataObject).order));
+			}
+			expect(orders).toEqual([1, 2, 3]);
+		} finally {
+			await variant(false);
+		}
+	});
 });

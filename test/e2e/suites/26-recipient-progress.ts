@@ -11,9 +11,10 @@ import { promises as fs } from 'fs';
 import path from 'path';
 
 import { type Stack, waitFor } from '../../../scripts/lib/stack';
-import { check, type E2eContext, executions, expect, expectEqual, log, makePdf } from '../lib';
+import { check, type E2eContext, type Execution, executions, expect, expectEqual, log, makePdf, output } from '../lib';
 
 const WORKFLOW = 'DsE2eRecipActed1';
+const EXAMPLE = 'DsExampleSigner1';
 const TRIGGER = 'Document Signing Status Trigger';
 
 /** Stops n8n's process and starts it again on the same port and data. */
@@ -31,8 +32,9 @@ async function restartN8n(stack: Stack): Promise<void> {
 	);
 }
 
-export default async function suite({ stack, sandbox, service, workflows }: E2eContext): Promise<void> {
+export default async function suite({ stack, sandbox, service, workflows, examples }: E2eContext): Promise<void> {
 	expect(workflows[WORKFLOW], 'the recipient-acted workflow fixture is missing');
+	expect(examples[EXAMPLE], 'the "when a signer signs, post to the team" example is missing');
 	const pdf = await makePdf('Recipient progress contract');
 
 	async function sentEnvelope(title: string, recipients: Array<Record<string, unknown>>) {
@@ -108,5 +110,30 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 
 		const deactivated = await stack.api.post(`/workflows/${WORKFLOW}/deactivate`, {});
 		expectEqual(deactivated.status, 200, 'deactivation');
+	});
+
+	await check('example "when a signer signs, post to the team": Fetch Test Event shows the newest action and the team line names its recipient', async () => {
+		const lease = await sentEnvelope('Example lease', [
+			{ name: 'Kiran Das', email: 'kiran@example.com', role: 'signer', order: 1 },
+			{ name: 'Nila Bose', email: 'nila@example.com', role: 'signer', order: 2 },
+		]);
+		await sign(lease.recipients[0].actionUrl, 'example signature');
+		const run = await stack.rest.post(`/workflows/${EXAMPLE}/run`, { triggerToStartFrom: { name: TRIGGER } });
+		expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
+		const executionId = String(run.data.data.executionId);
+		const done = await waitFor(
+			'the manual run to finish',
+			async () => {
+				const response = await stack.api.get(`/executions/${executionId}`, { params: { includeData: true } });
+				return response.status === 200 && !['running', 'new', 'waiting'].includes(response.data.status) ? (response.data as Execution) : undefined;
+			},
+			60_000,
+			500,
+		);
+		expectEqual(done.status, 'success', `example run status (${done.data?.resultData.error?.message ?? ''})`);
+		const sample = output(done, TRIGGER).json;
+		expectEqual([sample.envelopeId, sample.recipient?.name, sample.change], [lease.id, 'Kiran Das', 'signed'], 'the sample action');
+		const text = String(output(done, 'Post to the Team').json.text ?? '');
+		expect(text.startsWith('Kiran Das (signer) signed "Example lease": 1 of 2 done'), `team line: ${text}`);
 	});
 }
