@@ -11,20 +11,9 @@ import { fetchEnvelopeFile } from '../shared/envelopeFile';
 import { ENVELOPE_STATUS_OPTIONS, statusName } from '../shared/envelopeStatus';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { apiErrorFields } from '../shared/errors';
-import type { PageSize } from '../shared/pagination';
-import type { EnvelopeListItem, StatusMemory } from './poller';
-import { FINAL_STATUSES, STATUS_POLL, readChanged, readFrom, takeNew } from './poller';
-import type { RecipientFilters, RecipientMemory } from './recipients';
-import { newestAction, pollRecipients } from './recipients';
-
-/** What the node keeps in the workflow's static data. */
-interface NodeMemory extends IDataObject {
-	statuses?: Record<string, StatusMemory>;
-	/** Recipient Acted: what the last poll saw. */
-	recipients?: RecipientMemory;
-	/** The page size the service took (a refused size is not asked again). */
-	pageSize?: number;
-}
+import type { EnvelopeListItem, NodeMemory, StatusMemory } from './poller';
+import { FINAL_STATUSES, inFlight, pageSize, readChanged, readFrom, rememberPageSize, takeNew } from './poller';
+import { pollRecipientMode } from './recipientMode';
 
 const RECIPIENT_MODE = { show: { event: ['recipientActed'] } };
 
@@ -198,56 +187,6 @@ export class DocumentSigningStatusTrigger implements INodeType {
 		} finally {
 			inFlight.delete(key);
 		}
-	}
-}
-
-/** Polls running in this process, by workflow and node. */
-const inFlight = new Set<string>();
-
-/** The page size to ask: the one the service took last time, else the largest assumed. */
-function pageSize(this: IPollFunctions): PageSize {
-	// A test run reads no memory: reading it would create the node's entry.
-	if (this.getMode() === 'manual') return { limit: STATUS_POLL.pageSize };
-	const kept = Number((this.getWorkflowStaticData('node') as NodeMemory).pageSize);
-	const limit = Number.isInteger(kept) && kept >= 1 ? Math.min(kept, STATUS_POLL.pageSize) : STATUS_POLL.pageSize;
-	return { limit };
-}
-
-/** A refused size is remembered, so later polls do not ask it (and get refused) again. */
-function rememberPageSize(memory: NodeMemory, size: PageSize): void {
-	if (size.limit < STATUS_POLL.pageSize) memory.pageSize = size.limit;
-	else delete memory.pageSize;
-}
-
-/** Recipient Acted: one run per recipient action seen since the last poll. */
-async function pollRecipientMode(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const filters: RecipientFilters = {
-		roles: (this.getNodeParameter('roles', []) as string[]) ?? [],
-		changes: (this.getNodeParameter('recipientChanges', []) as string[]) ?? [],
-	};
-	if (filters.roles.length === 0 || filters.changes.length === 0) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`${filters.roles.length === 0 ? 'Roles' : 'Changes'}: choose at least one option, or no recipient action can start a run`,
-		);
-	}
-	const size = pageSize.call(this);
-	if (this.getMode() === 'manual') {
-		const items = await newestAction.call(this, size, filters);
-		return items.length > 0 ? [items] : null;
-	}
-	const key = `${this.getWorkflow().id}:${this.getNode().id}`;
-	if (inFlight.has(key)) return null;
-	inFlight.add(key);
-	try {
-		const memory = this.getWorkflowStaticData('node') as NodeMemory;
-		const result = await pollRecipients.call(this, memory.recipients, size, filters);
-		// Kept only once the poll's output is complete.
-		memory.recipients = result.memory;
-		rememberPageSize(memory, size);
-		return result.items.length > 0 ? [result.items] : null;
-	} finally {
-		inFlight.delete(key);
 	}
 }
 
