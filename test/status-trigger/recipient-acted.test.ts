@@ -152,4 +152,11 @@ describe('Status Trigger, Recipient Acted', () => {
 			await variant(false);
 		}
 	});
+
+	it('refuses an empty Roles or Changes choice before any request', async () => {
+		const from = (await h.requests()).length;
+		await expect((await poller({ roles: [] })).poll()).rejects.toThrow('Roles: choose at least one option');
+		await expect((await poller({ recipientChanges: [] })).poll()).rejects.toThrow('Changes: choose at least one option');
+		expect((await h.requests()).length).toBe(from);
+	});
 });
