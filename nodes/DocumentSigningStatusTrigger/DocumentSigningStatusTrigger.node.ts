@@ -11,13 +11,11 @@ import { fetchEnvelopeFile } from '../shared/envelopeFile';
 import { ENVELOPE_STATUS_OPTIONS, statusName } from '../shared/envelopeStatus';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { apiErrorFields } from '../shared/errors';
-import type { EnvelopeListItem, StatusMemory } from './poller';
-import { FINAL_STATUSES, readChanged, readFrom, takeNew } from './poller';
+import type { EnvelopeListItem, NodeMemory, StatusMemory } from './poller';
+import { FINAL_STATUSES, inFlight, pageSize, readChanged, readFrom, rememberPageSize, takeNew } from './poller';
+import { pollRecipientMode } from './recipientMode';
 
-/** What the node keeps in the workflow's static data. */
-interface NodeMemory extends IDataObject {
-	statuses?: Record<string, StatusMemory>;
-}
+const RECIPIENT_MODE = { show: { event: ['recipientActed'] } };
 
 /**
  * Starts a workflow once per envelope that reaches a chosen status. The service sends no
@@ -34,7 +32,8 @@ export class DocumentSigningStatusTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "When an envelope is " + ($parameter["statuses"] || []).join(" or ") }}',
+		subtitle:
+			'={{ $parameter["event"] === "recipientActed" ? "When a recipient acts" : "When an envelope is " + ($parameter["statuses"] || []).join(" or ") }}',
 		description: 'Starts a workflow when an envelope is completed (or reaches another status)',
 		defaults: {
 			name: 'Document Signing Status Trigger',
@@ -50,6 +49,57 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			},
 		],
 		properties: [
+			{
+				displayName: 'Trigger On',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Envelope Reached a Status',
+						value: 'statusReached',
+						description: 'One run per envelope that reaches a chosen status',
+					},
+					{
+						name: 'Recipient Acted',
+						value: 'recipientActed',
+						description: 'One run per recipient who signs, approves, declines or otherwise changes status',
+					},
+				],
+				default: 'statusReached',
+				hint: 'With Recipient Acted, Trigger on Status, Other Statuses and Download Signed PDF below are not used',
+			},
+			{
+				displayName: 'Roles',
+				name: 'roles',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Signer', value: 'signer' },
+					{ name: 'Approver', value: 'approver' },
+					{ name: 'Cc', value: 'cc' },
+				],
+				default: ['signer', 'approver', 'cc'],
+				description: 'Start only for recipients of these roles',
+				displayOptions: RECIPIENT_MODE,
+			},
+			{
+				displayName: 'Changes',
+				name: 'recipientChanges',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Signed', value: 'signed', description: 'The recipient status became signed' },
+					{
+						name: 'Any Other Status Change',
+						value: 'other',
+						description:
+							'Any other new recipient status (approved, declined, ...), passed through as the service gives it: the specification shows only pending and signed',
+					},
+				],
+				default: ['signed', 'other'],
+				description: 'Which recipient status changes start a run',
+				hint: 'Checked at the Poll Times above: one run per recipient action since the last check. Actions before the workflow is first published do not start it.',
+				displayOptions: RECIPIENT_MODE,
+			},
 			{
 				displayName: 'Trigger on Status',
 				name: 'statuses',
@@ -92,12 +142,14 @@ export class DocumentSigningStatusTrigger implements INodeType {
 	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		if (this.getNodeParameter('event', 'statusReached') === 'recipientActed') return await pollRecipientMode.call(this);
 		const statuses = readStatuses.call(this);
 		if (this.getMode() === 'manual') {
 			// A test run shows the newest envelope of each status and changes no memory.
 			const newest: EnvelopeListItem[] = [];
+			const size = pageSize.call(this);
 			for (const status of statuses) {
-				const { items } = await readChanged.call(this, status, undefined, false);
+				const { items } = await readChanged.call(this, status, undefined, false, size);
 				const first = items.sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
 				if (first) newest.push(first);
 			}
@@ -114,13 +166,14 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			const next: Record<string, StatusMemory> = {};
 			const envelopes: EnvelopeListItem[] = [];
 			const now = Date.now();
+			const size = pageSize.call(this);
 			for (const status of statuses) {
 				// A copy: the memory changes only once the poll's output is complete.
 				const state: StatusMemory = { ...(known[status] ?? {}), seen: { ...(known[status]?.seen ?? {}) } };
 				// The first read of a final status needs only the newest change; of another
 				// status, every envelope in it (any may change later without being new).
 				const allPages = state.readAll === true || (state.cursor === undefined && !FINAL_STATUSES.has(status));
-				const { items, ordered } = await readChanged.call(this, status, readFrom(state), allPages);
+				const { items, ordered } = await readChanged.call(this, status, readFrom(state), allPages, size);
 				if (!ordered) state.readAll = true;
 				envelopes.push(...takeNew(status, state, items, now));
 				next[status] = state;
@@ -129,15 +182,13 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			const output = await toOutput.call(this, envelopes);
 			// Statuses no longer chosen are forgotten; choosing one again starts a new baseline.
 			memory.statuses = next;
+			rememberPageSize(memory, size);
 			return output;
 		} finally {
 			inFlight.delete(key);
 		}
 	}
 }
-
-/** Polls running in this process, by workflow and node. */
-const inFlight = new Set<string>();
 
 async function toOutput(
 	this: IPollFunctions,
@@ -184,7 +235,16 @@ async function toItem(this: IPollFunctions, envelope: EnvelopeListItem): Promise
 		statusName: statusName(envelope.status),
 	};
 	const download = this.getNodeParameter('downloadSignedPdf', false) as boolean;
-	if (!download || envelope.status !== 'completed') return { json };
+	if (!download) return { json };
+	if (envelope.status !== 'completed') {
+		return {
+			json: {
+				...json,
+				signedPdf: null,
+				signedPdfSkipped: `The envelope is ${envelope.status}: only a completed envelope has a signed PDF, so no file is attached`,
+			},
+		};
+	}
 
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', 'data') as string;
 	let file: INodeExecutionData;

@@ -1,5 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import type { RecipientMemory } from './recipients';
+
 import { DEFAULTS } from '../shared/assumptions';
 import type { Page, PageSize } from '../shared/pagination';
 import { followShortPage, readPage } from '../shared/pagination';
@@ -77,6 +79,7 @@ export async function readChanged(
 	status: string,
 	since: number | undefined,
 	allPages: boolean,
+	size: PageSize = { limit: STATUS_POLL.pageSize },
 ): Promise<ReadResult> {
 	for (let attempt = 0; ; attempt++) {
 		const found = new Map<string, EnvelopeListItem>();
@@ -86,8 +89,8 @@ export async function readChanged(
 		let shrank = false;
 		let floor = since;
 
-		// The largest page is not in the specification: a refused size is lowered (readPage).
-		const size: PageSize = { limit: STATUS_POLL.pageSize };
+		// The largest page is not in the specification: a refused size is lowered (readPage) and
+		// kept in `size`, which the caller remembers for later polls.
 		const path = apiPath('envelopes');
 		for (let page = DEFAULTS.page; ; page++) {
 			const response = (await readPage.call(this, path, { status }, page, size)) as Page<EnvelopeListItem>;
@@ -158,4 +161,31 @@ function prune(status: string, memory: StatusMemory): void {
 		entries = entries.filter(([, t], index) => index < STATUS_POLL.seenLimit || t >= from);
 	}
 	memory.seen = Object.fromEntries(entries);
+}
+
+/** What the node keeps in the workflow's static data. */
+export interface NodeMemory extends IDataObject {
+	statuses?: Record<string, StatusMemory>;
+	/** Recipient Acted: what the last poll saw. */
+	recipients?: RecipientMemory;
+	/** The page size the service took (a refused size is not asked again). */
+	pageSize?: number;
+}
+
+/** Polls running in this process, by workflow and node. */
+export const inFlight = new Set<string>();
+
+/** The page size to ask: the one the service took last time, else the largest assumed. */
+export function pageSize(this: IPollFunctions): PageSize {
+	// A test run reads no memory: reading it would create the node's entry.
+	if (this.getMode() === 'manual') return { limit: STATUS_POLL.pageSize };
+	const kept = Number((this.getWorkflowStaticData('node') as NodeMemory).pageSize);
+	const limit = Number.isInteger(kept) && kept >= 1 ? Math.min(kept, STATUS_POLL.pageSize) : STATUS_POLL.pageSize;
+	return { limit };
+}
+
+/** A refused size is remembered, so later polls do not ask it (and get refused) again. */
+export function rememberPageSize(memory: NodeMemory, size: PageSize): void {
+	if (size.limit < STATUS_POLL.pageSize) memory.pageSize = size.limit;
+	else delete memory.pageSize;
 }

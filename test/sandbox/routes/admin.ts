@@ -171,6 +171,23 @@ export default function adminRoutes(state: SandboxState): Router {
 		res.json({ envelopeId: envelope.id, status: envelope.status, updatedAt: envelope.updatedAt });
 	});
 
+	/**
+	 * Sets any status on one recipient (statuses the specification does not show, such as a
+	 * decline), and optionally the envelope's; the envelope's `updatedAt` moves.
+	 */
+	router.post('/envelopes/:envelopeId/recipients/:recipientId/status', (req, res) => {
+		const schema = z.object({ status: z.string().trim().min(1), envelopeStatus: z.string().trim().min(1).optional() });
+		const body = validate(schema, req.body ?? {});
+		if (!body.ok) return void bad(res, body.error);
+		const envelope = state.envelopes.get(req.params.envelopeId);
+		const recipient = envelope?.recipients.find((r) => r.id === req.params.recipientId);
+		if (!envelope || !recipient) return void res.status(404).json({ code: 'NOT_FOUND', message: `Envelope ${req.params.envelopeId} has no recipient ${req.params.recipientId}` });
+		recipient.status = body.data.status;
+		if (body.data.envelopeStatus) envelope.status = body.data.envelopeStatus;
+		envelope.updatedAt = state.nowIso();
+		res.json({ envelopeId: envelope.id, recipientId: recipient.id, status: recipient.status, envelopeStatus: envelope.status, updatedAt: envelope.updatedAt });
+	});
+
 	/** Emits an event of any kind for an envelope; `data` is merged over {envelopeId, title, status}. */
 	router.post('/envelopes/:envelopeId/events', (req, res) => {
 		const body = validate(z.object({ event: z.string().trim().min(1), data: z.record(z.unknown()).optional() }), req.body ?? {});
