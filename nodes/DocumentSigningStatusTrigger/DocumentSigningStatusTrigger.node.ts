@@ -34,7 +34,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ $parameter["event"] === "recipientActed" ? "When a recipient acts" : "When an envelope is " + ($parameter["statuses"] || []).join(" or ") }}',
-		description: 'Starts a workflow when an envelope is completed (or reaches another status)',
+		description: 'Starts a workflow when an envelope is completed (or reaches another status), or when a recipient signs',
 		defaults: {
 			name: 'Document Signing Status Trigger',
 		},
