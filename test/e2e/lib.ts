@@ -1,12 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, no-console -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /** What every end-to-end suite uses: the check runner, n8n's execution records, fixtures. */
 import axios, { type AxiosInstance } from 'axios';
-import { readdirSync, readFileSync } from 'fs';
+import { promises as fs, readdirSync, readFileSync } from 'fs';
 import path from 'path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 import { requestedLine } from '../../scripts/lib/n8n-lines';
-import type { CredentialFixture, SandboxInfo, Stack, WorkflowFixture } from '../../scripts/lib/stack';
+import { type CredentialFixture, type SandboxInfo, type Stack, waitFor, type WorkflowFixture } from '../../scripts/lib/stack';
 
 export const PACKAGE = 'n8n-nodes-document-signing';
 export const CREDENTIAL_ID = 'DsSandboxCred001';
@@ -208,3 +208,18 @@ export function output(execution: Execution, node: string): ExecutionItem {
 	return item;
 }
 
+
+/** Stops n8n's process and starts it again on the same port and data (its log so far kept beside the new one). */
+export async function restartN8n(stack: Stack): Promise<void> {
+	const pid = stack.processes.pidOf('n8n');
+	expect(pid !== undefined, 'n8n is not running');
+	process.kill(-pid, 'SIGTERM');
+	await waitFor('n8n to exit', async () => stack.processes.pidOf('n8n') === undefined, 30_000, 200);
+	await fs.rename(path.join(stack.dir, 'n8n.log'), path.join(stack.dir, 'n8n.before-restart.log')).catch(() => undefined);
+	await stack.startN8nProcess('n8n', ['start'], stack.n8nEnv(), `${stack.n8nUrl}/healthz/readiness`);
+	await waitFor(
+		"n8n's REST routes",
+		async () => (await axios.get(`${stack.n8nUrl}/rest/login`, { validateStatus: () => true, timeout: 2000 })).status !== 404,
+		60_000,
+	);
+}

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * What the webhook trigger rests on inside n8n, checked in a real n8n so that a version that
  * behaves otherwise fails here instead of the trigger losing or doubling events:
@@ -15,11 +14,9 @@
  */
 import axios from 'axios';
 import { createHmac, randomBytes } from 'crypto';
-import { promises as fs } from 'fs';
-import path from 'path';
 
 import { type Stack, sleep, waitFor } from '../../../scripts/lib/stack';
-import { check, type E2eContext, executions, expect, expectEqual, log, onN8n1, triggerWebhookId } from '../lib';
+import { check, type E2eContext, restartN8n, executions, expect, expectEqual, log, onN8n1, triggerWebhookId } from '../lib';
 
 const NODE_KEY = 'node:Document Signing Trigger';
 
@@ -47,22 +44,6 @@ async function executionsIncludingActive(stack: Stack, workflowId: string): Prom
 	expectEqual(response.status, 200, 'GET /rest/executions');
 	const results = (response.data?.data?.results ?? []) as Array<{ workflowId?: string }>;
 	return results.filter((e) => e.workflowId === workflowId).length;
-}
-
-/** Stops n8n's process and starts it again on the same port and data. */
-async function restartN8n(stack: Stack): Promise<void> {
-	const pid = stack.processes.pidOf('n8n');
-	expect(pid !== undefined, 'n8n is not running');
-	process.kill(-pid, 'SIGTERM');
-	await waitFor('n8n to exit', async () => stack.processes.pidOf('n8n') === undefined, 30_000, 200);
-	// Its log so far is kept beside the new one.
-	await fs.rename(path.join(stack.dir, 'n8n.log'), path.join(stack.dir, 'n8n.before-restart.log')).catch(() => undefined);
-	await stack.startN8nProcess('n8n', ['start'], stack.n8nEnv(), `${stack.n8nUrl}/healthz/readiness`);
-	await waitFor(
-		"n8n's REST routes",
-		async () => (await axios.get(`${stack.n8nUrl}/rest/login`, { validateStatus: () => true, timeout: 2000 })).status !== 404,
-		60_000,
-	);
 }
 
 export default async function suite({ stack, workflows }: E2eContext): Promise<void> {

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * The Status Trigger's "Recipient Acted" mode in a real n8n, polled by n8n's scheduler every
  * 10 s (six poll times a minute): a sequential envelope with three recipients, signed one by
@@ -7,30 +6,13 @@
  * starts one run as "other"; n8n restarted between two signatures loses and repeats nothing.
  */
 import axios from 'axios';
-import { promises as fs } from 'fs';
-import path from 'path';
 
-import { type Stack, waitFor } from '../../../scripts/lib/stack';
-import { check, type E2eContext, type Execution, executions, expect, expectEqual, log, makePdf, output } from '../lib';
+import { waitFor } from '../../../scripts/lib/stack';
+import { check, type E2eContext, restartN8n, type Execution, executions, expect, expectEqual, log, makePdf, output } from '../lib';
 
 const WORKFLOW = 'DsE2eRecipActed1';
 const EXAMPLE = 'DsExampleSigner1';
 const TRIGGER = 'Document Signing Status Trigger';
-
-/** Stops n8n's process and starts it again on the same port and data. */
-async function restartN8n(stack: Stack): Promise<void> {
-	const pid = stack.processes.pidOf('n8n');
-	expect(pid !== undefined, 'n8n is not running');
-	process.kill(-pid!, 'SIGTERM');
-	await waitFor('n8n to exit', async () => stack.processes.pidOf('n8n') === undefined, 30_000, 200);
-	await fs.rename(path.join(stack.dir, 'n8n.log'), path.join(stack.dir, 'n8n.before-restart.log')).catch(() => undefined);
-	await stack.startN8nProcess('n8n', ['start'], stack.n8nEnv(), `${stack.n8nUrl}/healthz/readiness`);
-	await waitFor(
-		"n8n's REST routes",
-		async () => (await axios.get(`${stack.n8nUrl}/rest/login`, { validateStatus: () => true, timeout: 2000 })).status !== 404,
-		60_000,
-	);
-}
 
 export default async function suite({ stack, sandbox, service, workflows, examples }: E2eContext): Promise<void> {
 	expect(workflows[WORKFLOW], 'the recipient-acted workflow fixture is missing');
