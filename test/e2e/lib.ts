@@ -223,3 +223,23 @@ export async function restartN8n(stack: Stack): Promise<void> {
 		60_000,
 	);
 }
+
+/**
+ * Runs a saved workflow from one of its triggers, as the editor's Execute button does, and
+ * waits until n8n has finished it; returns its id and the execution with its data.
+ */
+export async function runManually(stack: Stack, workflowId: string, trigger: string, timeoutMs = 60_000): Promise<{ id: string; execution: Execution }> {
+	const run = await stack.rest.post(`/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } });
+	expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
+	const id = String(run.data.data.executionId);
+	const execution = await waitFor(
+		'the manual run to finish',
+		async () => {
+			const response = await stack.api.get(`/executions/${id}`, { params: { includeData: true } });
+			return response.status === 200 && !['running', 'new', 'waiting'].includes(response.data.status) ? (response.data as Execution) : undefined;
+		},
+		timeoutMs,
+		500,
+	);
+	return { id, execution };
+}

@@ -12,7 +12,7 @@ import path from 'path';
 import { PDFDocument } from 'pdf-lib';
 
 import { sleep, waitFor } from '../../../scripts/lib/stack';
-import { check, type E2eContext, type Execution, executions, expect, expectEqual, log, makePdf, output } from '../lib';
+import { check, type E2eContext, type Execution, executions, expect, expectEqual, log, makePdf, output, runManually } from '../lib';
 
 export const STATUS_WORKFLOW = 'DsE2eStatusTrg01';
 export const EXAMPLE_SIGNED = 'DsExampleSigned1';
@@ -130,18 +130,7 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 
 	await check('example "envelope completed: save the signed PDF": a test run saves the newest completed envelope\'s signed PDF', async () => {
 		const envelopeId = await completeOne('Example contract');
-		const run = await stack.rest.post(`/workflows/${EXAMPLE_SIGNED}/run`, { triggerToStartFrom: { name: TRIGGER } });
-		expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
-		const executionId = String(run.data.data.executionId);
-		const done = await waitFor(
-			'the manual run to finish',
-			async () => {
-				const response = await stack.api.get(`/executions/${executionId}`, { params: { includeData: true } });
-				return response.status === 200 && !['running', 'new', 'waiting'].includes(response.data.status) ? (response.data as Execution) : undefined;
-			},
-			60_000,
-			500,
-		);
+		const { execution: done } = await runManually(stack, EXAMPLE_SIGNED, TRIGGER);
 		expectEqual(done.status, 'success', `example run status (${done.data?.resultData.error?.message ?? ''})`);
 		const item = output(done, TRIGGER);
 		expectEqual(item.json.envelopeId, envelopeId, 'envelope of the sample');

@@ -8,7 +8,7 @@
 import axios from 'axios';
 
 import { waitFor } from '../../../scripts/lib/stack';
-import { check, type E2eContext, restartN8n, type Execution, executions, expect, expectEqual, log, makePdf, output } from '../lib';
+import { check, type E2eContext, restartN8n, runManually, executions, expect, expectEqual, log, makePdf, output } from '../lib';
 
 const WORKFLOW = 'DsE2eRecipActed1';
 const EXAMPLE = 'DsExampleSigner1';
@@ -100,18 +100,7 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 			{ name: 'Nila Bose', email: 'nila@example.com', role: 'signer', order: 2 },
 		]);
 		await sign(lease.recipients[0].actionUrl, 'example signature');
-		const run = await stack.rest.post(`/workflows/${EXAMPLE}/run`, { triggerToStartFrom: { name: TRIGGER } });
-		expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
-		const executionId = String(run.data.data.executionId);
-		const done = await waitFor(
-			'the manual run to finish',
-			async () => {
-				const response = await stack.api.get(`/executions/${executionId}`, { params: { includeData: true } });
-				return response.status === 200 && !['running', 'new', 'waiting'].includes(response.data.status) ? (response.data as Execution) : undefined;
-			},
-			60_000,
-			500,
-		);
+		const { execution: done } = await runManually(stack, EXAMPLE, TRIGGER);
 		expectEqual(done.status, 'success', `example run status (${done.data?.resultData.error?.message ?? ''})`);
 		const sample = output(done, TRIGGER).json;
 		expectEqual([sample.envelopeId, sample.recipient?.name, sample.change], [lease.id, 'Kiran Das', 'signed'], 'the sample action');

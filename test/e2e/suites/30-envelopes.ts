@@ -6,7 +6,7 @@ import path from 'path';
 import { PDFDocument } from 'pdf-lib';
 
 import { waitFor } from '../../../scripts/lib/stack';
-import { check, type E2eContext, type Execution, executions, expect, expectEqual, makePdf, output } from '../lib';
+import { check, type E2eContext, type Execution, executions, expect, expectEqual, makePdf, output, runManually } from '../lib';
 
 export const EXAMPLE_SEND = 'DsExampleSend001';
 export const EXAMPLE_EVENTS = 'DsExampleEvents1';
@@ -78,18 +78,7 @@ export default async function suite({ stack, sandbox, workflows, examples }: E2e
 	await check('examples "send an e-stamped PDF" (its Execute workflow button) and "react to e-stamp events" (each event routed)', async () => {
 		const example = examples[EXAMPLE_EVENTS];
 		await fs.writeFile(path.join(stack.filesDir, 'sample-contract.pdf'), await makePdf('Sample contract'));
-		const run = await stack.rest.post(`/workflows/${EXAMPLE_ESTAMP}/run`, { triggerToStartFrom: { name: "When clicking 'Execute workflow'" } });
-		expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
-		const manualId = String(run.data.data.executionId);
-		const manual = await waitFor(
-			'the manual run to finish',
-			async () => {
-				const response = await stack.api.get(`/executions/${manualId}`, { params: { includeData: true } });
-				return response.status === 200 && !['running', 'new', 'waiting'].includes(response.data.status) ? (response.data as Execution) : undefined;
-			},
-			60_000,
-			500,
-		);
+		const { id: manualId, execution: manual } = await runManually(stack, EXAMPLE_ESTAMP, "When clicking 'Execute workflow'");
 		expectEqual(manual.status, 'success', `manual run status (${manual.data?.resultData.error?.message ?? ''})`);
 		const sent = output(manual, 'Send Envelope').json;
 		expectEqual(sent.status, 'estamping', 'status after the e-stamped send');

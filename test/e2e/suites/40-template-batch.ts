@@ -4,8 +4,8 @@ import { promises as fs } from 'fs';
 import path from 'path';
 
 import { EXAMPLE_TEMPLATE_ID, prepareExampleData } from '../../../scripts/lib/example-data';
-import { ROOT, waitFor } from '../../../scripts/lib/stack';
-import { check, type E2eContext, type Execution, expect, expectEqual } from '../lib';
+import { ROOT } from '../../../scripts/lib/stack';
+import { check, type E2eContext, expect, expectEqual, runManually } from '../lib';
 
 export const EXAMPLE_BATCH = 'DsExampleBatch01';
 
@@ -27,18 +27,7 @@ export default async function suite({ stack, sandbox, service, examples }: E2eCo
 		expectEqual(template.status, 200, 'the example template is in the sandbox');
 		const before = ((await sandbox.get('/requests')).data.items as unknown[]).length;
 
-		const run = await stack.rest.post(`/workflows/${EXAMPLE_BATCH}/run`, { triggerToStartFrom: { name: 'Every Morning' } });
-		expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
-		const executionId = String(run.data.data.executionId);
-		const execution = await waitFor(
-			'the batch run to finish',
-			async () => {
-				const response = await stack.api.get(`/executions/${executionId}`, { params: { includeData: true } });
-				return response.status === 200 && !['running', 'new', 'waiting'].includes(response.data.status) ? (response.data as Execution) : undefined;
-			},
-			120_000,
-			500,
-		);
+		const { execution } = await runManually(stack, EXAMPLE_BATCH, 'Every Morning', 120_000);
 		expectEqual(execution.status, 'success', `batch run status (${execution.data?.resultData.error?.message ?? ''})`);
 
 		const rows = await csvRows();
