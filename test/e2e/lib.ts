@@ -214,7 +214,14 @@ export async function restartN8n(stack: Stack): Promise<void> {
 	const pid = stack.processes.pidOf('n8n');
 	expect(pid !== undefined, 'n8n is not running');
 	process.kill(-pid, 'SIGTERM');
-	await waitFor('n8n to exit', async () => stack.processes.pidOf('n8n') === undefined, 30_000, 200);
+	// n8n gives running executions 30 s (N8N_GRACEFUL_SHUTDOWN_TIMEOUT) before it exits on its
+	// own; a process still there after that is killed, as a supervisor would.
+	const exited = async () => stack.processes.pidOf('n8n') === undefined;
+	if (!(await waitFor('n8n to exit', exited, 40_000, 200).catch(() => false))) {
+		log('n8n did not exit 40 s after SIGTERM: killing it');
+		process.kill(-pid, 'SIGKILL');
+		await waitFor('n8n to exit after SIGKILL', exited, 10_000, 200);
+	}
 	await fs.rename(path.join(stack.dir, 'n8n.log'), path.join(stack.dir, 'n8n.before-restart.log')).catch(() => undefined);
 	await stack.startN8nProcess('n8n', ['start'], stack.n8nEnv(), `${stack.n8nUrl}/healthz/readiness`);
 	await waitFor(
