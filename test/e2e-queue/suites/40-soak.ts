@@ -13,7 +13,7 @@ import { describeSoak, runSoak } from '../soak';
 import { waitFor } from '../../../scripts/lib/stack';
 import axios from 'axios';
 
-const SOAK_SECONDS = Number(process.env.E2E_SOAK_SECONDS ?? 75);
+const SOAK_SECONDS = Number(process.env.E2E_SOAK_SECONDS ?? 40);
 /** The trigger's bound (nodes/DocumentSigningTrigger/memory.ts). */
 const SEEN_EVENTS_LIMIT = 10_000;
 

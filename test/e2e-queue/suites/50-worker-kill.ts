@@ -16,7 +16,7 @@ import { executionWithData, type ExecutionSummary, finished, listExecutions, typ
 
 const ITEMS = 200;
 const TAG = 'batch-kill';
-/** How long n8n may take to settle the killed execution (Bull: lock 60 s, stalled check every 30 s). */
+/** How long n8n may take to settle the killed execution (Bull lock and stalled check: see ../run.ts). */
 const SETTLE_MS = 150_000;
 
 export default async function suite({ queue, stack, sandbox, workflows }: QueueContext): Promise<void> {
