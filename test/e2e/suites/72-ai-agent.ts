@@ -68,7 +68,9 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 	const requests = async () => (await sandbox.get('/requests')).data.items as SandboxRequest[];
 
 	/** Runs the agent once through the workflow's webhook; the answer, the execution and the service requests it made. */
+	let published = false;
 	async function ask(scenario: string, prompt: string) {
+		expect(published, 'the agent workflow was not published');
 		const before = (await requests()).length;
 		const known = new Set((await executions(stack, WORKFLOW)).map((e) => e.id));
 		// Just after activation n8n answers 404 for a moment (nothing runs then): asked again.
@@ -99,10 +101,14 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 
 	try {
 		await check('AI Agent workflow: published with an OpenAI credential whose Base URL is the scripted model on loopback', async () => {
+			// n8n 2.x adds "Allowed HTTP Request Domains" to this credential type (and then asks for it); 1.x has no such field.
+			const schema = await stack.api.get('/credentials/schema/openAiApi');
+			expectEqual(schema.status, 200, 'credential schema of openAiApi');
+			const domains = 'allowedHttpRequestDomains' in (schema.data.properties ?? {}) ? DOMAINS_FIELD : {};
 			const credential = await stack.api.post('/credentials', {
 				name: 'Scripted model (loopback)',
 				type: 'openAiApi',
-				data: { apiKey: 'sk-scripted-local-model', url: modelUrl, header: false, ...DOMAINS_FIELD },
+				data: { apiKey: 'sk-scripted-local-model', url: modelUrl, header: false, ...domains },
 			});
 			expect([200, 201].includes(credential.status), `credential (${credential.status} ${JSON.stringify(credential.data).slice(0, 300)})`);
 			const nodes = JSON.parse(JSON.stringify(fixture.nodes).split(CREDENTIAL_PLACEHOLDER).join(String(credential.data.id)));
@@ -110,6 +116,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			expectEqual(saved.status, 200, `saving the workflow (${JSON.stringify(saved.data).slice(0, 300)})`);
 			const activated = await stack.api.post(`/workflows/${WORKFLOW}/activate`, {});
 			expectEqual(activated.status, 200, `activation (${JSON.stringify(activated.data).slice(0, 300)})`);
+			published = true;
 		});
 
 		const signer = { name: 'Ravi Kumar', email: 'ravi.kumar@example.com' };
