@@ -12,7 +12,7 @@ import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
 import { waitFor } from '../../../scripts/lib/stack';
-import { check, DOMAINS_FIELD, type E2eContext, type Execution, executions, expect, expectEqual, log, makePdf, results } from '../lib';
+import { check, DOMAINS_FIELD, type E2eContext, type Execution, executions, expect, expectEqual, log, makePdf, onN8n1, results } from '../lib';
 import { ScriptedModel } from '../scripted-model';
 
 const WORKFLOW = 'DsE2eAiAgent0001';
@@ -91,9 +91,10 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 		);
 		return { answer, execution, sent: (await requests()).slice(before) };
 	}
-	const toolResult = (scenario: string) => {
+	const toolResult = (scenario: string, execution?: Execution) => {
 		const results = model.toolResults(scenario);
-		expectEqual(results.length, 1, `tool results the model received in "${scenario}" (${JSON.stringify(results).slice(0, 300)})`);
+		const failure = execution?.data?.resultData.error?.message;
+		expectEqual(results.length, 1, `tool results the model received in "${scenario}" (${JSON.stringify(results).slice(0, 300)}${execution ? `; execution ${execution.status}${failure ? `: ${failure}` : ''}` : ''})`);
 		return { text: results[0].content, bytes: Buffer.byteLength(results[0].content, 'utf8') };
 	};
 	const finalAnswer = (execution: Execution) => execution.data?.resultData.runData['AI Agent']?.[0]?.data?.main?.[0]?.[0]?.json.output;
@@ -111,7 +112,11 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 				data: { apiKey: 'sk-scripted-local-model', url: modelUrl, header: false, ...domains },
 			});
 			expect([200, 201].includes(credential.status), `credential (${credential.status} ${JSON.stringify(credential.data).slice(0, 300)})`);
-			const nodes = JSON.parse(JSON.stringify(fixture.nodes).split(CREDENTIAL_PLACEHOLDER).join(String(credential.data.id)));
+			const nodes = (JSON.parse(JSON.stringify(fixture.nodes).split(CREDENTIAL_PLACEHOLDER).join(String(credential.data.id))) as any[]).map((node) =>
+				// n8n 2.x hands a failing tool's error to the model unless the tool node's On Error is "Stop Workflow";
+				// n8n 1.x stops the workflow unless it is set to continue (its workflow-execute has no such default).
+				onN8n1 && String(node.type).endsWith('.documentSigningTool') ? { ...node, onError: 'continueRegularOutput' } : node,
+			);
 			const saved = await stack.api.put(`/workflows/${WORKFLOW}`, { name: fixture.name, nodes, connections: fixture.connections, settings: fixture.settings });
 			expectEqual(saved.status, 200, `saving the workflow (${JSON.stringify(saved.data).slice(0, 300)})`);
 			const activated = await stack.api.post(`/workflows/${WORKFLOW}/activate`, {});
@@ -164,7 +169,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 		await check('AI Agent: a call with a recipient without name gets a readable error naming the field; the workflow still succeeds with the final answer', async () => {
 			const hitsBefore = pdfHits.length;
 			const run = await ask('no-name', 'Send the service contract to ravi.kumar@example.com.');
-			const { text } = toolResult('no-name');
+			const { text } = toolResult('no-name', run.execution);
 			log(`  tool result the model received: ${text.slice(0, 400)}`);
 			expect(/recipients\.0\.name/.test(text), `the error names the field (recipients.0.name): ${text}`);
 			expect(!/at \S+ \(|node_modules/.test(text), `no stack trace in the tool result: ${text}`);
@@ -212,7 +217,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 		]);
 		await agentCheck('AI Agent: recipients given as a JSON string are refused with a message naming the field; the service sees no request', async () => {
 			const run = await ask('json-string', 'Send the service contract template to Asha Rao.');
-			const { text } = toolResult('json-string');
+			const { text } = toolResult('json-string', run.execution);
 			log(`  tool result the model received: ${text.slice(0, 400)}`);
 			expectEqual(run.execution.status, 'success', `execution status (${run.execution.data?.resultData.error?.message ?? ''})`);
 			expectEqual(run.sent.filter((r) => r.method === 'POST').map((r) => r.path), [], 'POST requests the service saw');
