@@ -17,6 +17,8 @@ import { ScriptedModel } from '../scripted-model';
 
 const WORKFLOW = 'DsE2eAiAgent0001';
 const WEBHOOK_PATH = 'e2e-ai-agent';
+/** The same agent behind a Webhook answering as a stream: the agent then streams the model's answers too. */
+const STREAMED_PATH = 'e2e-ai-agent-streamed';
 const CREDENTIAL_PLACEHOLDER = '__SCRIPTED_MODEL_CREDENTIAL__';
 /** The largest tool result the model may get for one created envelope (bytes of the tool message). */
 const MAX_ENVELOPE_RESULT_BYTES = 1500;
@@ -69,7 +71,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 
 	/** Runs the agent once through the workflow's webhook; the answer, the execution and the service requests it made. */
 	let published = false;
-	async function ask(scenario: string, prompt: string) {
+	async function ask(scenario: string, prompt: string, path = WEBHOOK_PATH) {
 		expect(published, 'the agent workflow was not published');
 		const before = (await requests()).length;
 		const known = new Set((await executions(stack, WORKFLOW)).map((e) => e.id));
@@ -77,7 +79,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 		const answer = await waitFor(
 			'the agent webhook to be served',
 			async () => {
-				const response = await axios.post(`${stack.n8nUrl}/webhook/${WEBHOOK_PATH}`, { prompt: `[scenario:${scenario}] ${prompt}` }, { validateStatus: () => true, timeout: 60_000 });
+				const response = await axios.post(`${stack.n8nUrl}/webhook/${path}`, { prompt: `[scenario:${scenario}] ${prompt}` }, { validateStatus: () => true, timeout: 60_000 });
 				return response.status === 404 ? undefined : response;
 			},
 			15_000,
@@ -162,23 +164,48 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			for (const secret of secrets) expect(!everything.includes(secret), 'a key or the webhook secret reached the model');
 		});
 
+		model.script('streamed', [
+			{ toolCalls: [{ name: 'Send_Contract_PDF', arguments: { pdfUrl, title: 'Service contract - Meera Iyer', signerName: 'Meera Iyer', signerEmail: 'meera.iyer@example.com' } }] },
+			{ text: 'The contract for Meera Iyer is ready as a draft.' },
+		]);
+		await check('AI Agent behind a streaming Webhook: the model is asked with stream on, the tool call reaches the sandbox, the answer streams back', async () => {
+			const run = await ask('streamed', 'Send the service contract to Meera Iyer.', STREAMED_PATH);
+			expectEqual(run.execution.status, 'success', `execution status (${run.execution.data?.resultData.error?.message ?? ''})`);
+			const calls = model.conversation('streamed');
+			expectEqual(calls.map((c) => [c.turn, c.stream]), [[0, true], [1, true]], 'chat requests (turn, streamed)');
+			const create = run.sent.find((r) => r.method === 'POST' && /\/envelopes$/.test(r.path));
+			expectEqual(create?.body.recipients.map((r: any) => [r.name, r.email]), [['Meera Iyer', 'meera.iyer@example.com']], 'recipients sent');
+			const item = [JSON.parse(toolResult('streamed', run.execution).text)].flat()[0];
+			expectEqual([item.status, item.title], ['draft', 'Service contract - Meera Iyer'], 'tool result (status, title)');
+			const streamed = String(typeof run.answer.data === 'string' ? run.answer.data : JSON.stringify(run.answer.data));
+			const text = streamed.split('\n').filter(Boolean).map((line) => { try { return JSON.parse(line); } catch { return {}; } }).filter((c: any) => c.type === 'item').map((c: any) => c.content).join('');
+			expectEqual(text, 'The contract for Meera Iyer is ready as a draft.', `the streamed answer's text (${streamed.slice(0, 300)})`);
+		});
+
 		model.script('no-name', [
 			{ toolCalls: [{ name: 'Send_Contract_PDF', arguments: { pdfUrl, title: 'Service contract - no name', signerName: '', signerEmail: signer.email } }] },
 			{ text: 'I need the name of the person who signs.' },
 		]);
+		let noName: { answer: any; execution: Execution; sent: SandboxRequest[] } | undefined;
+		let pdfHitsForNoName = 0;
 		await check('AI Agent: a call with a recipient without name gets a readable error naming the field; the workflow still succeeds with the final answer', async () => {
 			const hitsBefore = pdfHits.length;
-			const run = await ask('no-name', 'Send the service contract to ravi.kumar@example.com.');
-			const { text } = toolResult('no-name', run.execution);
+			noName = await ask('no-name', 'Send the service contract to ravi.kumar@example.com.');
+			pdfHitsForNoName = pdfHits.length - hitsBefore;
+			const { text } = toolResult('no-name', noName.execution);
 			log(`  tool result the model received: ${text.slice(0, 400)}`);
-			expect(/recipients\.0\.name/.test(text), `the error names the field (recipients.0.name): ${text}`);
+			expect(/recipients\.0\.name/.test(text) && /required/.test(text), `the error names the field (recipients.0.name) and the rule: ${text}`);
 			expect(!/at \S+ \(|node_modules/.test(text), `no stack trace in the tool result: ${text}`);
-			expectEqual(run.execution.status, 'success', `execution status (${run.execution.data?.resultData.error?.message ?? ''})`);
-			expectEqual(finalAnswer(run.execution), 'I need the name of the person who signs.', "the agent's final answer");
-			expectEqual(run.answer.status, 200, 'webhook answer status');
-			expectEqual(run.sent.map((r) => `${r.method} ${r.path}`), [], 'requests the service saw for the invalid call');
+			expectEqual(noName.execution.status, 'success', `execution status (${noName.execution.data?.resultData.error?.message ?? ''})`);
+			expectEqual(finalAnswer(noName.execution), 'I need the name of the person who signs.', "the agent's final answer");
+			expectEqual([noName.answer.status, noName.answer.data?.output], [200, 'I need the name of the person who signs.'], "the webhook's answer");
+		});
+
+		await check('AI Agent: the service saw no request for the call with a recipient without name', async () => {
+			expect(noName, 'no run from the previous check');
+			expectEqual(noName.sent.map((r) => `${r.method} ${r.path}`), [], 'requests the service saw for the invalid call');
 			// Not a request to the service: Envelope Create reads the PDF before it checks the recipients.
-			log(`  downloads of the PDF for the invalid call: ${pdfHits.length - hitsBefore}`);
+			log(`  downloads of the PDF for the invalid call: ${pdfHitsForNoName}`);
 		});
 
 		// A template with one role, for Create Document From Template.
