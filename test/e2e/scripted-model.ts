@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: a stand-in chat model for the e2e run, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: a stand-in chat model for the e2e run, not published (package.json "files" is dist/ only) */
 /**
  * A scripted chat model on 127.0.0.1 speaking the part of the OpenAI API that n8n's OpenAI
  * Chat Model node uses (through LangChain's ChatOpenAI and the `openai` client):

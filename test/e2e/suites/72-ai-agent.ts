@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * A real agent loop inside n8n: n8n's AI Agent with its OpenAI Chat Model node, whose
  * credential's Base URL is a scripted model on loopback (test/e2e/scripted-model.ts, no
