@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: a stand-in chat model for the e2e run, not published (package.json "files" is dist/ only) */
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports -- local tooling: a stand-in chat model for the e2e run, not published (package.json "files" is dist/ only) */
 /**
  * A scripted chat model on 127.0.0.1 speaking the part of the OpenAI API that n8n's OpenAI
  * Chat Model node uses (through LangChain's ChatOpenAI and the `openai` client):
@@ -35,6 +35,8 @@ export interface RecordedRequest {
 	stream?: boolean;
 	/** The tool names offered to the model in this request. */
 	tools?: string[];
+	/** The JSON schema of each offered tool's arguments, by tool name. */
+	toolSchemas?: Record<string, { properties?: Record<string, { type?: unknown }>; required?: string[] }>;
 	messages?: ChatMessage[];
 	/** The raw request body as received, byte for byte. */
 	raw: string;
@@ -92,7 +94,7 @@ export class ScriptedModel {
 		if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
 			return json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
 		}
-		let body: { messages?: ChatMessage[]; stream?: boolean; tools?: Array<{ function?: { name?: string } }>; model?: string };
+		let body: { messages?: ChatMessage[]; stream?: boolean; tools?: Array<{ function?: { name?: string; parameters?: any } }>; model?: string };
 		try {
 			body = JSON.parse(raw);
 		} catch {
@@ -102,6 +104,7 @@ export class ScriptedModel {
 		record.messages = messages;
 		record.stream = body.stream === true;
 		record.tools = (body.tools ?? []).map((t) => String(t.function?.name));
+		record.toolSchemas = Object.fromEntries((body.tools ?? []).map((t) => [String(t.function?.name), t.function?.parameters ?? {}]));
 		const tag = messages.map(textOfMessage).join('\n').match(/\[scenario:([\w-]+)\]/);
 		record.scenario = tag?.[1];
 		record.turn = messages.filter((m) => m.role === 'assistant').length;

@@ -22,6 +22,8 @@ const STREAMED_PATH = 'e2e-ai-agent-streamed';
 const CREDENTIAL_PLACEHOLDER = '__SCRIPTED_MODEL_CREDENTIAL__';
 /** The largest tool result the model may get for one created envelope (bytes of the tool message). */
 const MAX_ENVELOPE_RESULT_BYTES = 1500;
+/** The same for one document created from a template and sent. */
+const MAX_DOCUMENT_RESULT_BYTES = 2500;
 
 /**
  * Checks that hold only once the tools have typed `$fromAI` schemas and leave signing links out
@@ -138,7 +140,9 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			const calls = model.conversation('envelope');
 			log(`  chat requests: ${calls.map((c) => `turn ${c.turn}${c.stream ? ' (streamed)' : ''}, ${Buffer.byteLength(c.raw)} bytes`).join('; ')}; other model routes: ${JSON.stringify(model.requests.filter((r) => !r.path.endsWith('/chat/completions')).map((r) => r.path))}`);
 			expectEqual(calls.map((c) => c.turn), [0, 1], 'chat requests of the conversation (turns)');
-			expect(calls[0].tools?.includes('Send_Contract_PDF') && calls[0].tools.includes('Create_Document_From_Template'), `tools offered to the model: ${JSON.stringify(calls[0].tools)}`);
+			expectEqual([...(calls[0].tools ?? [])].sort(), ['Create_Document_From_Template', 'Send_Contract_PDF'], 'tools offered to the model');
+			const schema = calls[0].toolSchemas?.Send_Contract_PDF;
+			expectEqual(Object.keys(schema?.properties ?? {}).sort(), ['pdfUrl', 'signerEmail', 'signerName', 'title'], "Send_Contract_PDF's arguments in the schema the model gets");
 			expectEqual(pdfHits, ['/agent-contract.pdf'], 'downloads of the PDF the model named');
 			const creates = envelope.sent.filter((r) => r.method === 'POST' && /\/envelopes$/.test(r.path));
 			expectEqual(creates.length, 1, `envelope creates (${JSON.stringify(envelope.sent.map((r) => `${r.method} ${r.path}`))})`);
@@ -226,6 +230,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			expectEqual(create.body.recipientMapping, mapping, 'recipient mapping sent');
 			const { text, bytes } = toolResult('document');
 			log(`  tool result for Create Document (sent): ${bytes} bytes`);
+			expect(bytes > 0 && bytes <= MAX_DOCUMENT_RESULT_BYTES, `tool result of ${bytes} bytes (at most ${MAX_DOCUMENT_RESULT_BYTES})`);
 			const item = [JSON.parse(text)].flat()[0];
 			expectEqual([item.envelopeId, item.status], [document.sent.find((r) => r.path.endsWith('/send'))?.path.split('/').at(-2), 'pending'], 'document id and status');
 			for (const secret of secrets) expect(!text.includes(secret), 'a key or the webhook secret is in the tool result');
