@@ -48,6 +48,9 @@ async function agentCheck(name: string, body: () => Promise<void>): Promise<void
 	}
 }
 
+/** Signing links open a recipient's signing page: never printed whole. */
+const redact = (text: string) => text.replace(/\/sign\/[\w-]+/g, '/sign/…');
+
 interface SandboxRequest {
 	method: string;
 	path: string;
@@ -155,7 +158,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 		await check('AI Agent: the tool result the model receives is the created envelope: its id, status and title, small, no key', async () => {
 			expect(envelope, 'no run from the previous check');
 			const { text, bytes } = toolResult('envelope');
-			log(`  tool result for Envelope Create: ${bytes} bytes: ${text.slice(0, 400)}`);
+			log(`  tool result for Envelope Create: ${bytes} bytes: ${redact(text).slice(0, 400)}`);
 			const parsed = JSON.parse(text);
 			const item = Array.isArray(parsed) ? parsed[0] : parsed;
 			const stored = await service.get(`/envelopes/${item.id}/status`);
@@ -197,7 +200,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			noName = await ask('no-name', 'Send the service contract to ravi.kumar@example.com.');
 			pdfHitsForNoName = pdfHits.length - hitsBefore;
 			const { text } = toolResult('no-name', noName.execution);
-			log(`  tool result the model received: ${text.slice(0, 400)}`);
+			log(`  tool result the model received: ${redact(text).slice(0, 400)}`);
 			expect(/recipients\.0\.name/.test(text) && /required/.test(text), `the error names the field (recipients.0.name) and the rule: ${text}`);
 			expect(!/at \S+ \(|node_modules/.test(text), `no stack trace in the tool result: ${text}`);
 			expectEqual(noName.execution.status, 'success', `execution status (${noName.execution.data?.resultData.error?.message ?? ''})`);
@@ -240,7 +243,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 		await agentCheck('AI Agent: the tool result of a sent document carries no signing link (actionUrl)', async () => {
 			expect(document, 'no run from the previous check');
 			const { text } = toolResult('document');
-			expect(!/actionUrl|\/sign\//.test(text), `signing links in the tool result: ${text.slice(0, 600)}`);
+			expect(!/actionUrl|\/sign\//.test(text), `signing links in the tool result: ${redact(text).slice(0, 600)}`);
 		});
 
 		model.script('json-string', [
@@ -250,7 +253,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 		await agentCheck('AI Agent: recipients given as a JSON string are refused with a message naming the field; the service sees no request', async () => {
 			const run = await ask('json-string', 'Send the service contract template to Asha Rao.');
 			const { text } = toolResult('json-string', run.execution);
-			log(`  tool result the model received: ${text.slice(0, 400)}`);
+			log(`  tool result the model received: ${redact(text).slice(0, 400)}`);
 			expectEqual(run.execution.status, 'success', `execution status (${run.execution.data?.resultData.error?.message ?? ''})`);
 			expectEqual(run.sent.filter((r) => r.method === 'POST').map((r) => r.path), [], 'POST requests the service saw');
 			expect(/recipients/.test(text) && /array|list/i.test(text), `the refusal names the field and says it takes an array: ${text}`);
