@@ -101,7 +101,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 	const toolResult = (scenario: string, execution?: Execution) => {
 		const results = model.toolResults(scenario);
 		const failure = execution?.data?.resultData.error?.message;
-		expectEqual(results.length, 1, `tool results the model received in "${scenario}" (${JSON.stringify(results).slice(0, 300)}${execution ? `; execution ${execution.status}${failure ? `: ${failure}` : ''}` : ''})`);
+		expectEqual(results.length, 1, `tool results the model received in "${scenario}" (${redact(JSON.stringify(results)).slice(0, 300)}${execution ? `; execution ${execution.status}${failure ? `: ${failure}` : ''}` : ''})`);
 		return { text: results[0].content, bytes: Buffer.byteLength(results[0].content, 'utf8') };
 	};
 	const finalAnswer = (execution: Execution) => execution.data?.resultData.runData['AI Agent']?.[0]?.data?.main?.[0]?.[0]?.json.output;
