@@ -74,8 +74,8 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 	const pdfUrl = `http://127.0.0.1:${(pdfServer.address() as AddressInfo).port}/agent-contract.pdf`;
 	const requests = async () => (await sandbox.get('/requests')).data.items as SandboxRequest[];
 
-	/** Runs the agent once through the workflow's webhook; the answer, the execution and the service requests it made. */
 	let published = false;
+	/** Runs the agent once through the workflow's webhook; the answer, the execution and the service requests it made. */
 	async function ask(scenario: string, prompt: string, path = WEBHOOK_PATH) {
 		expect(published, 'the agent workflow was not published');
 		const before = (await requests()).length;
@@ -109,7 +109,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 
 	try {
 		await check('AI Agent workflow: published with an OpenAI credential whose Base URL is the scripted model on loopback', async () => {
-			// n8n 2.x adds "Allowed HTTP Request Domains" to this credential type (and then asks for it); 1.x has no such field.
+			// The public API refuses data fields the type does not have: "Allowed HTTP Request Domains" only where n8n's schema lists it (not on 1.123.81).
 			const schema = await stack.api.get('/credentials/schema/openAiApi');
 			expectEqual(schema.status, 200, 'credential schema of openAiApi');
 			const domains = 'allowedHttpRequestDomains' in (schema.data.properties ?? {}) ? DOMAINS_FIELD : {};
