@@ -166,7 +166,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			expectEqual([item.status, item.title], ['draft', 'Service contract - Ravi Kumar'], 'status and title');
 			expect(bytes > 0 && bytes <= MAX_ENVELOPE_RESULT_BYTES, `tool result of ${bytes} bytes (at most ${MAX_ENVELOPE_RESULT_BYTES})`);
 			for (const secret of secrets) expect(!text.includes(secret), 'a key or the webhook secret is in the tool result');
-			expect(!/authorization|bearer/i.test(text), `credentials words in the tool result: ${text}`);
+			expect(!/authorization|bearer/i.test(text), `credentials words in the tool result: ${redact(text)}`);
 			const everything = model.requests.map((r) => r.raw).join('\n');
 			for (const secret of secrets) expect(!everything.includes(secret), 'a key or the webhook secret reached the model');
 		});
