@@ -4,6 +4,7 @@ import * as credit from './credit/Credit.resource';
 import * as envelope from './envelope/Envelope.resource';
 import * as template from './template/Template.resource';
 import type { DocumentSigningResource } from './node.type';
+import { safeguardProperties } from './shared/safeguards';
 import { simplifyProperties } from './shared/simplify';
 import { toolDescriptionProperties } from './shared/toolDescriptions';
 import * as workflow from './workflow/Workflow.resource';
@@ -47,6 +48,7 @@ export const resourceProperties: INodeProperties[] = [
 		default: 'envelope',
 	},
 	...RESOURCES.flatMap(({ module }) => module.description),
+	...safeguardProperties,
 	...simplifyProperties,
 ];
 
