@@ -5,7 +5,7 @@ import * as envelope from './envelope/Envelope.resource';
 import * as template from './template/Template.resource';
 import type { DocumentSigningResource } from './node.type';
 import { safeguardProperties } from './shared/safeguards';
-import { simplifyProperties } from './shared/simplify';
+import { outputProperties } from './shared/output';
 import { toolDescriptionProperties } from './shared/toolDescriptions';
 import * as workflow from './workflow/Workflow.resource';
 
@@ -49,7 +49,7 @@ export const resourceProperties: INodeProperties[] = [
 	},
 	...RESOURCES.flatMap(({ module }) => module.description),
 	...safeguardProperties,
-	...simplifyProperties,
+	...outputProperties,
 ];
 
 /** Every resource's node hints (n8n shows each where its display condition holds). */

@@ -12,6 +12,7 @@ import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
 import { readText } from '../shared/params';
 import { pdfSourceProperties, readPdfSource, pdfUploadOptions, uploadToCreated } from '../shared/pdfUpload';
+import { simplifyOutput } from '../shared/output';
 import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { readRecipients, recipientProperties } from '../shared/recipients';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
@@ -57,8 +58,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 	})) as IDataObject;
 
-	if (!source.pdf) return [{ json: withEnvelopeId(envelope, 'envelope') }];
+	if (!source.pdf) return simplifyOutput.call(this, i, [{ json: withEnvelopeId(envelope, 'envelope') }]);
 	const pdf = source.pdf;
 	const json = await uploadToCreated.call(this, i, 'envelope', envelope, { ...source, pdf, fileName: checked.fileName });
-	return [{ json: withEnvelopeId(json, 'envelope') }];
+	return simplifyOutput.call(this, i, [{ json: withEnvelopeId(json, 'envelope') }]);
 }

@@ -9,6 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
+import { simplifyOutput } from '../shared/output';
 import { refuseSendWhenDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
 import { normalizeSendResponse } from '../shared/sendAnswer';
 
@@ -32,5 +33,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		body: {},
 		itemIndex: i,
 	}) as IDataObject;
-	return [{ json: withSigningLinksAsSet.call(this, i, normalizeSendResponse(envelopeId, response)) }];
+	return simplifyOutput.call(this, i, [{ json: withSigningLinksAsSet.call(this, i, normalizeSendResponse(envelopeId, response)) }]);
 }

@@ -10,6 +10,7 @@ import { readSigningSettings, signingSettingsProperties } from '../shared/signin
 import { type DocumentTemplate, fetchTemplate, readPrefillValues, readRecipientMapping, roleLabel } from './documentMapping';
 import { sendDraftDocument } from './sendDocument.operation';
 import { checkAllowedRecipients } from '../shared/allowedRecipients';
+import { simplifyOutput } from '../shared/output';
 import { isDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
 
@@ -172,7 +173,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	if (created.status !== undefined) json.status = created.status;
 	if (created.message !== undefined) json.message = created.message;
 	if (draftOnly) json.sendSkipped = 'Draft Only is on: the document stays a draft; a person sends it';
-	if (!sendImmediately) return [{ json }];
+	if (!sendImmediately) return simplifyOutput.call(this, i, [{ json }]);
 
 	let sent: IDataObject;
 	try {
@@ -181,5 +182,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw draftNotSent.call(this, i, envelopeId, error);
 	}
 	const status = sent.status !== undefined ? { status: sent.status } : {};
-	return [{ json: withSigningLinksAsSet.call(this, i, { ...json, ...status, steps: ['createDocument', 'sendDocument'], send: sent }) }];
+	return simplifyOutput.call(this, i, [{ json: withSigningLinksAsSet.call(this, i, { ...json, ...status, steps: ['createDocument', 'sendDocument'], send: sent }) }]);
 }
