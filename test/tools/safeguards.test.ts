@@ -130,22 +130,22 @@ describe('Safeguards', () => {
 
 	it('Draft Only: Send, Send Document and Run are refused before any request, saying a person sends; Create Document stays a draft', async () => {
 		const envelope = await seedEnvelope(h, {}, { upload: await makePdf() });
-		const send = await run({ resource: 'envelope', operation: 'send', envelopeId: byId(envelope.id as string), safeguards: { draftOnly: true } }, { tool: true });
-		expect(send.error).toContain(`Draft Only is on (Safeguards): this node does not send; envelope ${String(envelope.id)} was not sent and stays a draft. A person sends it.`);
+		const send = await run({ resource: 'envelope', operation: 'send', envelopeId: byId(envelope.id as string), draftOnly: true }, { tool: true });
+		expect(send.error).toContain(`Draft Only is on: this node does not send; envelope ${String(envelope.id)} was not sent and stays a draft. A person sends it.`);
 		expect(apiCalls(send.requests)).toEqual([]);
 
-		const sendDocument = await run({ resource: 'template', operation: 'sendDocument', envelopeId: byId(envelope.id as string), safeguards: { draftOnly: true } });
+		const sendDocument = await run({ resource: 'template', operation: 'sendDocument', envelopeId: byId(envelope.id as string), draftOnly: true });
 		expect(sendDocument.error).toContain('Draft Only is on');
 		expect(apiCalls(sendDocument.requests)).toEqual([]);
 
 		const workflow = await seedWorkflow(h);
-		const runRefused = await run({ resource: 'workflow', ...runParams(workflow.id), safeguards: { draftOnly: true } });
+		const runRefused = await run({ resource: 'workflow', ...runParams(workflow.id), draftOnly: true });
 		expect(runRefused.error).toContain(`signing workflow ${workflow.id} was not run (a run sends its envelope)`);
 		expect(apiCalls(runRefused.requests)).toEqual([]);
 
 		const lease = await seedLease(h);
 		const created = await run(
-			{ resource: 'template', ...createDocumentParams(lease), sendImmediately: true, safeguards: { draftOnly: true } },
+			{ resource: 'template', ...createDocumentParams(lease), sendImmediately: true, draftOnly: true },
 			{ tool: true, input: [{ json: { name: 'Tenant', email: 'tenant@example.com' } }] },
 		);
 		expect(created.error).toBe('');

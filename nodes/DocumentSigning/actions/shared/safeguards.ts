@@ -5,7 +5,8 @@ import { inputError } from '../../../shared/validation';
 
 /**
  * Safeguards: what the owner of a workflow allows this node (above all its tool variant,
- * driven by an AI model) to do, checked before any request.
+ * driven by an AI model) to do, checked before any request (Draft Only is a parameter of
+ * its own, the others are options of Safeguards).
  * - Allowed Recipients: who may be added as a recipient (allowedRecipients.ts).
  * - Draft Only: nothing is sent; a person sends the draft.
  * - Include Signing Links: each recipient's `actionUrl` lets its holder sign in that
@@ -15,7 +16,6 @@ import { inputError } from '../../../shared/validation';
  */
 export interface Safeguards {
 	allowedRecipients?: string;
-	draftOnly?: boolean;
 	includeSigningLinks?: boolean;
 }
 
@@ -28,11 +28,13 @@ const ALLOWED: INodeProperties = {
 	description:
 		'Who may be added as a recipient: e-mail domains (example.com; *.example.com with subdomains), exact e-mail addresses and phone number prefixes (starting with +), separated by commas. Anyone else is refused before any request, naming the address. Every contact of a recipient must be allowed.',
 };
+// A parameter of its own, not a Safeguards option: n8n's display conditions (which pick the
+// tool description for the configuration) do not see values inside a collection.
 const DRAFT_ONLY: INodeProperties = {
 	displayName: 'Draft Only',
 	name: 'draftOnly',
 	type: 'boolean',
-	default: true,
+	default: false,
 	description:
 		'Whether this node must never send: a created document stays a draft (Send Immediately is ignored) and a send is refused before any request, saying that a person sends it',
 };
@@ -47,12 +49,19 @@ const LINKS: INodeProperties = {
 
 /** Which safeguards each operation offers: those that add people, send, or answer with links. */
 const OFFERED: Record<string, Record<string, INodeProperties[]>> = {
-	envelope: { create: [ALLOWED], addRecipients: [ALLOWED], send: [DRAFT_ONLY, LINKS] },
-	template: { createDocument: [ALLOWED, DRAFT_ONLY, LINKS], sendDocument: [DRAFT_ONLY, LINKS] },
-	workflow: { run: [ALLOWED, DRAFT_ONLY, LINKS] },
+	envelope: { create: [ALLOWED], addRecipients: [ALLOWED], send: [LINKS] },
+	template: { createDocument: [ALLOWED, LINKS], sendDocument: [LINKS] },
+	workflow: { run: [ALLOWED, LINKS] },
 };
+/** The operations that send. */
+const SENDING: Record<string, string[]> = { envelope: ['send'], template: ['createDocument', 'sendDocument'], workflow: ['run'] };
 
-export const safeguardProperties: INodeProperties[] = Object.entries(OFFERED).flatMap(([resource, operations]) =>
+export const safeguardProperties: INodeProperties[] = [
+	...Object.entries(SENDING).map(([resource, operation]): INodeProperties => ({
+		...DRAFT_ONLY,
+		displayOptions: { show: { resource: [resource], operation } },
+	})),
+	...Object.entries(OFFERED).flatMap(([resource, operations]) =>
 	Object.entries(operations).map(
 		([operation, options]): INodeProperties => ({
 			displayName: 'Safeguards',
@@ -65,7 +74,8 @@ export const safeguardProperties: INodeProperties[] = Object.entries(OFFERED).fl
 			displayOptions: { show: { resource: [resource], operation: [operation] } },
 		}),
 	),
-);
+	),
+];
 
 export function readSafeguards(this: IExecuteFunctions, i: number): Safeguards {
 	const value = this.getNodeParameter('safeguards', i, {}) as unknown;
@@ -73,7 +83,7 @@ export function readSafeguards(this: IExecuteFunctions, i: number): Safeguards {
 }
 
 export function isDraftOnly(this: IExecuteFunctions, i: number): boolean {
-	return readSafeguards.call(this, i).draftOnly === true;
+	return this.getNodeParameter('draftOnly', i, false) === true;
 }
 
 /** Refuses a send under Draft Only, before any request. `what` says what was not done. */
@@ -81,7 +91,7 @@ export function refuseSendWhenDraftOnly(this: IExecuteFunctions, i: number, what
 	if (!isDraftOnly.call(this, i)) return;
 	throw inputError(
 		this.getNode(),
-		`Draft Only is on (Safeguards): this node does not send; ${what}. A person sends it.`,
+		`Draft Only is on: this node does not send; ${what}. A person sends it.`,
 		i,
 		'The owner of this workflow set Draft Only: documents are prepared here and sent by a person, in the service or with a node without Draft Only.',
 	);
