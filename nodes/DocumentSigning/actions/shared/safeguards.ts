@@ -56,24 +56,24 @@ const OFFERED: Record<string, Record<string, INodeProperties[]>> = {
 /** The operations that send. */
 const SENDING: Record<string, string[]> = { envelope: ['send'], template: ['createDocument', 'sendDocument'], workflow: ['run'] };
 
+const safeguardsCollection = (resource: string, operation: string, options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Safeguards',
+	name: 'safeguards',
+	type: 'collection',
+	placeholder: 'Add Safeguard',
+	default: {},
+	description: 'Limits the owner of the workflow sets, above all for the tool an AI agent uses',
+	options,
+	displayOptions: { show: { resource: [resource], operation: [operation] } },
+});
+
 export const safeguardProperties: INodeProperties[] = [
 	...Object.entries(SENDING).map(([resource, operation]): INodeProperties => ({
 		...DRAFT_ONLY,
 		displayOptions: { show: { resource: [resource], operation } },
 	})),
 	...Object.entries(OFFERED).flatMap(([resource, operations]) =>
-	Object.entries(operations).map(
-		([operation, options]): INodeProperties => ({
-			displayName: 'Safeguards',
-			name: 'safeguards',
-			type: 'collection',
-			placeholder: 'Add Safeguard',
-			default: {},
-			description: 'Limits the owner of the workflow sets, above all for the tool an AI agent uses',
-			options,
-			displayOptions: { show: { resource: [resource], operation: [operation] } },
-		}),
-	),
+		Object.entries(operations).map(([operation, options]) => safeguardsCollection(resource, operation, options)),
 	),
 ];
 
