@@ -47,7 +47,7 @@ describe('credit operations', () => {
 	it('get transactions: type filter, Limit and Return All, only the key workspace', async () => {
 		await spendCredits(3);
 		await spendCredits(1, h.sandbox.orgApiKey);
-		const all = await credit({ operation: 'getTransactions', returnAll: true });
+		const all = await credit({ operation: 'getTransactions', returnAll: true, output: 'raw' });
 		expect(all.items).toHaveLength(3);
 		expect(all.items[0].json).toMatchObject({ type: 'consume', amount: 1, signatureMethod: 'aadhaar_otp', source: 'api' });
 		expect(all.items.map((i) => i.json.balanceAfter)).toEqual([22, 23, 24]);

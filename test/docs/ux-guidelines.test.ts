@@ -221,8 +221,8 @@ describe("n8n's UX guidelines", () => {
 				count[`${description.name} v${version}`] = n;
 			}
 		}
-		// Every node has parameters; the versioned node's both versions are walked.
-		expect(Object.keys(count).sort()).toEqual(['documentSigning v1', 'documentSigning v1.1', 'documentSigningStatusTrigger v1', 'documentSigningTrigger v1']);
+		// Every node has parameters; every version of the versioned node is walked.
+		expect(Object.keys(count).sort()).toEqual(['documentSigning v1', 'documentSigning v1.1', 'documentSigning v1.2', 'documentSigningStatusTrigger v1', 'documentSigningTrigger v1']);
 		for (const n of Object.values(count)) expect(n).toBeGreaterThan(5);
 		// Each rule has something to hold for.
 		const kinds = { booleans: 0, placeholders: 0, hints: 0, listLocators: 0, options: 0, groups: 0 };

@@ -71,7 +71,7 @@ describe('envelope create', () => {
 	});
 
 	it('without upload, returns the upload configuration for a later step', async () => {
-		const run = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'later.pdf', title: 'Later' });
+		const run = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'later.pdf', title: 'Later', output: 'raw' });
 		expect(run.result.error).toBeUndefined();
 		const out = run.items[0].json;
 		expect(out).toMatchObject({ fileName: 'later.pdf', status: 'draft', expiresIn: 3600, maxFileSize: 10485760 });

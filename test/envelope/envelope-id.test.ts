@@ -21,14 +21,14 @@ describe('envelopeId after the steps that create an envelope', () => {
 	beforeEach(async () => await h.reset());
 
 	it('Create outputs envelopeId equal to the API id, with and without upload, keeping every API field', async () => {
-		const uploaded = await runOp(h, { operation: 'create', title: 'Lease', recipients: recipientFields([SIGNER]) }, [pdfItem(pdf)]);
+		const uploaded = await runOp(h, { operation: 'create', title: 'Lease', recipients: recipientFields([SIGNER]), output: 'raw' }, [pdfItem(pdf)]);
 		expect(uploaded.result.error).toBeUndefined();
 		const out = uploaded.items[0].json;
 		expect(typeof out.id).toBe('string');
 		expect(out.envelopeId).toBe(out.id);
 		expect(out).toMatchObject({ title: 'Lease', status: 'draft', fileName: 'agreement.pdf' });
 
-		const later = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'later.pdf' });
+		const later = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'later.pdf', output: 'raw' });
 		expect(later.items[0].json.envelopeId).toBe(later.items[0].json.id);
 		expect((later.items[0].json.upload as IDataObject).url).toBeDefined();
 	});

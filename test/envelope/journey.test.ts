@@ -72,7 +72,7 @@ describe('envelope journeys', () => {
 		const result = await h.run({
 			nodes: [
 				seedNode(),
-				node('Status', { operation: 'getStatus', envelopeId: fromPrevious('={{ $json.envelopeId }}') }),
+				node('Status', { operation: 'getStatus', envelopeId: fromPrevious('={{ $json.envelopeId }}'), output: 'raw' }),
 				node('Download', { operation: 'downloadFile', envelopeId: fromPrevious('={{ $json.envelopeId }}') }),
 			],
 			connections: chain('Seed', 'Status', 'Download'),
@@ -135,7 +135,7 @@ describe('envelope journeys', () => {
 					recipients: recipientFields([SIGNER]),
 					...estampParams({ estampArticle: 'Lease of Immovable Property - Not exceeding 1 year in case of Residential property', estampAmount: '500' }),
 				}),
-				node('Send', { operation: 'send', envelopeId: fromPrevious('={{ $json.id }}') }),
+				node('Send', { operation: 'send', envelopeId: fromPrevious('={{ $json.id }}'), output: 'raw' }),
 			],
 			connections: chain('Seed', 'Create', 'Send'),
 			input: [pdfItem(pdf)],

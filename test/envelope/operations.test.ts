@@ -127,7 +127,7 @@ describe('envelope operations', () => {
 	describe('send', () => {
 		it('sends a draft: status pending, recipients with their signing links, in the documented shape', async () => {
 			const id = await ready({ recipients: [SIGNER, APPROVER], workflow: { mode: 'sequential', reminderEveryHours: 12 } });
-			const run = await runOp(h, { operation: 'send', envelopeId: byId(id) });
+			const run = await runOp(h, { operation: 'send', envelopeId: byId(id), output: 'raw' });
 			expect(run.result.error).toBeUndefined();
 			const out = run.items[0].json;
 			expect(Object.keys(out).sort()).toEqual(['envelopeId', 'estamp', 'message', 'recipients', 'status', 'workflow']);
@@ -146,7 +146,7 @@ describe('envelope operations', () => {
 		it('with e-stamping: the 202 answer in the same shape (estamping, queued), nothing added that it lacks', async () => {
 			const created = await runOp(h, { operation: 'create', recipients: recipientFields([SIGNER]), ...estampParams() }, [pdfItem(pdf)]);
 			const id = created.items[0].json.id as string;
-			const run = await runOp(h, { operation: 'send', envelopeId: byId(id) });
+			const run = await runOp(h, { operation: 'send', envelopeId: byId(id), output: 'raw' });
 			expect(run.requests[0].status).toBe(202);
 			expect(run.items[0].json).toEqual({
 				envelopeId: id,
@@ -232,7 +232,7 @@ describe('envelope operations', () => {
 	describe('getFields', () => {
 		it('returns one item { envelopeId, items, total } per input item', async () => {
 			const id = await ready();
-			const run = await runOp(h, { operation: 'getFields', envelopeId: byId(id) });
+			const run = await runOp(h, { operation: 'getFields', envelopeId: byId(id), output: 'raw' });
 			expect(run.items).toEqual([expect.objectContaining({ json: { envelopeId: id, items: [], total: 0 } })]);
 		});
 
@@ -251,7 +251,7 @@ describe('envelope operations', () => {
 				title: 'NDA for Asha',
 				recipientMapping: [{ templateRecipientId: 'tr_signer', name: 'Asha Rao', email: 'asha@example.com' }],
 			});
-			const run = await runOp(h, { operation: 'getFields', envelopeId: byId(doc.envelopeId as string) });
+			const run = await runOp(h, { operation: 'getFields', envelopeId: byId(doc.envelopeId as string), output: 'raw' });
 			expect(run.items[0].json.total).toBe(1);
 			expect((run.items[0].json.items as IDataObject[])[0]).toMatchObject({ fieldKey: 'signature', type: 'signature', pageNumber: 1 });
 		});

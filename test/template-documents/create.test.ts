@@ -62,7 +62,7 @@ describe('template documents', () => {
 		const id = await seedLease(h);
 		const run = await runTemplateOp(
 			h,
-			createDocumentParams(id, { sendImmediately: true, signingSettings: { message: 'Please sign by Friday' } }),
+			createDocumentParams(id, { sendImmediately: true, signingSettings: { message: 'Please sign by Friday' }, output: 'raw' }),
 			[{ json: tenant(1) }],
 		);
 		expect(errorText(run)).toBe('');

@@ -126,7 +126,7 @@ describe('template operations', () => {
 	describe('get and getDocumentPayload', () => {
 		it('get returns the full template', async () => {
 			const { id } = await seedTemplate(h);
-			const run = await runTemplateOp(h, { operation: 'get', templateId: byId(id as string) });
+			const run = await runTemplateOp(h, { operation: 'get', templateId: byId(id as string), output: 'raw' });
 			expect(run.items[0].json).toMatchObject({ id, name: 'Service Agreement', status: 'active', usageCount: 0 });
 			expect((run.items[0].json.formFields as IDataObject[]).map((f) => f.fieldKey)).toEqual(['company', 'client_signature']);
 		});
@@ -134,7 +134,7 @@ describe('template operations', () => {
 		it('getDocumentPayload returns one mapping per role and the sender fields, also for an archived template', async () => {
 			const { id } = await seedTemplate(h);
 			await h.api('PATCH', `/templates/${String(id)}`, { status: 'archived' });
-			const run = await runTemplateOp(h, { operation: 'getDocumentPayload', templateId: byId(id as string) });
+			const run = await runTemplateOp(h, { operation: 'getDocumentPayload', templateId: byId(id as string), output: 'raw' });
 			expect(run.result.error).toBeUndefined();
 			expect(run.items[0].json).toMatchObject({
 				templateId: id,

@@ -1,12 +1,13 @@
 /* eslint-disable no-console -- test code: prints the measured output sizes; not published (package.json "files" is dist/ only) */
 /**
- * Simplify: each long answer, full and simplified, from real runs against the sandbox.
- * Prints the JSON size of both (the figures of the docs) and checks that the simplified
- * answer is smaller and keeps what a person or an agent acts on.
+ * Simplify (versions 1 and 1.1) and Output (1.2): each long answer, full and simplified,
+ * from real runs against the sandbox. Prints the JSON size of both (the figures of the
+ * docs) and checks that the simplified answer is smaller and keeps what a person or an
+ * agent acts on, and that 1.2's Output gives the same two answers as 1.1's Simplify.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { simplifyProperties } from '../../nodes/DocumentSigning/actions/shared/simplify';
+import { outputProperties } from '../../nodes/DocumentSigning/actions/shared/output';
 import { toolDescriptionProperties } from '../../nodes/DocumentSigning/actions/shared/toolDescriptions';
 import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.node';
 import { makePdf, runOp, SIGNER, APPROVER, seedEnvelope } from '../envelope/helpers';
@@ -28,23 +29,29 @@ describe('Simplify and the tool descriptions', () => {
 		await h.close();
 	});
 
-	/** Runs the operation with Simplify off and on; returns both outputs. */
+	/** Runs the operation with Simplify off and on (1.1), and with Output Raw and Simplified (1.2); returns both outputs. */
 	async function both(label: string, parameters: Record<string, unknown>) {
-		const full = await runOp(h, { ...parameters, simplify: false });
-		const simple = await runOp(h, { ...parameters, simplify: true });
+		const full = await runOp(h, { ...parameters, simplify: false }, undefined, { typeVersion: 1.1 });
+		const simple = await runOp(h, { ...parameters, simplify: true }, undefined, { typeVersion: 1.1 });
 		expect(full.result.error).toBeUndefined();
 		expect(simple.result.error).toBeUndefined();
 		expect(simple.items).toHaveLength(full.items.length);
+		const raw = await runOp(h, { ...parameters, output: 'raw' });
+		const simplified = await runOp(h, parameters);
+		const stable = (items: typeof full.items) => JSON.stringify(items.map((i) => i.json)).replace(/"(updatedAt|createdAt|lastUsedAt)":"[^"]*"/g, '');
+		expect(stable(raw.items)).toEqual(stable(full.items));
+		expect(stable(simplified.items)).toEqual(stable(simple.items));
 		const [a, b] = [bytes(full.items), bytes(simple.items)];
 		sizes.push(`${label}: ${a} -> ${b} (${Math.round((100 * b) / a)} %)`);
 		expect(b).toBeLessThan(a);
 		return { full: full.items.map((i) => i.json), simple: simple.items.map((i) => i.json) };
 	}
 
-	it('every long operation offers Simplify, off by default on the node and on for its tool variant', () => {
+	it('every long operation offers Simplify up to 1.1, off by default on the node and on for its tool variant', () => {
 		const node = new DocumentSigning().description.properties;
 		const toggles = node.filter((p) => p.name === 'simplify');
-		expect(toggles).toEqual(simplifyProperties);
+		expect(toggles).toEqual(outputProperties.filter((p) => p.name === 'simplify'));
+		expect(toggles.every((p) => JSON.stringify(p.displayOptions?.show?.['@version']) === '[{"_cnd":{"lte":1.1}}]')).toBe(true);
 		expect(toggles.filter((p) => p.displayOptions?.show?.['@tool']?.[0] === false).every((p) => p.default === false)).toBe(true);
 		expect(toggles.filter((p) => p.displayOptions?.show?.['@tool']?.[0] === true).every((p) => p.default === true)).toBe(true);
 		const ops = toggles.map((p) => `${String(p.displayOptions?.show?.resource)}.${String(p.displayOptions?.show?.operation)}`);

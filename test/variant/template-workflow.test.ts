@@ -57,7 +57,7 @@ describe('template operations against the variant service', () => {
 		expect(expectWorks(await runTemplateOp(h, { operation: 'getDocumentPayload', templateId: byId(templateId) }))).toMatchObject({ recipientMapping: expect.any(Array) });
 		const created = await runTemplateOp(h, createDocumentParams(templateId), [{ json: { name: 'Asha', email: 'asha@example.com' } }]);
 		const envelopeId = expectWorks(created).envelopeId as string;
-		const sent = expectWorks(await runTemplateOp(h, { operation: 'sendDocument', envelopeId: byId(envelopeId) }));
+		const sent = expectWorks(await runTemplateOp(h, { operation: 'sendDocument', envelopeId: byId(envelopeId), output: 'raw' }));
 		expect(sent).toMatchObject({ envelopeId, status: 'pending', sentAt: expect.any(String) });
 		expect((sent.recipients as IDataObject[])[0]).toMatchObject({ email: 'asha@example.com', actionUrl: expect.any(String) });
 	});
@@ -110,7 +110,7 @@ describe('signing workflow operations against the variant service', () => {
 		const many = await runWorkflowOp(h, { operation: 'getMany', returnAll: true }, undefined, { credentials: VARIANT_PATHS });
 		expect(errorText(many)).toBe('');
 		expect(many.items.map((item) => item.json.id)).toEqual([id]);
-		const one = expectWorks(await runWorkflowOp(h, { operation: 'get', workflowId: byId(id) }, undefined, { credentials: VARIANT_PATHS }));
+		const one = expectWorks(await runWorkflowOp(h, { operation: 'get', workflowId: byId(id), output: 'raw' }, undefined, { credentials: VARIANT_PATHS }));
 		expect(one).toMatchObject({ id, latestPublishedVersion: 1, versions: expect.any(Array) });
 	});
 

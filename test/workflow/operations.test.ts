@@ -80,7 +80,7 @@ describe('signing workflow operations', () => {
 	it('get answers the definition, the latest version and the published version', async () => {
 		const { id } = await seedWorkflow(h);
 		await h.api('PATCH', `/workflows/${id}`, { name: 'Renamed' });
-		const run = await runWorkflowOp(h, { operation: 'get', workflowId: byId(id) });
+		const run = await runWorkflowOp(h, { operation: 'get', workflowId: byId(id), output: 'raw' });
 		expect(run.items[0].json).toMatchObject({
 			definition: { id, name: 'Renamed', status: 'published', latestPublishedVersion: 1 },
 			version: { version: 2, status: 'draft' },

@@ -4,7 +4,8 @@ import * as credit from './credit/Credit.resource';
 import * as envelope from './envelope/Envelope.resource';
 import * as template from './template/Template.resource';
 import type { DocumentSigningResource } from './node.type';
-import { simplifyProperties } from './shared/simplify';
+import { safeguardProperties } from './shared/safeguards';
+import { outputProperties } from './shared/output';
 import { toolDescriptionProperties } from './shared/toolDescriptions';
 import * as workflow from './workflow/Workflow.resource';
 
@@ -47,7 +48,8 @@ export const resourceProperties: INodeProperties[] = [
 		default: 'envelope',
 	},
 	...RESOURCES.flatMap(({ module }) => module.description),
-	...simplifyProperties,
+	...safeguardProperties,
+	...outputProperties,
 ];
 
 /** Every resource's node hints (n8n shows each where its display condition holds). */

@@ -17,6 +17,7 @@ import { check, type E2eContext, expect, expectEqual, log, makePdf, onN8n1 } fro
 
 const MCP_WORKFLOW = 'DsE2eMcpTools001';
 const EXAMPLE_AGENT = 'DsExampleAgent01';
+const EXAMPLE_MCP = 'DsExampleMcp0001';
 const MCP_PATH = 'e2e-document-signing';
 
 interface Tool {
@@ -44,12 +45,13 @@ function jsonOf(result: CallResult): any {
 export default async function suite({ stack, sandbox, service, workflows, examples }: E2eContext): Promise<void> {
 	expect(workflows[MCP_WORKFLOW], 'the MCP workflow fixture is missing');
 	expect(examples[EXAMPLE_AGENT], 'the "AI agent" example is missing');
+	expect(examples[EXAMPLE_MCP], 'the "AI tools over MCP" example is missing');
 
-	await check('example "AI agent: send a contract for signature": imported whole, every node type and version known to n8n', async () => {
-		const saved = await stack.rest.get(`/workflows/${EXAMPLE_AGENT}`);
-		expectEqual(saved.status, 200, 'GET the example');
-		const nodes = saved.data.data.nodes as Array<{ name: string; type: string; typeVersion: number }>;
-		expectEqual(nodes.length, examples[EXAMPLE_AGENT].nodes.length, 'nodes imported');
+	await check('examples "AI tools over MCP" and "AI agent: act on a completed envelope": imported whole, every node type and version known to n8n', async () => {
+		const [mcp, saved] = [await stack.rest.get(`/workflows/${EXAMPLE_MCP}`), await stack.rest.get(`/workflows/${EXAMPLE_AGENT}`)];
+		expectEqual([mcp.status, saved.status], [200, 200], 'GET the examples');
+		const nodes = [...saved.data.data.nodes, ...mcp.data.data.nodes] as Array<{ name: string; type: string; typeVersion: number }>;
+		expectEqual(nodes.length, examples[EXAMPLE_AGENT].nodes.length + examples[EXAMPLE_MCP].nodes.length, 'nodes imported');
 		// The node types the editor loads (n8n's own, and this package's with its tool variant).
 		const types = await stack.rest.get(`${stack.n8nUrl}/types/nodes.json`);
 		expectEqual(types.status, 200, 'GET /types/nodes.json status');
@@ -58,10 +60,11 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 			served.some((d) => (d.name === type || type.endsWith(`.${d.name}`)) && [d.version].flat().includes(version));
 		const missing = [...new Set(nodes.filter((n) => !known(n.type, n.typeVersion)).map((n) => `${n.type}@${n.typeVersion}`))];
 		expectEqual(missing, [], 'node types or versions n8n does not know');
-		const connected = Object.values(saved.data.data.connections as Record<string, { ai_tool?: Array<Array<{ node: string }>> }>)
+		const connected = [saved, mcp].flatMap((w) => Object.values(w.data.data.connections as Record<string, { ai_tool?: Array<Array<{ node: string }>> }>))
 			.flatMap((c) => c.ai_tool?.flat() ?? [])
 			.map((c) => c.node);
-		expectEqual([connected.filter((n) => n === 'MCP Server Trigger').length, connected.filter((n) => n === 'AI Agent').length], [7, 5], 'tools of the MCP trigger and of the agent');
+		expectEqual([connected.filter((n) => n === 'MCP Server Trigger').length, connected.filter((n) => n === 'AI Agent').length], [8, 5], 'tools of the MCP trigger and of the agent');
+		expect(!mcp.data.data.nodes.some((n: { type: string }) => /lmChat|agent$/.test(n.type)), 'the MCP workflow holds no model (it publishes without a model credential)');
 	});
 	// The PDF the workflow's "PDF Address" webhook reads from disk and serves.
 	const pdfFile = path.join(stack.filesDir, 'mcp-contract.pdf');
@@ -163,6 +166,8 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		documentId = String(document.id ?? document.envelopeId ?? '');
 		expect(documentId, `no document id in ${textOf(result).slice(0, 300)}`);
 		expectEqual(document.status, 'pending', 'document sent');
+		// Signing links stay out of tool outputs unless the tool is set to include them.
+		expect(!/actionUrl/.test(textOf(result)), `a signing link reached the client: ${textOf(result).slice(0, 300)}`);
 		const sent = (await requests()).slice(before);
 		const create = sent.find((r) => r.method === 'POST' && r.path.endsWith(`/templates/${template.data.id}/documents`));
 		expect(create, `no document-creation request in ${JSON.stringify(sent.map((r) => `${r.method} ${r.path}`))}`);

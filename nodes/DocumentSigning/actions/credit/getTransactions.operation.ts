@@ -6,7 +6,7 @@ import { GUESSED_VALUES } from '../../../shared/assumptions';
 import { CreditTransactionsQuerySchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
-import { simplifyOutput } from '../shared/simplify';
+import { simplifyOutput } from '../shared/output';
 
 const show = { resource: ['credit'], operation: ['getTransactions'] };
 

@@ -11,6 +11,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { inputError, validateInput } from '../../../shared/validation';
 import { readJsonParameter } from '../shared/params';
+import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { readRecipients, recipientProperties } from '../shared/recipients';
 import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
 
@@ -52,6 +53,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const body: IDataObject = { recipients: (readRecipients.call(this, i) ?? []) as IDataObject[] };
 
 	const checked = validateInput(this, AddRecipientsSchema, body, i, 'recipients');
+	checkAllowedRecipients.call(this, i, checked.recipients, 'Recipients');
 	if (replace && !hasSigner(checked.recipients)) {
 		// A replaced list is the whole list: without a signer the envelope could never be sent.
 		throw inputError(

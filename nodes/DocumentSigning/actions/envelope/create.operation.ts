@@ -12,6 +12,8 @@ import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
 import { readText } from '../shared/params';
 import { pdfSourceProperties, readPdfSource, pdfUploadOptions, uploadToCreated } from '../shared/pdfUpload';
+import { simplifyOutput } from '../shared/output';
+import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { readRecipients, recipientProperties } from '../shared/recipients';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
 import { withEnvelopeId } from '../shared/envelopeId';
@@ -38,10 +40,12 @@ export const description = updateDisplayOptions({ show }, properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	// Everything is read and checked first: the PDF, then the body. No request before that.
 	const title = readText.call(this, 'title', i, 'Title');
+	// Who may receive it, before the PDF is even downloaded.
+	const recipients = readRecipients.call(this, i);
+	checkAllowedRecipients.call(this, i, recipients, 'Recipients');
 	const source = await readPdfSource.call(this, i);
 	const body: IDataObject = { fileName: source.fileName };
 	if (title) body.title = title;
-	const recipients = readRecipients.call(this, i);
 	if (recipients) body.recipients = recipients as IDataObject[];
 	const signingSettings = readSigningSettings.call(this, i);
 	if (signingSettings) body.workflow = signingSettings;
@@ -54,8 +58,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 	})) as IDataObject;
 
-	if (!source.pdf) return [{ json: withEnvelopeId(envelope, 'envelope') }];
+	if (!source.pdf) return simplifyOutput.call(this, i, [{ json: withEnvelopeId(envelope, 'envelope') }]);
 	const pdf = source.pdf;
 	const json = await uploadToCreated.call(this, i, 'envelope', envelope, { ...source, pdf, fileName: checked.fileName });
-	return [{ json: withEnvelopeId(json, 'envelope') }];
+	return simplifyOutput.call(this, i, [{ json: withEnvelopeId(json, 'envelope') }]);
 }

@@ -9,7 +9,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { ENVELOPE_STATUS_OPTIONS, OTHER_STATUS_HINT } from '../../../shared/envelopeStatus';
 import { EnvelopeListQuerySchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
-import { simplifyOutput } from '../shared/simplify';
+import { simplifyOutput } from '../shared/output';
 
 const show = { resource: ['envelope'], operation: ['getMany'] };
 

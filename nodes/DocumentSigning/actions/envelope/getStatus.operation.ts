@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
-import { simplifyOutput } from '../shared/simplify';
+import { simplifyOutput } from '../shared/output';
 
 const properties: INodeProperties[] = [
 	envelopeIdProperty,

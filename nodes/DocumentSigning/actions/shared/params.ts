@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { isToolRun } from '../../../shared/runCache';
 import { inputError, textValue } from '../../../shared/validation';
 
 /** Drops empty strings and undefined so optional fields are not sent. */
@@ -78,6 +79,12 @@ export function toTimestamp(value: unknown): unknown {
 	return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }
 
+/** Whether parameter `name` is filled by the AI model ($fromAI) in a tool run. */
+function fromAiText(context: IExecuteFunctions, name: string): boolean {
+	const raw = context.getNode().parameters?.[name];
+	return isToolRun(context) && typeof raw === 'string' && /\$fromai\s*\(/i.test(raw);
+}
+
 /**
  * A JSON parameter of item `i`: a string is parsed (empty: undefined), anything else
  * (an expression's object or array) is returned as it is. `label` names the field in errors.
@@ -92,6 +99,15 @@ export function readJsonParameter(
 	const value = this.getNodeParameter(name, i, fallback) as unknown;
 	if (typeof value !== 'string') return value;
 	if (!value.trim()) return undefined;
+	if (fromAiText(this, name)) {
+		// The tool's schema asks the model for an array or object; under the MCP Server
+		// Trigger a string is refused by that schema, so it is refused here too (AI Agent).
+		throw inputError(
+			this.getNode(),
+			`${label}: got a text (a JSON string) where an array of objects is expected; pass the list itself, e.g. [{"name": "Asha Rao", "email": "asha@example.com"}], not a string holding it`,
+			i,
+		);
+	}
 	try {
 		return JSON.parse(value) as unknown;
 	} catch (error) {

@@ -1,13 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-
-import { isToolRun } from '../../../shared/runCache';
+import type { IDataObject } from 'n8n-workflow';
 
 /**
- * The "Simplify" option of the operations whose answers are long: the fields a person or
- * an AI agent acts on instead of the whole answer. Off by default on the regular node, so
- * saved workflows keep their output; on by default on the tool variant, whose output
- * goes only to the AI model (no later node reads it) and should stay short.
- * Everything here reads what the API returned and keeps only what is present.
+ * The simplified answer of each operation whose answer is long: the fields a person or
+ * an AI agent acts on instead of the whole answer (output.ts offers it as Simplify up to
+ * version 1.1 and as Output from 1.2). Everything here reads what the API returned and
+ * keeps only what is present.
  */
 
 type Json = IDataObject;
@@ -32,7 +29,7 @@ function workflowParts(json: Json): { definition: Json; config: Json } {
 	return { definition, config: obj(version.config ?? json.config) };
 }
 
-const SIMPLIFIERS: Record<string, Record<string, (json: Json) => Json>> = {
+export const SIMPLIFIERS: Record<string, Record<string, (json: Json) => Json>> = {
 	envelope: {
 		getMany: (json) => pick(json, ['id', 'title', 'status', 'totalRecipients', 'completedActions', 'updatedAt']),
 		getStatus: (json) => {
@@ -82,36 +79,32 @@ const SIMPLIFIERS: Record<string, Record<string, (json: Json) => Json>> = {
 	},
 };
 
-const DESCRIPTION = 'Whether to return a simplified version of the response instead of the raw data';
-
-/** The Simplify toggle of each operation above: off on the node, on on its tool variant. */
-export const simplifyProperties: INodeProperties[] = Object.entries(SIMPLIFIERS).flatMap(([resource, operations]) =>
-	Object.keys(operations).flatMap((operation): INodeProperties[] => [
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: false,
-			description: DESCRIPTION,
-			displayOptions: { show: { '@tool': [false], resource: [resource], operation: [operation] } },
-		},
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: true,
-			description: DESCRIPTION,
-			displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
-		},
-	]),
-);
-
-/** The operation's output items, simplified when the item's Simplify is on (binary data kept). */
-export function simplifyOutput(this: IExecuteFunctions, i: number, items: INodeExecutionData[]): INodeExecutionData[] {
-	const resource = this.getNodeParameter('resource', i) as string;
-	const operation = this.getNodeParameter('operation', i) as string;
-	const simplifier = SIMPLIFIERS[resource]?.[operation];
-	const isTool = isToolRun(this);
-	if (!simplifier || !(this.getNodeParameter('simplify', i, isTool) as boolean)) return items;
-	return items.map((item) => ({ ...item, json: simplifier(item.json) }));
+/** A send's answer (200 sent, 202 e-stamping queued; normalizeSendResponse): status and recipients, no settings echo. */
+function sent(json: Json): Json {
+	const out = pick(json, ['envelopeId', 'status', 'message', 'estamp']);
+	if (Array.isArray(json.recipients)) {
+		// actionUrl stays when present: Safeguards > Include Signing Links decides about it.
+		out.recipients = list(json.recipients).map((r) => pick(r, ['id', 'name', 'email', 'phone', 'role', 'order', 'status', 'actionUrl']));
+	}
+	return out;
 }
+
+/**
+ * Answers shaped from version 1.2 on (Output): creates and sends, whose answers carry the
+ * upload form's internals or every recipient and setting. Versions 1 and 1.1 keep them whole.
+ */
+export const SIMPLIFIERS_FROM_1_2: Record<string, Record<string, (json: Json) => Json>> = {
+	envelope: {
+		// No fileKey, upload form, expiresIn or maxFileSize: internals of the presigned upload.
+		create: (json) => pick(json, ['envelopeId', 'id', 'title', 'fileName', 'status', 'createdAt', 'recipientsAdded', 'uploaded']),
+		send: sent,
+	},
+	template: {
+		sendDocument: sent,
+		createDocument: (json) => {
+			const out = pick(json, ['envelopeId', 'templateId', 'title', 'status', 'message', 'steps', 'sendSkipped']);
+			if (json.send) out.send = sent(obj(json.send));
+			return out;
+		},
+	},
+};

@@ -75,13 +75,88 @@ const V1_TOOL_DESCRIPTIONS: Record<string, string> = {
 		'Download the PDF of an envelope (the signed PDF once the envelope is completed). Needs: the envelope id. Returns the file name and size; the PDF itself is kept as binary data in the workflow.',
 };
 
-/** One "Description" parameter per operation, on the tool variant only. */
+const SENDS_NOTHING = 'This tool is set to Draft Only: it never sends. Returns an error saying so; tell the user that a person sends the document.';
+
+/**
+ * From version 1.2 the text follows the tool's configuration, as n8n shows the variant whose
+ * display conditions hold (a default is not stored, so the text changes with the settings):
+ * whether the tool sends or only drafts (Send Immediately, Draft Only). Inputs
+ * are not listed where the tool may fix them (a template id set by the owner): the input
+ * schema says what the model gives.
+ */
+type Variant = { when?: Record<string, unknown>; unless?: Record<string, unknown>; text: string };
+const DRAFT_ONLY = { draftOnly: [true] };
+const TOOL_DESCRIPTIONS_1_2: Record<string, Variant[]> = {
+	'envelope.create': [
+		{
+			text: 'Create a draft envelope (a PDF to be signed) with its recipients; nothing is sent. Give the title, the PDF (a public https URL of a PDF when the tool asks for one) and, for each recipient, a name plus an e-mail address or a phone number in E.164 format (e.g. +919876543210). Returns the envelope id and status "draft".',
+		},
+	],
+	'envelope.send': [
+		{ when: DRAFT_ONLY, text: `Would send a draft envelope to its recipients. ${SENDS_NOTHING}` },
+		{
+			unless: DRAFT_ONLY,
+			text: 'Send a draft envelope to its recipients so they can sign it. Give the id of a draft envelope that has recipients. Returns the status "pending" and each recipient\'s signing status. Sending cannot be undone: send only what the user asked to send.',
+		},
+	],
+	'template.createDocument': [
+		{
+			when: DRAFT_ONLY,
+			text: `Create a document to sign from a template for named people, as a draft: one recipient per role of the template (full name plus e-mail address or E.164 phone number). Returns the new document (an envelope) with its id and status "draft". ${SENDS_NOTHING}`,
+		},
+		{
+			unless: DRAFT_ONLY,
+			when: { sendImmediately: [true] },
+			text: 'Create a document to sign from a template for named people and send it to them at once: one recipient per role of the template (full name plus e-mail address or E.164 phone number). Returns the document (an envelope) with its id and status "pending". Sending cannot be undone: use it only for the people the user named.',
+		},
+		{
+			unless: { ...DRAFT_ONLY, sendImmediately: [true] },
+			text: 'Create a document to sign from a template for named people, as a draft (not sent): one recipient per role of the template (full name plus e-mail address or E.164 phone number). Returns the new document (an envelope) with its id and status "draft".',
+		},
+	],
+	'template.sendDocument': [
+		{ when: DRAFT_ONLY, text: `Would send a document created from a template. ${SENDS_NOTHING}` },
+		{
+			unless: DRAFT_ONLY,
+			text: 'Send a draft document created from a template to its recipients. Give the document (envelope) id. Returns the status "pending". Sending cannot be undone.',
+		},
+	],
+	'workflow.run': [
+		{ when: DRAFT_ONLY, text: `Would run a published signing workflow, which sends its envelope. ${SENDS_NOTHING}` },
+		{
+			unless: DRAFT_ONLY,
+			text: 'Run a published signing workflow for real people: creates and sends its envelope. Give for each participant a name plus an e-mail address or E.164 phone number. Returns the run and its envelope. Sending cannot be undone.',
+		},
+	],
+	'credit.getBalance': [
+		{ text: 'Read how many signing credits are left. Needs nothing. Returns the balance and which wallet it is (personal, organization or member allocation).' },
+	],
+};
+
+const UP_TO_1_1 = { _cnd: { lte: 1.1 } };
+const FROM_1_2 = { _cnd: { gte: 1.2 } };
+
+/** One "Description" parameter per operation (and configuration from 1.2), on the tool variant only. */
 export const toolDescriptionProperties: INodeProperties[] = Object.entries(TOOL_DESCRIPTIONS).flatMap(
 	([resource, operations]) =>
 		Object.entries(operations).flatMap(([operation, text]): INodeProperties[] => {
+			const key = `${resource}.${operation}`;
 			const property = toolDescription(resource, operation, text);
-			const v1 = V1_TOOL_DESCRIPTIONS[`${resource}.${operation}`];
-			return v1 === undefined ? [property] : defaultChangedIn1_1(property, v1);
+			const v1 = V1_TOOL_DESCRIPTIONS[key];
+			const variants = TOOL_DESCRIPTIONS_1_2[key];
+			if (!variants) return v1 === undefined ? [property] : defaultChangedIn1_1(property, v1);
+			const show = property.displayOptions?.show ?? {};
+			return [
+				{ ...property, displayOptions: { show: { ...show, '@version': [UP_TO_1_1] } } },
+				...variants.map(({ when, unless, text: variant }) => ({
+					...property,
+					default: variant,
+					displayOptions: {
+						show: { ...show, ...(when ?? {}), '@version': [FROM_1_2] },
+						...(unless ? { hide: unless } : {}),
+					} as INodeProperties['displayOptions'],
+				})),
+			];
 		}),
 );
 

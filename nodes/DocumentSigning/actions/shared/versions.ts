@@ -5,7 +5,7 @@ import type { INodeProperties } from "n8n-workflow";
  * default is not stored with a workflow): version 1 keeps them, new nodes get 1.1.
  * docs/saved-workflows.md says how to add a version; test/snapshots holds each one.
  */
-export const NODE_VERSIONS = [1, 1.1];
+export const NODE_VERSIONS = [1, 1.1, 1.2];
 
 /** The `@version` condition of 1.1 and later. */
 export const FROM_1_1 = { _cnd: { gte: 1.1 } };

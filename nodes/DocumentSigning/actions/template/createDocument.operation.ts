@@ -9,6 +9,9 @@ import { readText } from '../shared/params';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
 import { type DocumentTemplate, fetchTemplate, readPrefillValues, readRecipientMapping, roleLabel } from './documentMapping';
 import { sendDraftDocument } from './sendDocument.operation';
+import { checkAllowedRecipients } from '../shared/allowedRecipients';
+import { simplifyOutput } from '../shared/output';
+import { isDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
 
 const show = { resource: ['template'], operation: ['createDocument'] };
@@ -124,6 +127,7 @@ async function documentBody(this: IExecuteFunctions, i: number, templateId: stri
 		const lines = withRoleNames((error as NodeOperationError).context.fieldErrors as string[], draft.recipientMapping as IDataObject[]);
 		throw validationError(this, 'document', lines, i);
 	}
+	checkAllowedRecipients.call(this, i, draft.recipientMapping, 'Recipients');
 
 	const template = await fetchTemplate.call(this, templateId, i);
 	const prefillValues = readPrefillValues.call(this, i, template);
@@ -153,7 +157,9 @@ function draftNotSent(this: IExecuteFunctions, i: number, envelopeId: string, er
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const templateId = getTemplateId.call(this, i);
-	const sendImmediately = this.getNodeParameter('sendImmediately', i, false) as boolean;
+	// Draft Only wins over Send Immediately: the document is created and stays a draft.
+	const draftOnly = isDraftOnly.call(this, i);
+	const sendImmediately = !draftOnly && (this.getNodeParameter('sendImmediately', i, false) as boolean);
 	const body = await documentBody.call(this, i, templateId);
 
 	// Not resent after a lost connection (the transport's rule for creates): it could make a second document.
@@ -166,7 +172,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	// As answered: absent when the answer lacks them.
 	if (created.status !== undefined) json.status = created.status;
 	if (created.message !== undefined) json.message = created.message;
-	if (!sendImmediately) return [{ json }];
+	if (draftOnly) json.sendSkipped = 'Draft Only is on: the document stays a draft; a person sends it';
+	if (!sendImmediately) return simplifyOutput.call(this, i, [{ json }]);
 
 	let sent: IDataObject;
 	try {
@@ -175,5 +182,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw draftNotSent.call(this, i, envelopeId, error);
 	}
 	const status = sent.status !== undefined ? { status: sent.status } : {};
-	return [{ json: { ...json, ...status, steps: ['createDocument', 'sendDocument'], send: sent } }];
+	return simplifyOutput.call(this, i, [{ json: withSigningLinksAsSet.call(this, i, { ...json, ...status, steps: ['createDocument', 'sendDocument'], send: sent }) }]);
 }

@@ -9,7 +9,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { TemplateListQuerySchema, TemplateStatusSchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
-import { simplifyOutput } from '../shared/simplify';
+import { simplifyOutput } from '../shared/output';
 
 const show = { resource: ['template'], operation: ['getMany'] };
 

@@ -4,6 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
+import { simplifyOutput } from '../shared/output';
+import { refuseSendWhenDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
 import { normalizeSendResponse } from '../shared/sendAnswer';
 
 const properties: INodeProperties[] = [
@@ -33,5 +35,6 @@ export async function sendDraftDocument(this: IExecuteFunctions, i: number, enve
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
-	return [{ json: await sendDraftDocument.call(this, i, envelopeId) }];
+	refuseSendWhenDraftOnly.call(this, i, `document ${envelopeId} was not sent and stays a draft`);
+	return simplifyOutput.call(this, i, [{ json: withSigningLinksAsSet.call(this, i, await sendDraftDocument.call(this, i, envelopeId)) }]);
 }

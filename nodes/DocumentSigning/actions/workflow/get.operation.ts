@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { guessedRequest } from '../../../shared/paths';
 import { getWorkflowId, workflowIdProperty } from '../shared/locators';
-import { simplifyOutput } from '../shared/simplify';
+import { simplifyOutput } from '../shared/output';
 
 const properties: INodeProperties[] = [
 	{

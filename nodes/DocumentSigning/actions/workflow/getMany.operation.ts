@@ -5,7 +5,7 @@ import { returnAllOrLimit } from '../../../shared/pagination';
 import { explainGuessedPath, guessedPath } from '../../../shared/paths';
 import { WorkflowListQuerySchema } from '../../../shared/schemas';
 import { listAll } from '../shared/list';
-import { simplifyOutput } from '../shared/simplify';
+import { simplifyOutput } from '../shared/output';
 
 const show = { resource: ['workflow'], operation: ['getMany'] };
 

@@ -4,6 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/endpoints';
 import { WorkflowRunSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
+import { checkAllowedRecipients } from '../shared/allowedRecipients';
+import { refuseSendWhenDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
 import { inputError, validateInput } from '../../../shared/validation';
 import { compact, inputModeProperty, readJsonList, readText } from '../shared/params';
 import { withEnvelopeId } from '../shared/envelopeId';
@@ -140,6 +142,8 @@ function readRunRecipients(this: IExecuteFunctions, i: number): unknown {
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const workflowId = getWorkflowId.call(this, i);
+	// A run creates and sends its envelope (the specification has no draft run).
+	refuseSendWhenDraftOnly.call(this, i, `signing workflow ${workflowId} was not run (a run sends its envelope)`);
 	const mode = this.getNodeParameter('idempotency', i, 'auto') as string;
 	let idempotencyKey: string | undefined;
 	if (mode === 'custom') idempotencyKey = readText.call(this, 'idempotencyKey', i, 'Custom Key');
@@ -154,6 +158,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
 	};
 	const checked = validateInput(this, WorkflowRunSchema, body, i, 'run');
+	checkAllowedRecipients.call(this, i, checked.recipients, 'Recipients');
 
 	// No read of the workflow first: its path is not in the specification and a run needs
 	// only workflows:write. The service checks the participant keys and answers by name.
@@ -163,5 +168,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 		idempotent: checked.idempotencyKey !== undefined,
 	})) as IDataObject;
-	return [{ json: withEnvelopeId(response) }];
+	return [{ json: withSigningLinksAsSet.call(this, i, withEnvelopeId(response)) }];
 }
