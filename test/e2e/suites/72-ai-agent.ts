@@ -25,29 +25,6 @@ const MAX_ENVELOPE_RESULT_BYTES = 1500;
 /** The same for one document created from a template and sent. */
 const MAX_DOCUMENT_RESULT_BYTES = 2500;
 
-/**
- * Checks that hold only once the tools have typed `$fromAI` schemas and leave signing links out
- * by default (issue 29's tool changes). Until then each one runs and prints what it saw, but
- * counts as skipped; once those changes are in, empty this list and they count.
- */
-const WAITING_FOR_TOOL_CHANGES = [
-	'AI Agent: recipients given as a JSON string are refused with a message naming the field; the service sees no request',
-	'AI Agent: the tool result of a sent document carries no signing link (actionUrl)',
-];
-
-async function agentCheck(name: string, body: () => Promise<void>): Promise<void> {
-	if (!WAITING_FOR_TOOL_CHANGES.includes(name)) return await check(name, body);
-	log(`CHECK ${name} (waits for the tool changes: not counted yet)`);
-	try {
-		await body();
-		log(`PASS  ${name} (already holds: take it out of WAITING_FOR_TOOL_CHANGES)`);
-		results.push({ name, ok: true });
-	} catch (error) {
-		log(`WAIT  ${name}\n        ${String((error as Error).message)}`);
-		results.push({ name, ok: false, skipped: 'waits for the tool changes of issue 29 (WAITING_FOR_TOOL_CHANGES in 72-ai-agent.ts)' });
-	}
-}
-
 /** Signing links open a recipient's signing page: never printed whole. */
 const redact = (text: string) => text.replace(/\/sign\/[\w-]+/g, '/sign/…');
 
@@ -208,11 +185,11 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			expectEqual([noName.answer.status, noName.answer.data?.output], [200, 'I need the name of the person who signs.'], "the webhook's answer");
 		});
 
-		await check('AI Agent: the service saw no request for the call with a recipient without name', async () => {
+		await check('AI Agent: no request for the call with a recipient without name: none to the service, no download of the PDF it named', async () => {
 			expect(noName, 'no run from the previous check');
 			expectEqual(noName.sent.map((r) => `${r.method} ${r.path}`), [], 'requests the service saw for the invalid call');
-			// Not a request to the service: Envelope Create reads the PDF before it checks the recipients.
-			log(`  downloads of the PDF for the invalid call: ${pdfHitsForNoName}`);
+			// Envelope Create checks its recipients before it fetches the address a model chose.
+			expectEqual(pdfHitsForNoName, 0, 'downloads of the PDF for the invalid call');
 		});
 
 		// A template with one role, for Create Document From Template.
@@ -240,7 +217,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			expectEqual(finalAnswer(document.execution), 'The document was sent to Asha Rao.', "the agent's final answer");
 		});
 
-		await agentCheck('AI Agent: the tool result of a sent document carries no signing link (actionUrl)', async () => {
+		await check('AI Agent: the tool result of a sent document carries no signing link (actionUrl)', async () => {
 			expect(document, 'no run from the previous check');
 			const { text } = toolResult('document');
 			expect(!/actionUrl|\/sign\//.test(text), `signing links in the tool result: ${redact(text).slice(0, 600)}`);
@@ -250,7 +227,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			{ toolCalls: [{ name: 'Create_Document_From_Template', arguments: { templateId: template.data?.id, title: 'Service contract - JSON string', recipients: JSON.stringify(mapping) } }] },
 			{ text: 'I will send the recipients as a list.' },
 		]);
-		await agentCheck('AI Agent: recipients given as a JSON string are refused with a message naming the field; the service sees no request', async () => {
+		await check('AI Agent: recipients given as a JSON string are refused with a message naming the field; the service sees no request', async () => {
 			const run = await ask('json-string', 'Send the service contract template to Asha Rao.');
 			const { text } = toolResult('json-string', run.execution);
 			log(`  tool result the model received: ${redact(text).slice(0, 400)}`);

@@ -43,14 +43,17 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	// Who may receive it, before the PDF is even downloaded.
 	const recipients = readRecipients.call(this, i);
 	checkAllowedRecipients.call(this, i, recipients, 'Recipients');
-	const source = await readPdfSource.call(this, i);
-	const body: IDataObject = { fileName: source.fileName };
-	if (title) body.title = title;
-	if (recipients) body.recipients = recipients as IDataObject[];
+	const fields: IDataObject = {};
+	if (title) fields.title = title;
+	if (recipients) fields.recipients = recipients as IDataObject[];
 	const signingSettings = readSigningSettings.call(this, i);
-	if (signingSettings) body.workflow = signingSettings;
+	if (signingSettings) fields.workflow = signingSettings;
+	// Checked before the PDF is downloaded as well (a stand-in file name until the source gives it):
+	// a bad recipient costs no fetch of an address a model or an item chose.
+	validateInput(this, EnvelopeCreateSchema, { fileName: 'document.pdf', ...fields }, i, 'envelope');
+	const source = await readPdfSource.call(this, i);
 
-	const checked = validateInput(this, EnvelopeCreateSchema, body, i, 'envelope');
+	const checked = validateInput(this, EnvelopeCreateSchema, { fileName: source.fileName, ...fields }, i, 'envelope');
 
 	// A create is not retried (it could make a second envelope).
 	const envelope = (await apiRequest.call(this, 'POST', apiPath('envelopes'), {
