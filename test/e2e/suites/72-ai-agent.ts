@@ -12,7 +12,7 @@ import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
 import { waitFor } from '../../../scripts/lib/stack';
-import { check, DOMAINS_FIELD, type E2eContext, type Execution, executions, expect, expectEqual, log, makePdf, onN8n1, results } from '../lib';
+import { check, DOMAINS_FIELD, type E2eContext, type Execution, executions, expect, expectEqual, log, makePdf, onN8n1 } from '../lib';
 import { ScriptedModel } from '../scripted-model';
 
 const WORKFLOW = 'DsE2eAiAgent0001';
@@ -233,7 +233,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			log(`  tool result the model received: ${redact(text).slice(0, 400)}`);
 			expectEqual(run.execution.status, 'success', `execution status (${run.execution.data?.resultData.error?.message ?? ''})`);
 			expectEqual(run.sent.filter((r) => r.method === 'POST').map((r) => r.path), [], 'POST requests the service saw');
-			expect(/recipients/.test(text) && /array|list/i.test(text), `the refusal names the field and says it takes an array: ${text}`);
+			expect(/recipients/i.test(text) && /array|list/i.test(text), `the refusal names the field and says it takes an array: ${text}`);
 		});
 	} finally {
 		await stack.api.post(`/workflows/${WORKFLOW}/deactivate`, {});
