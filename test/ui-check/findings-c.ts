@@ -32,7 +32,7 @@ const NODES = [
 	node('Recipients As JSON', { ...create, recipientsInput: 'json', recipientsJson: JSON.stringify([{ ...asha, role: 'boss', signaturePlacement: { type: 'text', width: 150 } }]) }, NODE, 200),
 	node('Create Without Recipients', { ...create }, NODE, 400),
 	node('Signing Page Address', { resource: 'envelope', operation: 'getStatus', envelopeId: { __rl: true, mode: 'url', value: 'https://sandbox.example.com/sign/tok_5f2a9c' } }, NODE, 600),
-	node('Run Signing Workflow', { resource: 'workflow', operation: 'run', workflowId: { __rl: true, mode: 'id', value: 'wf_1' }, title: 'Sale deed', recipients: { recipient: [{ name: 'Ravi', email: 'ravi@example.com' }] } }, NODE, 800),
+	node('Run Signing Workflow', { resource: 'workflow', operation: 'run', workflowId: { __rl: true, mode: 'id', value: 'wf_1' }, title: 'Sale deed', runRecipients: { recipient: [{ participantKey: 'buyer', name: 'Ravi', email: 'ravi@example.com' }] } }, NODE, 800),
 	node('Replace Recipients', { resource: 'envelope', operation: 'addRecipients', envelopeId: { __rl: true, mode: 'id', value: 'env_1' }, replace: true }, NODE, 1000),
 	node('Prefill Automatically', { resource: 'template', operation: 'createDocument', templateId: { __rl: true, mode: 'id', value: 'tpl_example_lease' }, title: 'Lease', prefill: { mappingMode: 'autoMapInputData', value: null } }, NODE, 1200),
 	node('Karnataka Article', { ...create, estampEnabled: true, estampState: 'KA' }, NODE, 1400),
@@ -112,11 +112,12 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 	await check('findings C: By URL explains a signing page\'s address (it holds no envelope ID)', async () => {
 		await open('Signing Page Address');
 		const picker = row(editor, 'envelopeId');
-		await picker.locator('input').first().click().catch(() => undefined);
-		await editor.ndv.getByTestId('node-parameters').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
-		await editor.page.waitForTimeout(600);
-		await shot(editor, 'by-url-signing-page', [picker], 200);
-		const text = flat(await editor.ndv.getByTestId('node-parameters').innerText());
+		// n8n shows the mode's refusal in a tooltip of the field's warning sign.
+		await picker.getByTestId('parameter-issues').first().hover({ timeout: 5_000 }).catch(() => undefined);
+		const tooltip = editor.page.locator('.el-popper, [role="tooltip"]').filter({ visible: true }).filter({ hasText: /address|envelope/i }).last();
+		await tooltip.waitFor({ timeout: 5_000 }).catch(() => undefined);
+		await shot(editor, 'by-url-signing-page', (await tooltip.count()) > 0 ? [picker, tooltip] : [picker], 260);
+		const text = flat((await tooltip.count()) > 0 ? await tooltip.innerText() : await picker.innerText());
 		log(`        ${text.slice(0, 240)}`);
 		expect(/signing page/i.test(text), `nothing explains a signing page's address: ${text.slice(0, 200)}`);
 	});
