@@ -42,7 +42,7 @@ export async function checkTriggerFindings(editor: Editor, stack: Stack): Promis
 		await editor.ndv.getByText(/Listening for test event/i).first().waitFor({ timeout: 15_000 });
 		listening = true;
 		await editor.page.waitForTimeout(2_000);
-		await shot(editor, 'webhook-listening', [editor.ndv], 480);
+		await shot(editor, 'webhook-listening', [parameters()], 420);
 		const text = flat(await editor.ndv.innerText());
 		expect(/register (this node's |the )?Test URL/i.test(text), `while listening, the panel reads: ${text.slice(0, 300)}`);
 	});
@@ -58,7 +58,7 @@ export async function checkTriggerFindings(editor: Editor, stack: Stack): Promis
 			.waitFor({ state: 'hidden', timeout: 10_000 })
 			.then(() => true, () => false);
 		await editor.page.waitForTimeout(1_000);
-		await shot(editor, 'webhook-refused', [editor.ndv], 480);
+		await shot(editor, 'webhook-refused', [editor.ndv.getByTestId('output-panel')], 420);
 		const text = flat(await editor.ndv.innerText());
 		expect(stopped, 'the editor still listens: nothing shows the refused delivery');
 		expect(/signature/i.test(text), `the panel does not say why: ${text.slice(0, 300)}`);

@@ -31,6 +31,7 @@ const NODES = [
 	node('Placement Without Search Text', { ...create, recipients: { recipient: [{ ...asha, signaturePlacement: { width: 150 } }] } }),
 	node('Recipients As JSON', { ...create, recipientsInput: 'json', recipientsJson: JSON.stringify([{ ...asha, role: 'boss', signaturePlacement: { type: 'text', width: 150 } }]) }, NODE, 200),
 	node('Create Without Recipients', { ...create }, NODE, 400),
+	node('Add A Recipient', { ...create }, NODE, 1800),
 	node('Signing Page Address', { resource: 'envelope', operation: 'getStatus', envelopeId: { __rl: true, mode: 'url', value: 'https://sandbox.example.com/sign/tok_5f2a9c' } }, NODE, 600),
 	node('Run Signing Workflow', { resource: 'workflow', operation: 'run', workflowId: { __rl: true, mode: 'id', value: 'wf_1' }, title: 'Sale deed', runRecipients: { recipient: [{ participantKey: 'buyer', name: 'Ravi', email: 'ravi@example.com' }] } }, NODE, 800),
 	node('Replace Recipients', { resource: 'envelope', operation: 'addRecipients', envelopeId: { __rl: true, mode: 'id', value: 'env_1' }, replace: true }, NODE, 1000),
@@ -90,7 +91,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 	});
 
 	await check('findings C: a new recipient\'s Signature Placement shows Search Text (required) without adding it', async () => {
-		await open('Create Without Recipients');
+		await open('Add A Recipient');
 		await editor.ndv.getByText('Add Recipient', { exact: true }).first().click();
 		await editor.page.waitForTimeout(800);
 		const recipients = editor.ndv.getByTestId('fixed-collection-recipients').first();
@@ -100,13 +101,16 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(shown > 0, 'Search Text is hidden behind "Add Placement Option"');
 	});
 
-	await check('findings C: Create without recipients says that Send will need them (notice), and creates the draft', async () => {
+	await check('findings C: Create without recipients creates the draft and says, under the output, that Send will need them', async () => {
 		await open('Create Without Recipients');
-		const notice = editor.ndv.getByTestId('node-parameters').locator('.notice, [class*="notice"]').filter({ hasText: /recipient/i });
-		const target = (await notice.count()) > 0 ? notice.first() : row(editor, 'recipientsInput');
-		await shot(editor, 'create-no-recipients', [target], 240);
-		const text = flat(await editor.ndv.getByTestId('node-parameters').innerText());
-		expect(/without recipients/i.test(text) && /Add Recipients/.test(text), 'no notice that Send needs recipients');
+		await editor.ndv.getByTestId('node-execute-button').first().click();
+		const output = editor.ndv.getByTestId('output-panel');
+		await output.getByText(/envelopeId|Add Recipients/).first().waitFor({ timeout: 20_000 }).catch(() => undefined);
+		await editor.page.waitForTimeout(800);
+		await shot(editor, 'create-no-recipients', [output], 300);
+		const text = flat(await output.innerText());
+		log(`        ${text.slice(0, 240)}`);
+		expect(/without recipients/i.test(text) && /Add Recipients/.test(text), `no notice that Send needs recipients: ${text.slice(0, 200)}`);
 	});
 
 	await check('findings C: By URL explains a signing page\'s address (it holds no envelope ID)', async () => {
@@ -114,7 +118,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		const picker = row(editor, 'envelopeId');
 		// n8n shows the mode's refusal in a tooltip of the field's warning sign.
 		await picker.getByTestId('parameter-issues').first().hover({ timeout: 5_000 }).catch(() => undefined);
-		const tooltip = editor.page.locator('.el-popper, [role="tooltip"]').filter({ visible: true }).filter({ hasText: /address|envelope/i }).last();
+		const tooltip = editor.page.locator('.el-popper').filter({ hasText: 'address' }).filter({ visible: true }).first();
 		await tooltip.waitFor({ timeout: 5_000 }).catch(() => undefined);
 		await shot(editor, 'by-url-signing-page', (await tooltip.count()) > 0 ? [picker, tooltip] : [picker], 260);
 		const text = flat((await tooltip.count()) > 0 ? await tooltip.innerText() : await picker.innerText());
@@ -175,7 +179,8 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 			if (typeof value === 'string') {
 				if (words.test(value)) found.push(`${where}: ${value.slice(0, 100)}`);
 			} else if (Array.isArray(value)) value.forEach((v, n) => walk(`${where}[${n}]`, v));
-			else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (!['default', 'routing'].includes(k)) walk(`${where}.${k}`, v);
+			// A parameter's `name` is not shown (an option's `name` is).
+			else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (!['default', 'routing'].includes(k) && !(k === 'name' && 'displayName' in value)) walk(`${where}.${k}`, v);
 		};
 		for (const { description } of nodeDescriptions()) walk(description.name, description);
 		const pkg = require('../../package.json') as { n8n: { credentials: string[] } };

@@ -39,7 +39,8 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		default: JSON.stringify(REPLACE_GUESS),
 		description:
-			'What the request adds to ask for a replacement. The specification does not show how a request selects replace: the default is a guess; if your service appends instead, the item fails and says so. Set what your service expects, e.g. {"mode": "replace"}.',
+			'Fields added to the request to ask for a replacement instead of an append. If the service appends anyway, the item fails and says so.',
+		hint: 'Keep {"replace": true} unless the service asks for a replacement another way, e.g. {"mode": "replace"}. Do not put the recipients here: the Recipients above are sent.',
 		displayOptions: { show: { replace: [true] } },
 	},
 ];
