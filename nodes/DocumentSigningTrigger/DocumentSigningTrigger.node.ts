@@ -249,8 +249,12 @@ export class DocumentSigningTrigger implements INodeType {
 			pending = claim;
 		}
 
-		// The event whole: fields the specification does not show reach the workflow too.
+		// The event whole: fields the specification does not show reach the workflow too. The
+		// envelope's id also at the top (`envelopeId`), as every envelope step outputs it;
+		// `data.envelopeId` stays.
+		const envelopeId = (event.data as IDataObject | undefined)?.envelopeId;
 		const json: IDataObject = {
+			...(typeof envelopeId === 'string' && envelopeId ? { envelopeId } : {}),
 			...event.body,
 			id: event.id,
 			event: event.event,
