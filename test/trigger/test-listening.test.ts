@@ -17,7 +17,7 @@ const SECRET = 'whsec_listening_test_5b2f0c7e1a9d4e38b6f1c2a7d9e0b4c3';
 const sign = (body: string) => createHmac('sha256', SECRET).update(body).digest('hex');
 const startRunner = useWebhookRunners();
 
-async function post(url: string, body: string, signature: string) {
+async function post(url: string, body: Buffer | string, signature: string) {
 	const response = await axios.post(url, body, {
 		headers: { 'content-type': 'application/json', 'X-Service-Signature': signature },
 		transformRequest: [(data: unknown) => data],
