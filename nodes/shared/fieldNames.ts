@@ -35,6 +35,7 @@ const LABEL: Record<string, string> = {
 	expiresAt: 'Expires At',
 	redirectUrl: 'Redirect URL',
 	pdfUrl: 'PDF URL',
+	recipientMapping: 'Recipients',
 };
 
 /** Keys that group fields without a name of their own in the panel. */

@@ -22,12 +22,19 @@ const TRIGGER = `${PACKAGE}.documentSigningTrigger`;
 const WEBHOOK_ID = '0000c000-0000-4000-8000-00000000c001';
 const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/** A check of part C; UI_CHECK_STEPS=<regular expression> runs only the steps whose name matches. */
+export async function step(name: string, body: () => Promise<void>): Promise<void> {
+	const only = process.env.UI_CHECK_STEPS;
+	if (only && !new RegExp(only, 'i').test(name)) return;
+	await check(name, body);
+}
+
 export async function checkTriggerFindings(editor: Editor, stack: Stack): Promise<void> {
 	const trigger = { id: 'webhook-trigger', name: 'Document Signing Trigger', type: TRIGGER, typeVersion: 1, position: [0, 0], webhookId: WEBHOOK_ID, credentials, parameters: {} };
 	const workflowId = await saveWorkflow(stack, 'Editor findings, part C: webhook trigger', [trigger]);
 	const parameters = () => editor.ndv.getByTestId('node-parameters');
 
-	await check('findings C: the webhook trigger\'s Events hint says what to choose, without "specification"', async () => {
+	await step('findings C: the webhook trigger\'s Events hint says what to choose, without "specification"', async () => {
 		await editor.openNode(workflowId, trigger.id, { name: trigger.name, type: TRIGGER });
 		const events = parameters().locator('.parameter-item, [data-test-id="parameter-item"]').filter({ has: editor.page.getByTestId('parameter-input-events') }).last();
 		await shot(editor, 'wording-events-hint', [events], 220);
@@ -36,7 +43,7 @@ export async function checkTriggerFindings(editor: Editor, stack: Stack): Promis
 	});
 
 	let listening = false;
-	await check('findings C: while listening for a test event, the panel still says to register the Test URL in the dashboard', async () => {
+	await step('findings C: while listening for a test event, the panel still says to register the Test URL in the dashboard', async () => {
 		const execute = editor.ndv.getByTestId('node-execute-button').filter({ visible: true });
 		await ((await execute.count()) > 0 ? execute.first() : editor.ndv.getByRole('button', { name: /Execute step|Listen for test event/i }).first()).click();
 		await editor.ndv.getByText(/Listening for test event/i).first().waitFor({ timeout: 15_000 });
@@ -47,7 +54,7 @@ export async function checkTriggerFindings(editor: Editor, stack: Stack): Promis
 		expect(/register (this node's |the )?Test URL/i.test(text), `while listening, the panel reads: ${text.slice(0, 300)}`);
 	});
 
-	await check('findings C: a test delivery refused for its signature stops the listening and the panel says why', async () => {
+	await step('findings C: a test delivery refused for its signature stops the listening and the panel says why', async () => {
 		expect(listening, 'the editor did not listen');
 		const body = JSON.stringify({ id: 'evt_forged_1', event: 'document.sent', createdAt: new Date().toISOString(), data: { envelopeId: 'env_1' } });
 		const answer = await axios.post(`${stack.n8nUrl}/webhook-test/${WEBHOOK_ID}/webhook`, body, { headers: { 'content-type': 'application/json', 'X-Service-Signature': 'forged' }, validateStatus: () => true });
@@ -65,7 +72,7 @@ export async function checkTriggerFindings(editor: Editor, stack: Stack): Promis
 	});
 	await editor.page.keyboard.press('Escape');
 
-	await check('findings C: Document Signing in the node picker names the Status Trigger (completed envelopes without webhooks)', async () => {
+	await step('findings C: Document Signing in the node picker names the Status Trigger (completed envelopes without webhooks)', async () => {
 		const picker = await saveWorkflow(stack, 'Editor findings, part C: node picker', [
 			{ id: 'manual', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 		]);

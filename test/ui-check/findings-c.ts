@@ -9,10 +9,10 @@ import type { Locator } from 'playwright-core';
 
 import { prepareExampleData } from '../../scripts/lib/example-data';
 import type { Stack } from '../../scripts/lib/stack';
-import { check, expect, log, PACKAGE } from '../e2e/lib';
+import { expect, log, PACKAGE } from '../e2e/lib';
 import type { Editor } from './editor';
 import { credentials, saveWorkflow, shot } from './findings-b';
-import { checkTriggerFindings } from './findings-c-trigger';
+import { checkTriggerFindings, step } from './findings-c-trigger';
 import { nodeDescriptions } from './panels';
 import { NODE_VERSIONS } from '../../nodes/DocumentSigning/actions/shared/versions';
 
@@ -60,7 +60,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 	const open = async (name: string) => await editor.openNode(workflowId, name, { name, type: NODES.find((n) => n.name === name)?.type ?? NODE });
 	await prepareExampleData(stack).catch((error: Error) => log(`        the example template: ${error.message}`));
 
-	await check('findings C: the CSV example\'s stored Prefill Fields are those the template loads (no "Fields are outdated", labels whole)', async () => {
+	await step('findings C: the CSV example\'s stored Prefill Fields are those the template loads (no "Fields are outdated", labels whole)', async () => {
 		await editor.openNode(CSV_EXAMPLE.workflowId, CSV_EXAMPLE.nodeId, { name: CSV_EXAMPLE.name, type: NODE });
 		await editor.answer('getPrefillFields', 15_000);
 		await editor.page.waitForTimeout(1_000);
@@ -72,7 +72,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(!/\(property_address\)|\(monthly_rent\)|default false/.test(text), `stored labels hold keys or defaults: ${text.slice(0, 200)}`);
 	});
 
-	await check('findings C: a recipient error names the panel field, 1-based (Recipient 1 > Signature Placement > Search Text)', async () => {
+	await step('findings C: a recipient error names the panel field, 1-based (Recipient 1 > Signature Placement > Search Text)', async () => {
 		await open('Placement Without Search Text');
 		const { output, text } = await runForError(editor);
 		await shot(editor, 'recipient-error', [output], 360);
@@ -80,7 +80,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(text.includes('Recipient 1 > Signature Placement > Search Text'), `the error reads: ${text.slice(0, 240)}`);
 	});
 
-	await check('findings C: in JSON mode too, every recipient problem names the field, none "Invalid enum value", none "(and N more)"', async () => {
+	await step('findings C: in JSON mode too, every recipient problem names the field, none "Invalid enum value", none "(and N more)"', async () => {
 		await open('Recipients As JSON');
 		const { output, text } = await runForError(editor);
 		await shot(editor, 'recipient-error-json', [output], 360);
@@ -90,7 +90,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(!/\(and \d+ more\)/.test(text), `problems are left out: ${text.slice(0, 240)}`);
 	});
 
-	await check('findings C: a new recipient\'s Signature Placement shows Search Text (required) without adding it', async () => {
+	await step('findings C: a new recipient\'s Signature Placement shows Search Text (required) without adding it', async () => {
 		await open('Add A Recipient');
 		await editor.ndv.getByText('Add Recipient', { exact: true }).first().click();
 		await editor.page.waitForTimeout(800);
@@ -101,7 +101,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(shown > 0, 'Search Text is hidden behind "Add Placement Option"');
 	});
 
-	await check('findings C: Create without recipients creates the draft and says, under the output, that Send will need them', async () => {
+	await step('findings C: Create without recipients creates the draft and says, under the output, that Send will need them', async () => {
 		await open('Create Without Recipients');
 		await editor.ndv.getByTestId('node-execute-button').first().click();
 		const output = editor.ndv.getByTestId('output-panel');
@@ -113,12 +113,12 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(/without recipients/i.test(text) && /Add Recipients/.test(text), `no notice that Send needs recipients: ${text.slice(0, 200)}`);
 	});
 
-	await check('findings C: By URL explains a signing page\'s address (it holds no envelope ID)', async () => {
+	await step('findings C: By URL explains a signing page\'s address (it holds no envelope ID)', async () => {
 		await open('Signing Page Address');
 		const picker = row(editor, 'envelopeId');
 		// n8n shows the mode's refusal in a tooltip of the field's warning sign.
 		await picker.getByTestId('parameter-issues').first().hover({ timeout: 5_000 }).catch(() => undefined);
-		const tooltip = editor.page.locator('.el-popper').filter({ hasText: 'address' }).filter({ visible: true }).first();
+		const tooltip = editor.page.getByText(/^\s*Not an envelope address/).filter({ visible: true }).first();
 		await tooltip.waitFor({ timeout: 5_000 }).catch(() => undefined);
 		await shot(editor, 'by-url-signing-page', (await tooltip.count()) > 0 ? [picker, tooltip] : [picker], 260);
 		const text = flat((await tooltip.count()) > 0 ? await tooltip.innerText() : await picker.innerText());
@@ -126,7 +126,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(/signing page/i.test(text), `nothing explains a signing page's address: ${text.slice(0, 200)}`);
 	});
 
-	await check('findings C: the participant hint speaks of what to do, not of API permissions', async () => {
+	await step('findings C: the participant hint speaks of what to do, not of API permissions', async () => {
 		await open('Run Signing Workflow');
 		const participant = editor.ndv.locator('.parameter-item, [data-test-id="parameter-item"]').filter({ hasText: 'Participant' }).last();
 		await shot(editor, 'participant-hint', [participant], 260);
@@ -134,7 +134,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(!/workflows:read|workflows:write|permission/.test(text), `the panel reads: ${/[^.]*permission[^.]*/.exec(text)?.[0] ?? text.slice(0, 200)}`);
 	});
 
-	await check('findings C: Replace Request Fields (JSON) has a hint', async () => {
+	await step('findings C: Replace Request Fields (JSON) has a hint', async () => {
 		await open('Replace Recipients');
 		const field = row(editor, 'replaceFields');
 		await shot(editor, 'replace-fields-hint', [field], 260);
@@ -143,7 +143,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(/replace/i.test(text.replace(/Replace Request Fields \(JSON\)/, '').replace(/"replace": ?true/, '')) && text.length > 60, `no hint: ${text.slice(0, 200)}`);
 	});
 
-	await check('findings C: Map Automatically shows the keys the input items must carry', async () => {
+	await step('findings C: Map Automatically shows the keys the input items must carry', async () => {
 		await open('Prefill Automatically');
 		await editor.answer('getPrefillFields', 15_000);
 		await editor.page.waitForTimeout(1_000);
@@ -154,7 +154,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(text.includes('property_address') && text.includes('monthly_rent'), `the keys are not shown: ${text.slice(0, 200)}`);
 	});
 
-	await check('findings C: the Article hint says the catalog is listed as printed (near-duplicates included)', async () => {
+	await step('findings C: the Article hint says the catalog is listed as printed (near-duplicates included)', async () => {
 		await open('Karnataka Article');
 		const article = row(editor, 'estampArticle');
 		await article.scrollIntoViewIfNeeded().catch(() => undefined);
@@ -163,7 +163,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(/as the catalog prints/i.test(text), `the Article row reads: ${text.slice(0, 200)}`);
 	});
 
-	await check('findings C: Status Trigger: Download Signed PDF with a status other than completed says those get no file', async () => {
+	await step('findings C: Status Trigger: Download Signed PDF with a status other than completed says those get no file', async () => {
 		await open('Completed With PDF');
 		const parameters = editor.ndv.getByTestId('node-parameters');
 		const notice = parameters.locator('.notice, [class*="notice"]').filter({ hasText: /PDF/ });
@@ -172,7 +172,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		expect(/signedPdfSkipped/.test(text), 'nothing says that envelopes of other statuses start without the file');
 	});
 
-	await check('findings C: option names, hints and the credential say what an option does, not "specification" or "guess"', async () => {
+	await step('findings C: option names, hints and the credential say what an option does, not "specification" or "guess"', async () => {
 		const words = /specification|guess/i;
 		const found: string[] = [];
 		const walk = (where: string, value: unknown): void => {

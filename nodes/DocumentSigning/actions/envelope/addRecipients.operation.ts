@@ -57,7 +57,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		// A replaced list is the whole list: without a signer the envelope could never be sent.
 		throw inputError(
 			this.getNode(),
-			'Invalid recipients: recipients: must include at least one signer when replacing all recipients',
+			'Invalid recipients: Recipients: must include at least one signer when replacing all recipients',
 			i,
 			'An envelope needs at least one signer to be sent.',
 		);
