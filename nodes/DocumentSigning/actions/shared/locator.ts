@@ -60,7 +60,7 @@ export function resourceLocator(spec: LocatorSpec): INodeProperties {
 						type: 'regex',
 						properties: {
 							regex: urlRegex(spec.urlSegments),
-							errorMessage: `Not ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} address: it needs .../${spec.urlSegments[0]}/<${noun} ID> in its path${spec.urlSegments.includes('envelopes') ? SIGNING_PAGE_NOTE : ''}`,
+							errorMessage: `Not ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} address: it needs .../${spec.urlSegments[0]}/(${noun} ID) in its path${spec.urlSegments.includes('envelopes') ? SIGNING_PAGE_NOTE : ''}`,
 						},
 					},
 				],
