@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest and is not published (package.json "files" is dist/ only) */
 /**
  * The examples' stored resource-mapper schemas are what the node's resourceMapping methods
  * load now (from the sandbox, with the template the example names). A stale schema shows

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: drives the n8n editor in Chromium, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- local tooling: drives the n8n editor in Chromium, not published (package.json "files" is dist/ only) */
 /**
  * Editor findings, part C: the webhook trigger and the node picker (see findings-c.ts).
  *

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: drives the n8n editor in Chromium, not published (package.json "files" is dist/ only) */
 /**
  * Editor findings, part C (UI_CHECK_ONLY=findings): a new user's second session, in n8n's
  * editor. As in parts A and B, each state is photographed first (.ui-check/findings/<name>.png),
@@ -14,6 +13,7 @@ import type { Editor } from './editor';
 import { credentials, saveWorkflow, shot } from './findings-b';
 import { checkTriggerFindings, step } from './findings-c-trigger';
 import { nodeDescriptions } from './panels';
+import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
 import { NODE_VERSIONS } from '../../nodes/DocumentSigning/actions/shared/versions';
 
 const NODE = `${PACKAGE}.documentSigning`;
@@ -183,9 +183,7 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 			else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (!['default', 'routing'].includes(k) && !(k === 'name' && 'displayName' in value)) walk(`${where}.${k}`, v);
 		};
 		for (const { description } of nodeDescriptions()) walk(description.name, description);
-		const pkg = require('../../package.json') as { n8n: { credentials: string[] } };
-		const exports = require(`../../${pkg.n8n.credentials[0]}`) as Record<string, new () => object>;
-		walk('credential', new (Object.values(exports)[0])());
+		walk('credential', new DocumentSigningApi());
 		const hints = found.filter((f) => f.includes('[{'));
 		for (const line of found.slice(0, 8)) log(`        ${line}`);
 		expect(found.length === 0, `${found.length} texts say "specification" or "guess" (first: ${found[0] ?? ''})${hints.length ? `; ${hints.length} show [{ … }]` : ''}`);
