@@ -69,7 +69,7 @@ describe('examples', () => {
 	});
 
 	it('are named "Example: ..."', () => {
-		// The AI-agent example's name changes with the example itself (its tools and options).
+		// The AI-agent example is not renamed yet (docs/editor/README.md).
 		const unnamed = examples.filter(({ file, workflow }) => file !== 'ai-agent-send-contract.json' && !workflow.name.startsWith('Example: '));
 		expect(unnamed.map(({ file, workflow }) => `${file}: ${workflow.name}`)).toEqual([]);
 	});
