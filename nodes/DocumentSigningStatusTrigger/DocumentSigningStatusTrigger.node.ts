@@ -92,7 +92,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 						name: 'Any Other Status Change',
 						value: 'other',
 						description:
-							'Any other new recipient status (approved, declined, ...), passed through as the service gives it: the specification shows only pending and signed',
+							'Any other new recipient status (approved, declined, ...), passed through as the service gives it',
 					},
 				],
 				default: ['signed', 'other'],
@@ -117,7 +117,7 @@ export class DocumentSigningStatusTrigger implements INodeType {
 				default: '',
 				placeholder: 'e.g. declined, expired',
 				description:
-					'Statuses your service uses beyond the list above, separated by commas. The specification names only draft, pending, estamping and completed, so the list holds guesses.',
+					'Statuses your service uses beyond the list above, separated by commas; each is matched as the service writes it',
 			},
 			{
 				displayName: 'Download Signed PDF',
@@ -126,6 +126,20 @@ export class DocumentSigningStatusTrigger implements INodeType {
 				default: false,
 				description:
 					'Whether to attach the signed PDF as binary data to each completed envelope (other statuses get no file)',
+			},
+			{
+				displayName:
+					'Only a completed envelope has a signed PDF: envelopes reaching another status chosen above start without a file, their <code>signedPdfSkipped</code> saying why',
+				name: 'downloadOtherStatusesNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: {
+					show: {
+						event: ['statusReached'],
+						downloadSignedPdf: [true],
+						statuses: ENVELOPE_STATUS_OPTIONS.map((o) => o.value).filter((v) => v !== 'completed'),
+					},
+				},
 			},
 			{
 				displayName: 'Put Output File in Field',

@@ -1,12 +1,13 @@
 import type {
 	IDataObject,
 	IHookFunctions,
+	INode,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
@@ -54,7 +55,9 @@ export class DocumentSigningTrigger implements INodeType {
 		subtitle: `={{ ($parameter["events"] || []).length + " of ${WEBHOOK_EVENTS.length + 1} events" }}`,
 		// n8n's node creator shows one entry for the package's action and trigger nodes, with
 		// this description; so it speaks of the whole service, not only of this trigger.
-		description: 'E-signature: send PDFs for signature, create documents from templates, react to signing events',
+		// The Status Trigger cannot be listed under this entry (see docs/editor/README.md): it is named here.
+		description:
+			'E-signature: send PDFs for signature, create documents from templates, react to signing events. Completed envelopes without webhooks: search Document Signing Status.',
 		defaults: {
 			name: 'Document Signing Trigger',
 		},
@@ -142,6 +145,10 @@ export class DocumentSigningTrigger implements INodeType {
 		};
 		const refuse = (status: number, code: string, message: string, logReason = message) => {
 			log('warn', `${status} ${code}: ${logReason}`);
+			// Listening in the editor (a test delivery): a refusal fails the test run with the
+			// reason, so the editor stops listening and shows why. n8n then answers the delivery
+			// 500 itself. Live deliveries keep their answers (401, 400, 413, ...).
+			if (this.getMode() === 'manual' && status !== 503) throw testRefusal(this.getNode(), status, code, logReason);
 			return answer(status, { code, message });
 		};
 		const ignore = (level: 'warn' | 'debug', reason: string, id?: string) => {
@@ -242,8 +249,12 @@ export class DocumentSigningTrigger implements INodeType {
 			pending = claim;
 		}
 
-		// The event whole: fields the specification does not show reach the workflow too.
+		// The event whole: fields the specification does not show reach the workflow too. The
+		// envelope's id also at the top (`envelopeId`), as every envelope step outputs it;
+		// `data.envelopeId` stays.
+		const envelopeId = (event.data as IDataObject | undefined)?.envelopeId;
 		const json: IDataObject = {
+			...(typeof envelopeId === 'string' && envelopeId ? { envelopeId } : {}),
 			...event.body,
 			id: event.id,
 			event: event.event,
@@ -264,6 +275,13 @@ function bodyBytes(rawBody: unknown, body: unknown): Buffer {
 	if (Buffer.isBuffer(rawBody)) return rawBody;
 	if (typeof body === 'string') return Buffer.from(body, 'utf8');
 	return Buffer.from(JSON.stringify(body ?? null), 'utf8');
+}
+
+/** A refused test delivery, as the editor shows it. */
+function testRefusal(node: INode, status: number, code: string, reason: string): NodeOperationError {
+	return new NodeOperationError(node, `Test delivery refused: ${reason}`, {
+		description: `A live delivery would be answered ${status} (${code}) and start nothing. Fix the cause (the credential's webhook secret, or the trigger's signature options), then listen again and cause the event again.`,
+	});
 }
 
 function numberOption(value: unknown, fallback: number): number {

@@ -16,7 +16,7 @@ import { SEEN_EVENTS_LIMIT } from './memory';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'The service has no API to register webhooks. Copy the Production URL above into the dashboard (Settings, Webhooks) and subscribe to the events there. Set the webhook secret of the dashboard in the credential: deliveries without a valid signature are refused.',
+			"The service has no API to register webhooks: register this node's URL in the dashboard (Settings, Webhooks) and subscribe to the events there. To test from the editor, register this node's Test URL (Webhook URLs above), then Execute step and cause an event; for production, the Production URL. Set the dashboard's webhook secret in the credential: deliveries without a valid signature are refused.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -30,7 +30,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: [...WEBHOOK_EVENT_VALUES],
 		description:
 			'Events that start the workflow. Events not chosen are acknowledged and start nothing.',
-		hint: 'The specification names four event kinds and says there are others: choose Any Other Event to start on those too, or give kinds in an expression (e.g. {{ ["document.sent", "document.completed"] }})',
+		hint: 'The service sends other event kinds too: choose Any Other Event to start on those, or give kinds in an expression (e.g. {{ ["document.sent", "document.completed"] }}). For completed envelopes without webhooks, use the Document Signing Status trigger.',
 	},
 	{
 		displayName: 'Ignore Repeated Deliveries',

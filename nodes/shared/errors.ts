@@ -1,6 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { fieldNameOfDotted } from './fieldNames';
+
 /**
  * Errors of the API and of the network, turned into n8n errors.
  *
@@ -45,7 +47,10 @@ export function cutText(redacted: string, max: number): string {
 	return redacted.slice(0, max);
 }
 
-/** `recipients.0.email: Invalid email` lines from `details.validation` (issues first, then field and form errors). */
+/**
+ * `Recipient 1 > Email: Invalid email` lines from `details.validation` (issues first, then
+ * field and form errors): each field named as the panel shows it, counted from 1.
+ */
 export function fieldErrorLines(body: IDataObject): string[] {
 	const details = body.details as IDataObject | undefined;
 	const validation = (details?.validation ?? details) as IDataObject | undefined;
@@ -54,7 +59,8 @@ export function fieldErrorLines(body: IDataObject): string[] {
 	const lines: string[] = [];
 	const issuePaths: string[] = [];
 	const add = (path: string, message: unknown) => {
-		const line = path ? `${path}: ${String(message)}` : String(message);
+		const text = String(message) === 'Required' ? 'is required' : String(message);
+		const line = path ? `${fieldNameOfDotted(path)}: ${text}` : text;
 		if (!lines.includes(line)) lines.push(line);
 	};
 

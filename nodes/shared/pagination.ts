@@ -37,7 +37,7 @@ export interface PageSize {
 export function lowerLimit(error: unknown, refused: number): number | undefined {
 	const { code, fieldErrors, httpCode } = apiErrorFields(error);
 	if (code !== 'VALIDATION_ERROR' && httpCode !== '400') return undefined;
-	const lines = (fieldErrors ?? []).filter((line) => /^limit\b/.test(line));
+	const lines = (fieldErrors ?? []).filter((line) => /^limit\b/i.test(line));
 	if (lines.length === 0) return undefined;
 	const named = (lines.join(' ').match(/\d+/g) ?? []).map(Number).filter((n) => n >= 1 && n < refused);
 	const next = named.length > 0 ? Math.max(...named) : Math.floor(refused / 2);

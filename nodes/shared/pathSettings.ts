@@ -30,7 +30,7 @@ export const GUESSED_PATHS = {
 
 export type GuessedEndpoint = keyof typeof GUESSED_PATHS;
 
-export const WHERE = 'the credential (Document Signing API), section "Paths the Specification Does Not Show"';
+export const WHERE = 'the credential (Document Signing API), section "Service Paths"';
 
 /**
  * The credential's block of path fields (appended at the end of its properties). The
@@ -39,7 +39,7 @@ export const WHERE = 'the credential (Document Signing API), section "Paths the 
 export const GUESSED_PATH_PROPERTIES: INodeProperties[] = [
 	{
 		displayName:
-			'Paths the Specification Does Not Show: the API specification names these endpoints without a path. The defaults are the conventional guesses; change one only when your service serves it elsewhere (its API reference or support tells you).',
+			'Service Paths: where the service serves these endpoints. The defaults are the usual paths; change one only when your service serves it elsewhere (its API reference or support tells you).',
 		name: 'guessedPathsNotice',
 		type: 'notice',
 		default: '',

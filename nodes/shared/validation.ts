@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z, ZodTypeAny } from 'zod';
 
-import { formatZodIssues } from './schemas';
+import { fieldNameOfDotted, issueLines } from './fieldNames';
 
 /** Where the node comes from: read only when a check fails (n8n copies the node on every read). */
 export interface NodeSource {
@@ -47,9 +47,11 @@ export function readableIssues(issues: ReadonlyArray<z.ZodIssue>, value: unknown
  * input with a schema from `schemas.ts` through this function before sending anything,
  * so a bad input stops the item with a message naming the field and the rule.
  *
- * The message carries the first problem (and how many more); the description lists them
- * all. n8n shows the description as HTML, where line breaks collapse, so the problems are
- * separated by "; ".
+ * Each problem names the field as the panel shows it, counted from 1 ("Recipient 1 >
+ * Signature Placement > Search Text: is required"), also for input given as JSON. The
+ * message lists every problem (an AI agent reading it gets them all at once); so does the
+ * description. n8n shows the description as HTML, where line breaks collapse, so the
+ * problems are separated by "; ".
  *
  * @param what  words for the input being checked, e.g. "envelope" or "recipients"
  */
@@ -69,18 +71,18 @@ export function validateInput<S extends ZodTypeAny>(
 		// (or a panel field a schema misses) the service would never see: refused by name,
 		// never dropped silently. Inputs meant to carry what the specification leaves open
 		// are sent as given without this check (e.g. Add Recipients' replace fields).
-		const lines = unknown.map((path) => `${path}: is not a field the API takes (check its spelling, or remove it)`);
+		const lines = unknown.map((path) => `${fieldNameOfDotted(path, true)}: is not a field the API takes (check its spelling, or remove it)`);
 		throw validationError(source, what, lines, itemIndex);
 	}
 
 	// Two checks of one empty field both read "must not be empty": said once.
-	const lines = [...new Set(formatZodIssues({ issues: readableIssues(result.error.issues, value) }))];
+	const lines = [...new Set(issueLines(readableIssues(result.error.issues, value)))];
 	throw validationError(source, what, lines, itemIndex);
 }
 
 /**
- * The one "Invalid <what>: <first> (and N more)" error: the message carries the first
- * problem, the description all of them.
+ * The one "Invalid <what>: <problem>; <problem>" error: the message and the description
+ * list every problem (none left out as "and N more").
  */
 export function validationError(
 	source: NodeSource,
@@ -89,9 +91,8 @@ export function validationError(
 	itemIndex: number,
 	heading = `Invalid ${what}`,
 ): NodeOperationError {
-	const first = lines[0] ?? 'invalid value';
-	const more = lines.length > 1 ? ` (and ${lines.length - 1} more)` : '';
-	const error = new NodeOperationError(source.getNode(), `${heading}: ${first}${more}`, {
+	const all = lines.length > 0 ? lines.join('; ') : 'invalid value';
+	const error = new NodeOperationError(source.getNode(), `${heading}: ${all}`, {
 		itemIndex,
 		description: lines.join('; '),
 	});

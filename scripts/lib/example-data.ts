@@ -15,7 +15,7 @@ import { ROOT, type Stack } from './stack';
 /** The template id the example "create and send documents from a CSV" uses. */
 export const EXAMPLE_TEMPLATE_ID = 'tpl_example_lease';
 
-const EXAMPLE_TEMPLATE = {
+export const EXAMPLE_TEMPLATE = {
 	name: 'Lease agreement (batch example)',
 	description: 'Used by the example workflow that creates and sends one lease per CSV row',
 	fileName: 'lease-agreement.pdf',

@@ -91,7 +91,7 @@ export function listWorkflow(id: string, path: string): WorkflowFixture {
 /** The template every document of the template scenarios comes from (scripts/lib/example-data.ts). */
 export const TEMPLATE_ID = 'tpl_example_lease';
 const TENANT = { name: 'Ravi Kumar', email: 'ravi@example.com' };
-const LANDLORD = { name: 'Asha Rao', email: 'landlord@example.com' };
+const LANDLORD = { name: 'Kiran Desai', email: 'landlord@example.com' };
 
 const mapper = (value: Record<string, unknown>, ids: Array<[string, string]>) => ({
 	mappingMode: 'defineBelow',

@@ -80,9 +80,9 @@ describe('credit operations', () => {
 	});
 
 	it.each([
-		[{ startDate: '2026-02-30' }, 'startDate: must be a real calendar date in the form YYYY-MM-DD'],
-		[{ endDate: '01/11/2026' }, 'endDate: must be a real calendar date in the form YYYY-MM-DD'],
-		[{ startDate: '2026-11-10', endDate: '2026-11-01' }, 'endDate: must not be before startDate'],
+		[{ startDate: '2026-02-30' }, 'Start Date: must be a real calendar date in the form YYYY-MM-DD'],
+		[{ endDate: '01/11/2026' }, 'End Date: must be a real calendar date in the form YYYY-MM-DD'],
+		[{ startDate: '2026-11-10', endDate: '2026-11-01' }, 'End Date: must not be before startDate'],
 	])('get usage refuses %j before any request', async (dates, message) => {
 		const run = await credit({ operation: 'getUsage', ...dates });
 		expect(errorText(run)).toContain(message);

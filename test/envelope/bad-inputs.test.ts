@@ -55,42 +55,42 @@ const shipping = (values: IDataObject) => ({
 
 const cases: Case[] = [
 	// recipients
-	{ name: 'recipient without a name (mapped empty)', params: withRecipients([{ name: '={{ $json.name ?? "" }}', email: 'asha@example.com' }]), expect: ['recipients.0.name', 'is required'] },
-	{ name: 'recipient without a contact', params: withRecipients([{ name: 'Asha Rao' }]), expect: ['recipients.0.email', 'needs a contact'] },
+	{ name: 'recipient without a name (mapped empty)', params: withRecipients([{ name: '={{ $json.name ?? "" }}', email: 'asha@example.com' }]), expect: ['Recipient 1 > Name', 'is required'] },
+	{ name: 'recipient without a contact', params: withRecipients([{ name: 'Asha Rao' }]), expect: ['Recipient 1 > Email', 'needs a contact'] },
 	{
 		name: 'recipient with an empty email and no phone (JSON)',
 		params: withJsonRecipients([{ name: 'Asha Rao', email: '' }]),
-		expect: ['recipients.0.email', 'needs a contact'],
-		absent: ['Invalid email', 'more)'],
+		expect: ['Recipient 1 > Email', 'needs a contact'],
+		absent: ['is not a valid email address', 'more)'],
 	},
-	{ name: 'recipient with a bad email', params: withRecipients([{ ...SIGNER, email: 'asha@' }]), expect: ['recipients.0.email', 'Invalid email'] },
-	{ name: 'recipient phone not E.164', params: withRecipients([{ name: 'Asha Rao', phone: '98765 43210' }]), expect: ['recipients.0.phone', 'E.164'] },
-	{ name: 'unknown role', params: withJsonRecipients([{ ...SIGNER, role: 'witness' }]), expect: ['recipients.0.role', "Invalid enum value. Expected 'signer' | 'approver' | 'cc'"] },
-	{ name: 'unknown signature method', params: withJsonRecipients([{ ...SIGNER, signatureMethod: 'ink' }]), expect: ['recipients.0.signatureMethod', 'Invalid enum value'] },
-	{ name: 'unknown verification method', params: withJsonRecipients([{ ...SIGNER, verificationMethod: 'sms' }]), expect: ['recipients.0.verificationMethod', 'Invalid enum value'] },
+	{ name: 'recipient with a bad email', params: withRecipients([{ ...SIGNER, email: 'asha@' }]), expect: ['Recipient 1 > Email', 'is not a valid email address'] },
+	{ name: 'recipient phone not E.164', params: withRecipients([{ name: 'Asha Rao', phone: '98765 43210' }]), expect: ['Recipient 1 > Phone', 'E.164'] },
+	{ name: 'unknown role', params: withJsonRecipients([{ ...SIGNER, role: 'witness' }]), expect: ['Recipient 1 > Role', "must be one of: signer, approver, cc"] },
+	{ name: 'unknown signature method', params: withJsonRecipients([{ ...SIGNER, signatureMethod: 'ink' }]), expect: ['Recipient 1 > Signature Method', 'must be one of'] },
+	{ name: 'unknown verification method', params: withJsonRecipients([{ ...SIGNER, verificationMethod: 'sms' }]), expect: ['Recipient 1 > Verification Method', 'must be one of'] },
 	{
 		name: '16 recipients',
 		params: withRecipients(Array.from({ length: 16 }, (_, n) => ({ name: `Person ${n}`, email: `p${n}@example.com`, role: 'signer' }))),
-		expect: ['recipients', 'at most 15 recipients'],
+		expect: ['Recipients', 'at most 15 recipients'],
 	},
-	{ name: 'no signer among recipients', params: withRecipients([APPROVER]), expect: ['recipients', 'at least one signer'] },
-	{ name: 'order 0 through JSON', params: withJsonRecipients([{ ...SIGNER, order: 0 }]), expect: ['recipients.0.order', 'from 1'] },
+	{ name: 'no signer among recipients', params: withRecipients([APPROVER]), expect: ['Recipients', 'at least one signer'] },
+	{ name: 'order 0 through JSON', params: withJsonRecipients([{ ...SIGNER, order: 0 }]), expect: ['Recipient 1 > Signing Order', 'from 1'] },
 	{
 		name: 'placement page that is not a number',
 		params: withRecipients([{ ...SIGNER, signaturePlacement: { searchText: 'Signature', pages: '1, x' } }]),
-		expect: ['recipients.0.signaturePlacement.pages.1', 'Expected number'],
+		expect: ['Recipient 1 > Signature Placement > Pages, entry 2', 'must be a number'],
 	},
 	{ name: 'recipients JSON that does not parse', params: createWith({ recipientsInput: 'json', recipientsJson: '[{"name": ' }), expect: ['Recipients (JSON)', 'not valid JSON'] },
 	// workflow settings
-	{ name: 'http redirect URL', params: withSettings({ redirectUrl: 'http://example.com/done' }), expect: ['workflow.redirectUrl', 'HTTPS'] },
-	{ name: 'unknown mode', params: withSettings({ mode: 'random' }), expect: ['workflow.mode', "Expected 'sequential' | 'parallel'"] },
-	{ name: 'unknown email notification value', params: withSettings({ emailNotifications: 'sometimes' }), expect: ['workflow.emailNotifications', 'Invalid enum value'] },
-	{ name: 'unknown email notification value', params: withSettings({ emailNotifications: 'daily' }), expect: ['workflow.emailNotifications', 'Invalid enum value'] },
+	{ name: 'http redirect URL', params: withSettings({ redirectUrl: 'http://example.com/done' }), expect: ['Signing Settings > Redirect URL', 'HTTPS'] },
+	{ name: 'unknown mode', params: withSettings({ mode: 'random' }), expect: ['Signing Settings > Mode', 'must be one of: sequential, parallel'] },
+	{ name: 'unknown email notification value', params: withSettings({ emailNotifications: 'sometimes' }), expect: ['Signing Settings > Email Notifications', 'must be one of'] },
+	{ name: 'unknown email notification value', params: withSettings({ emailNotifications: 'daily' }), expect: ['Signing Settings > Email Notifications', 'must be one of'] },
 	// A key the schema does not list is refused by name, never dropped silently.
-	{ name: 'recipient JSON with a misspelt property', params: withJsonRecipients([{ ...SIGNER, emial: 'x@example.com' }]), expect: ['recipients.0.emial', 'is not a field the API takes'] },
-	{ name: 'reminder every 0 hours', params: withSettings({ reminderEveryHours: 0 }), expect: ['workflow.reminderEveryHours', 'from 1'] },
-	{ name: 'expiry that is not a date', params: withSettings({ expiresAt: 'next tuesday' }), expect: ['workflow.expiresAt', 'ISO 8601'] },
-	{ name: 'expiry in the past', params: withSettings({ expiresAt: '2020-01-31T18:00:00Z' }), expect: ['workflow.expiresAt', 'must be in the future'] },
+	{ name: 'recipient JSON with a misspelt property', params: withJsonRecipients([{ ...SIGNER, emial: 'x@example.com' }]), expect: ['Recipient 1 > emial', 'is not a field the API takes'] },
+	{ name: 'reminder every 0 hours', params: withSettings({ reminderEveryHours: 0 }), expect: ['Signing Settings > Reminder Every Hours', 'from 1'] },
+	{ name: 'expiry that is not a date', params: withSettings({ expiresAt: 'next tuesday' }), expect: ['Signing Settings > Expires At', 'ISO 8601'] },
+	{ name: 'expiry in the past', params: withSettings({ expiresAt: '2020-01-31T18:00:00Z' }), expect: ['Signing Settings > Expires At', 'must be in the future'] },
 	// e-stamp
 	{ name: 'e-stamp state not supported', params: withEstamp({ estampState: 'XX', estampArticleValue: 'Affidavit' }), expect: ['Stamp State', 'Invalid enum value'] },
 	{
@@ -137,7 +137,7 @@ const cases: Case[] = [
 		name: 'party with an empty email (mapped)',
 		params: withEstamp({ ...party('First', { name: 'Asha Rao', email: '={{ "" }}', address: 'MG Road' }) }),
 		expect: ['First Party Email', 'must not be empty'],
-		absent: ['Invalid email'],
+		absent: ['is not a valid email address'],
 	},
 	{
 		name: 'party mobile with 9 digits',
@@ -175,7 +175,7 @@ const cases: Case[] = [
 	},
 	{ name: 'empty file', params: createWith({}), input: () => [pdfItem(Buffer.alloc(0))], expect: ['Binary property "data"', 'empty'] },
 	{ name: 'missing binary property', params: createWith({ binaryPropertyName: 'contract' }), expect: ['contract'] },
-	{ name: 'no file name when not uploading', params: createWith({ pdfSource: 'none', fileName: '={{ $json.fileName ?? "" }}' }), expect: ['fileName', 'is required'] },
+	{ name: 'no file name when not uploading', params: createWith({ pdfSource: 'none', fileName: '={{ $json.fileName ?? "" }}' }), expect: ['File Name', 'is required'] },
 	// other operations
 	{
 		name: 'add 16 recipients',
@@ -185,15 +185,15 @@ const cases: Case[] = [
 			recipientsInput: 'fields',
 			recipients: recipientFields(Array.from({ length: 16 }, (_, n) => ({ name: `P${n}`, email: `p${n}@example.com` }))),
 		},
-		expect: ['recipients', 'at most 15 recipients'],
+		expect: ['Recipients', 'at most 15 recipients'],
 	},
 	{
 		name: 'replace recipients with a list without signer',
 		params: { operation: 'addRecipients', envelopeId: 'env_any', replace: true, recipients: recipientFields([APPROVER]) },
-		expect: ['recipients', 'at least one signer'],
+		expect: ['Recipients', 'at least one signer'],
 	},
-	{ name: 'add no recipients', params: { operation: 'addRecipients', envelopeId: 'env_any' }, expect: ['recipients', 'at least one recipient'] },
-	{ name: 'list with an empty status filter given by an expression', params: { operation: 'getMany', filters: { status: '={{ " " }}' } }, expect: ['status', 'must not be empty'] },
+	{ name: 'add no recipients', params: { operation: 'addRecipients', envelopeId: 'env_any' }, expect: ['Recipients', 'at least one recipient'] },
+	{ name: 'list with an empty status filter given by an expression', params: { operation: 'getMany', filters: { status: '={{ " " }}' } }, expect: ['Status', 'must not be empty'] },
 	{ name: 'empty envelope id', params: { operation: 'send', envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId ?? "" }}' } }, expect: ['Envelope', 'envelope ID is required'] },
 	{ name: 'envelope id ".." (would leave /envelopes/{id})', params: { operation: 'getStatus', envelopeId: { __rl: true, mode: 'id', value: '..' } }, expect: ['Envelope', '".." is not an ID'] },
 	{ name: 'envelope id "."', params: { operation: 'downloadFile', envelopeId: { __rl: true, mode: 'id', value: '.' } }, expect: ['Envelope', '"." is not an ID'] },
@@ -247,18 +247,18 @@ describe('bad input: a clear error and no request', () => {
 			[pdfItem(pdf)],
 		);
 		const text = errorText(run);
-		expect(text).toContain('recipients.0.name: is required');
-		expect(text).toContain('recipients.0.email: Invalid email');
-		expect(text).toContain('recipients.1.phone');
+		expect(text).toContain('Recipient 1 > Name: is required');
+		expect(text).toContain('Recipient 1 > Email: is not a valid email address');
+		expect(text).toContain('Recipient 2 > Phone');
 		expect(run.requests).toEqual([]);
 		// The message has the first problem and a count; the description has one problem per
 		// "; "-separated part (n8n renders it as HTML, where line breaks would run together).
 		const error = run.result.error as Error & { description?: string };
-		expect(error.message).toBe('Invalid envelope: recipients.0.name: is required (and 2 more)');
+		expect(error.message).toBe('Invalid envelope: Recipient 1 > Name: is required; Recipient 1 > Email: is not a valid email address; Recipient 2 > Phone: must be a phone number in E.164 format, such as +919876543210');
 		expect(error.description?.split('; ')).toEqual([
-			'recipients.0.name: is required',
-			'recipients.0.email: Invalid email',
-			'recipients.1.phone: must be a phone number in E.164 format, such as +919876543210',
+			'Recipient 1 > Name: is required',
+			'Recipient 1 > Email: is not a valid email address',
+			'Recipient 2 > Phone: must be a phone number in E.164 format, such as +919876543210',
 		]);
 	});
 
@@ -274,9 +274,9 @@ describe('bad input: a clear error and no request', () => {
 		);
 		expect(run.result.error).toBeUndefined();
 		expect(run.items).toHaveLength(2);
-		expect(run.items[0].json.error).toContain('recipients.0.email');
+		expect(run.items[0].json.error).toContain('Recipient 1 > Email');
 		expect(run.items[0].json.fieldErrors).toEqual([
-			'recipients.0.email: each recipient needs a contact: an email, a phone (E.164) or both',
+			'Recipient 1 > Email: each recipient needs a contact: an email, a phone (E.164) or both',
 		]);
 		expect(run.items[0].pairedItem).toEqual({ item: 0 });
 		expect(run.items[1].json).toMatchObject({ status: 'draft', recipientsAdded: 1 });

@@ -8,6 +8,7 @@ import type { IDataObject, INode, NodeParameterValueType } from 'n8n-workflow';
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 import { makePdf, NODE, pdfItem, recipientFields, runOp, SIGNER } from './helpers';
 import { runParams, runWorkflowOp, seedWorkflow } from '../workflow/helpers';
+import { NO_RECIPIENTS_HINT } from '../../nodes/DocumentSigning/actions/envelope/create.operation';
 
 describe('envelopeId after the steps that create an envelope', () => {
 	let h: Harness;
@@ -31,6 +32,24 @@ describe('envelopeId after the steps that create an envelope', () => {
 		const later = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'later.pdf', output: 'raw' });
 		expect(later.items[0].json.envelopeId).toBe(later.items[0].json.id);
 		expect((later.items[0].json.upload as IDataObject).url).toBeDefined();
+	});
+
+	it('Create without recipients adds one hint under the output (Send will need them); with recipients, none', async () => {
+		const bare = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'a.pdf' }, [{ json: {} }, { json: {} }]);
+		expect(bare.result.error).toBeUndefined();
+		const hints = bare.result.runData[NODE][0].hints ?? [];
+		expect(hints.map((hint) => hint.message)).toEqual([NO_RECIPIENTS_HINT]);
+		const withSigner = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'b.pdf', recipients: recipientFields([SIGNER]) });
+		expect(withSigner.result.runData[NODE][0].hints ?? []).toEqual([]);
+	});
+
+	it('Get Many outputs each envelope with envelopeId beside its id', async () => {
+		const created = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'listed.pdf', recipients: recipientFields([SIGNER]) });
+		const listed = await runOp(h, { operation: 'getMany', returnAll: true, filters: { status: 'draft' } });
+		expect(listed.result.error).toBeUndefined();
+		const mine = listed.items.map((item) => item.json).find((json) => json.id === created.items[0].json.id);
+		expect(mine?.envelopeId).toBe(mine?.id);
+		expect(listed.items.every((item) => item.json.envelopeId === item.json.id)).toBe(true);
 	});
 
 	/** Seed -> Create -> Send, Send's envelope By ID given by `expression`. */

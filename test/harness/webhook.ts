@@ -64,6 +64,8 @@ export interface WebhookRunnerOptions {
 	 * does when its database refuses the insert (500, no execution, no static data saved).
 	 */
 	insertExecution?: () => Promise<void>;
+	/** `manual`: a test delivery while the editor listens (n8n's Test URL); default `webhook`. */
+	mode?: 'webhook' | 'manual';
 }
 
 /** One HTTP request to the webhook and what came of it. */
@@ -220,7 +222,7 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 
 		let result: IWebhookResponseData;
 		try {
-			const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+			const context = new WebhookContext(workflow, node, additionalData, options.mode ?? 'webhook', webhookData, [], null);
 			result = (await TRIGGER.webhook!.call(context)) as IWebhookResponseData;
 		} catch (error) {
 			record.error = error as Error;

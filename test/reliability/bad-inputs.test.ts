@@ -51,20 +51,20 @@ const fixed = (value: unknown) => async () => value;
 
 export const rows: Row[] = [
 	// envelope: create
-	{ name: 'create: recipient email invalid', resource: 'envelope', pdf: true, params: create({ recipients: recipientFields([{ ...SIGNER, email: V }]) }), good: fixed('asha@example.com'), bad: 'asha@', expect: ['recipients.0.email', 'Invalid email'] },
-	{ name: 'create: recipient name empty', resource: 'envelope', pdf: true, params: create({ recipients: recipientFields([{ ...SIGNER, name: V }]) }), good: fixed('Asha Rao'), bad: '', expect: ['recipients.0.name', 'is required'] },
-	{ name: 'create: recipient phone not E.164', resource: 'envelope', pdf: true, params: create({ recipients: recipientFields([{ name: 'Asha Rao', phone: V }]) }), good: fixed('+919876543210'), bad: '98765 43210', expect: ['recipients.0.phone', 'E.164'] },
+	{ name: 'create: recipient email invalid', resource: 'envelope', pdf: true, params: create({ recipients: recipientFields([{ ...SIGNER, email: V }]) }), good: fixed('asha@example.com'), bad: 'asha@', expect: ['Recipient 1 > Email', 'is not a valid email address'] },
+	{ name: 'create: recipient name empty', resource: 'envelope', pdf: true, params: create({ recipients: recipientFields([{ ...SIGNER, name: V }]) }), good: fixed('Asha Rao'), bad: '', expect: ['Recipient 1 > Name', 'is required'] },
+	{ name: 'create: recipient phone not E.164', resource: 'envelope', pdf: true, params: create({ recipients: recipientFields([{ name: 'Asha Rao', phone: V }]) }), good: fixed('+919876543210'), bad: '98765 43210', expect: ['Recipient 1 > Phone', 'E.164'] },
 	{ name: 'create: recipients JSON that does not parse', resource: 'envelope', pdf: true, params: create({ recipientsInput: 'json', recipientsJson: V }), good: fixed(JSON.stringify([SIGNER])), bad: '[{"name": ', expect: ['Recipients (JSON)', 'not valid JSON'] },
-	{ name: 'create: recipients JSON with an unknown role', resource: 'envelope', pdf: true, params: create({ recipientsInput: 'json', recipientsJson: V }), good: fixed(JSON.stringify([SIGNER])), bad: JSON.stringify([{ ...SIGNER, role: 'witness' }]), expect: ['recipients.0.role', 'Invalid enum value'] },
-	{ name: 'create: http redirect URL', resource: 'envelope', pdf: true, params: create({ signingSettings: { redirectUrl: V } }), good: fixed('https://example.com/done'), bad: 'http://example.com/done', expect: ['workflow.redirectUrl', 'HTTPS'] },
-	{ name: 'create: expiry that is not a date', resource: 'envelope', pdf: true, params: create({ signingSettings: { expiresAt: V } }), good: fixed('2030-01-01T00:00:00Z'), bad: 'next tuesday', expect: ['workflow.expiresAt', 'ISO 8601'] },
+	{ name: 'create: recipients JSON with an unknown role', resource: 'envelope', pdf: true, params: create({ recipientsInput: 'json', recipientsJson: V }), good: fixed(JSON.stringify([SIGNER])), bad: JSON.stringify([{ ...SIGNER, role: 'witness' }]), expect: ['Recipient 1 > Role', 'must be one of'] },
+	{ name: 'create: http redirect URL', resource: 'envelope', pdf: true, params: create({ signingSettings: { redirectUrl: V } }), good: fixed('https://example.com/done'), bad: 'http://example.com/done', expect: ['Signing Settings > Redirect URL', 'HTTPS'] },
+	{ name: 'create: expiry that is not a date', resource: 'envelope', pdf: true, params: create({ signingSettings: { expiresAt: V } }), good: fixed('2030-01-01T00:00:00Z'), bad: 'next tuesday', expect: ['Signing Settings > Expires At', 'ISO 8601'] },
 	// envelope: operations on one envelope
 	...idRows('getStatus'),
 	...idRows('getFields'),
 	...idRows('downloadFile', readyId),
 	...idRows('send', readyId),
 	...idRows('checkEstamp'),
-	{ name: 'addRecipients: recipient email invalid', resource: 'envelope', params: withEnvelope('addRecipients', { envelopeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, recipients: recipientFields([{ ...SIGNER, email: V }]) }), good: fixed('asha@example.com'), bad: 'asha@', expect: ['recipients.0.email', 'Invalid email'] },
+	{ name: 'addRecipients: recipient email invalid', resource: 'envelope', params: withEnvelope('addRecipients', { envelopeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, recipients: recipientFields([{ ...SIGNER, email: V }]) }), good: fixed('asha@example.com'), bad: 'asha@', expect: ['Recipient 1 > Email', 'is not a valid email address'] },
 ];
 
 let h: Harness;

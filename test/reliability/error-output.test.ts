@@ -71,8 +71,8 @@ it('Continue (using error output): each failure on the error output, paired, wit
 	// The error's facts under `error`, as n8n's HTTP Request shows a failed call.
 	const byRow = Object.fromEntries(failed.map((item) => [String(input[paired(item)].row), item.json.error as IDataObject]));
 
-	expect(String(byRow.validation.message)).toContain('recipients.0.email');
-	expect(byRow.validation.fieldErrors).toEqual([expect.stringContaining('recipients.0.email')]);
+	expect(String(byRow.validation.message)).toContain('Recipient 1 > Email');
+	expect(byRow.validation.fieldErrors).toEqual([expect.stringContaining('Recipient 1 > Email')]);
 	expect(byRow['404']).toMatchObject({ code: 'NOT_FOUND', httpCode: '404', requestId: expect.any(String) });
 	expect(byRow['500']).toMatchObject({ httpCode: '500', requestId: expect.any(String) });
 	expect(byRow.malformed).toMatchObject({ code: 'MALFORMED_RESPONSE', message: 'The service answered with malformed JSON', httpCode: '200' });
@@ -93,6 +93,6 @@ it('Continue (using regular output): failures stay on output 0 as error items, i
 
 it('Stop Workflow: the workflow stops with the first failing item\'s error', async () => {
 	const { result } = await run('stopWorkflow');
-	expect(result.error?.message).toContain('recipients.0.email');
+	expect(result.error?.message).toContain('Recipient 1 > Email');
 	expect((result.error as { context?: IDataObject } | undefined)?.context?.itemIndex).toBe(1);
 });

@@ -53,7 +53,7 @@ describe('validateInput never drops a key silently', () => {
 
 	it('refuses a recipient with a key the schema does not list, naming it', () => {
 		expect(() => validateInput(node, EnvelopeCreateSchema, { fileName: 'a.pdf', recipients: [{ ...SIGNER, emial: 'x@example.com' }] }, 0, 'envelope')).toThrow(
-			'Invalid envelope: recipients.0.emial: is not a field the API takes',
+			'Invalid envelope: Recipient 1 > emial: is not a field the API takes',
 		);
 	});
 });

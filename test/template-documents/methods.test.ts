@@ -61,10 +61,10 @@ describe('Create Document mappers', () => {
 		expect(fields.map((f) => f.displayName)).toEqual(['Start date (lease_start)', 'Start date (move_in)', 'End date']);
 	});
 
-	it('the "no fields" notice comes only with no fields (n8n shows a given notice in Map Automatically too)', async () => {
+	it('with fields, the notice (shown by n8n in Map Automatically) lists the keys; "no fields" comes only with no fields', async () => {
 		const withFields = await resourceMapping.getPrefillFields.call(loadOptionsContext(h, parameters(await seedLease(h))));
 		expect(withFields.fields.length).toBeGreaterThan(0);
-		expect(withFields.emptyFieldsNotice).toBeUndefined();
+		expect(withFields.emptyFieldsNotice).toBe(`Map Automatically fills each field from the input item's field of the same key: ${withFields.fields.map((f) => f.id).join(', ')}`);
 		const none = await resourceMapping.getPrefillFields.call(loadOptionsContext(h, parameters(await seedLease(h, { formFields: [] }))));
 		expect(none).toEqual({ fields: [], emptyFieldsNotice: 'This template has no fields for the sender to fill' });
 	});

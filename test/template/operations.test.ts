@@ -118,7 +118,7 @@ describe('template operations', () => {
 
 		it('refuses an unknown status before any request', async () => {
 			const run = await runTemplateOp(h, { operation: 'getMany', filters: { status: 'deleted' } });
-			expect(errorText(run)).toContain('status');
+			expect(errorText(run)).toContain('Status');
 			expect(run.requests).toHaveLength(0);
 		});
 	});
@@ -196,7 +196,7 @@ describe('template operations', () => {
 			expect(errorText(empty)).toContain('What to Update: choose at least one part to change');
 			expect(empty.requests).toHaveLength(0);
 			const noName = await runTemplateOp(h, { operation: 'update', templateId: byId(id as string), updateParts: ['name'], name: '={{ " " }}' });
-			expect(errorText(noName)).toContain('name: must not be empty');
+			expect(errorText(noName)).toContain('Name: must not be empty');
 			expect(noName.requests).toHaveLength(0);
 		});
 
@@ -243,7 +243,7 @@ describe('template operations', () => {
 		it('duplicate without a new name is refused before any request', async () => {
 			const { id } = await seedTemplate(h);
 			const run = await runTemplateOp(h, { operation: 'duplicate', templateId: byId(id as string), newName: '={{ "" }}' });
-			expect(errorText(run)).toContain('newName: is required');
+			expect(errorText(run)).toContain('New Name: is required');
 			expect(run.requests).toHaveLength(0);
 		});
 

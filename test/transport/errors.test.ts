@@ -23,12 +23,12 @@ describe('API errors as NodeApiError', () => {
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(error.message).toMatch(/^VALIDATION_ERROR: \S/);
 		expect(error.httpCode).toBe('400');
-		expect(error.description).toMatch(/^recipients\.0\.email: .+$/m);
+		expect(error.description).toMatch(/^Recipient 1 > Email: .+$/m);
 		expect(error.description).toMatch(/^Request ID: req_\w+$/m);
 		expect(error.context).toMatchObject({
 			apiCode: 'VALIDATION_ERROR',
 			requestId: expect.stringMatching(/^req_/),
-			fieldErrors: [expect.stringMatching(/^recipients\.0\.email: /)],
+			fieldErrors: [expect.stringMatching(/^Recipient 1 > Email: /)],
 			itemIndex: 0,
 		});
 		// nothing was created
@@ -171,8 +171,8 @@ describe('API errors as NodeApiError', () => {
 				},
 			}),
 		).toEqual([
-			'recipients.0.email: Invalid email',
-			'fileName: Required',
+			'Recipient 1 > Email: Invalid email',
+			'File Name: is required',
 			'Body must be an object',
 		]);
 	});

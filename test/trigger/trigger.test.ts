@@ -41,7 +41,8 @@ describe('Document Signing Trigger over HTTP', () => {
 		const [execution] = await r.waitForExecutions(1);
 		expect(execution.run.status).toBe('success');
 		expect(execution.items).toHaveLength(1);
-		expect(execution.items[0].json).toEqual({ ...completed.object, verified: true });
+		// The envelope's id also at the top, `data` whole beside it.
+		expect(execution.items[0].json).toEqual({ ...completed.object, envelopeId: completed.object.data.envelopeId, verified: true });
 		expect(JSON.stringify(execution.run)).not.toContain(SECRET);
 	});
 
@@ -73,7 +74,7 @@ describe('Document Signing Trigger over HTTP', () => {
 
 		expect(res.status).toBe(200);
 		const [execution] = await r.waitForExecutions(1);
-		expect(execution.items[0].json).toEqual({ ...started.object, verified: true });
+		expect(execution.items[0].json).toEqual({ ...started.object, envelopeId: started.object.data.envelopeId, verified: true });
 	});
 
 	it('acknowledges an event that is not selected with 200 and starts nothing', async () => {
@@ -168,6 +169,7 @@ describe('Document Signing Trigger over HTTP', () => {
 		const [execution] = await r.waitForExecutions(1);
 		expect(execution.items[0].json).toEqual({
 			...completed.object,
+			envelopeId: completed.object.data.envelopeId,
 			verified: false,
 			verificationNote: expect.stringContaining('No webhook secret'),
 		});

@@ -57,7 +57,7 @@ const LABELS = ['Monthly rent (INR)', 'Security deposit (INR)', 'Lease start dat
  * Saves a screenshot of the part of the page that `targets` cover (with a margin), at most
  * `maxHeight` pixels tall, under .ui-check/findings/.
  */
-async function shot(editor: Editor, name: string, targets: Locator[], maxHeight = 900): Promise<void> {
+export async function shot(editor: Editor, name: string, targets: Locator[], maxHeight = 900): Promise<void> {
 	const file = path.join(SHOTS, `${name}.png`);
 	// Centred, so a block low in a scrolling panel is not cut by the window's edge.
 	await targets[0].evaluate((e) => (e as unknown as { scrollIntoView: (o: object) => void }).scrollIntoView({ block: 'center' }), undefined, { timeout: 5_000 }).catch(() => undefined);
@@ -76,9 +76,9 @@ async function shot(editor: Editor, name: string, targets: Locator[], maxHeight 
 	log(`        screenshot ${path.relative(ROOT, file)}`);
 }
 
-const credentials = { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing sandbox' } };
+export const credentials = { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing sandbox' } };
 
-async function saveWorkflow(stack: Stack, name: string, nodes: object[]): Promise<string> {
+export async function saveWorkflow(stack: Stack, name: string, nodes: object[]): Promise<string> {
 	const saved = await stack.rest.post('/workflows', { name, active: false, settings: {}, connections: {}, nodes });
 	if (saved.status !== 200) throw new Error(`saving "${name}" answered ${saved.status}: ${JSON.stringify(saved.data).slice(0, 300)}`);
 	return (saved.data as { data: { id: string } }).data.id;

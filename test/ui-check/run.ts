@@ -11,7 +11,7 @@
  * (test/ui-check/checks.ts). Screenshots go to .ui-check/ (git ignores it).
  *
  * Env: E2E_STACK names the stack folder under .e2e/ (default "ui-check"); UI_CHECK_ONLY=<text>
- * opens only the panels whose title contains it (`credential`: only the credential; `agent`: only the AI-agent tool checks; `findings`: only the first-use findings of test/ui-check/findings.ts, with their screenshots in .ui-check/findings/, and the check that no default is refused). Prints `N passed, N failed` last.
+ * opens only the panels whose title contains it (`credential`: only the credential; `agent`: only the AI-agent tool checks; `findings`: only the first-use findings of test/ui-check/findings*.ts, with their screenshots in .ui-check/findings/, and the check that no default is refused; `findings-c`: only part C). Prints `N passed, N failed` last.
  */
 import { execFileSync } from 'child_process';
 import { existsSync, mkdirSync } from 'fs';
@@ -22,6 +22,7 @@ import { CREDENTIAL_ID, elapsedSeconds, EXAMPLES_DIR, loadWorkflows, log, PACKAG
 import { checkAgentTools } from './agent';
 import { checkCredential, checkPanel, tally } from './checks';
 import { checkFindingsB } from './findings-b';
+import { checkFindingsC } from './findings-c';
 import { CHROMIUM, Editor } from './editor';
 import { checkDefaults, checkFindings } from './findings';
 import { credentialFields, latestVersion, nodeDescriptions, type Panel, panels } from './panels';
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
 
 	const only = process.env.UI_CHECK_ONLY ?? '';
 	// `findings` opens no panel of the list: only the findings' own workflow and the defaults check.
-	const all = only === 'findings' ? [] : panels().filter((p) => p.title.includes(only));
+	const all = only.startsWith('findings') ? [] : panels().filter((p) => p.title.includes(only));
 	const { body, nodeIds, nodeNames } = panelWorkflow(all);
 	const saved = await stack.rest.post('/workflows', body);
 	if (saved.status !== 200) throw new Error(`saving the panel workflow answered ${saved.status}: ${JSON.stringify(saved.data).slice(0, 300)}`);
@@ -109,8 +110,9 @@ async function main(): Promise<void> {
 		if (!only || only === 'findings') {
 			await checkFindings(browser, stack);
 			await checkFindingsB(browser, stack);
-			await checkDefaults();
 		}
+		if (!only || only.startsWith('findings')) await checkFindingsC(browser, stack);
+		if (!only || only === 'findings') await checkDefaults();
 
 		if (!only || 'credential'.includes(only)) {
 			const fields = credentialFields();

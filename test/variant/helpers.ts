@@ -12,7 +12,7 @@ export { admin, errorText, estampParams, makePdf, pdfItem, recipientFields, runO
 export { byId, runTemplateOp, seedTemplate, keyWith } from '../template/helpers';
 export { runWorkflowOp, seedWorkflow, runParams, configFor } from '../workflow/helpers';
 
-/** The credential fields a user sets for the variant service (credential, "Paths the Specification Does Not Show"). */
+/** The credential fields a user sets for the variant service (credential, "Service Paths"). */
 export const VARIANT_PATHS = {
 	creditBalancePath: '/credits/wallet',
 	workflowListPath: '/workflow-definitions',

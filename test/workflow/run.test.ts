@@ -112,7 +112,7 @@ describe('signing workflow run', () => {
 		expect(run.result.error).toBeUndefined();
 		expect(run.items).toHaveLength(3);
 		expect((run.items[0].json.envelope as IDataObject).title).toBe('One');
-		expect(run.items[1].json.error).toContain('title: is required');
+		expect(run.items[1].json.error).toContain('Title: is required');
 		expect(run.items[1].pairedItem).toEqual({ item: 1 });
 		expect((run.items[2].json.envelope as IDataObject).title).toBe('Three');
 		expect(run.requests.filter((r) => r.method === 'GET')).toHaveLength(0);

@@ -90,5 +90,8 @@ export async function getPrefillFields(this: ILoadOptionsFunctions): Promise<Res
 			...(type === 'boolean' ? { defaultValue: typeof stored === 'boolean' ? stored : false } : {}),
 		};
 	});
-	return withNotice(fields, 'This template has no fields for the sender to fill');
+	if (!fields.length) return { fields, emptyFieldsNotice: 'This template has no fields for the sender to fill' };
+	// Shown by n8n in Map Automatically (where it lists no fields): the keys input items must carry.
+	const keys = fields.map((f) => f.id).join(', ');
+	return { fields, emptyFieldsNotice: `Map Automatically fills each field from the input item's field of the same key: ${keys}` };
 }

@@ -128,7 +128,7 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		expect(Object.keys(seen).every((id) => expected.includes(id) || before.includes(id)), 'the stored memory holds ids of envelopes it never listed');
 	});
 
-	await check('example "envelope completed: save the signed PDF": a test run saves the newest completed envelope\'s signed PDF', async () => {
+	await check('example "save the signed PDF of each completed envelope": a test run saves the newest completed envelope\'s signed PDF', async () => {
 		const envelopeId = await completeOne('Example contract');
 		const { execution: done } = await runManually(stack, EXAMPLE_SIGNED, TRIGGER);
 		expectEqual(done.status, 'success', `example run status (${done.data?.resultData.error?.message ?? ''})`);

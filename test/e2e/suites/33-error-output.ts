@@ -64,8 +64,8 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			// n8n puts the input's fields beside the error: the row names which input it was.
 			expectEqual(failed.map((item) => item.json.row), ['validation', '404', '500', 'malformed', 'reset'], 'rows of the error items');
 			const errors = Object.fromEntries(failed.map((item) => [item.json.row, item.json.error as Record<string, any>]));
-			expect(String(errors.validation?.message).includes('recipients.0.email'), `validation message: ${JSON.stringify(errors.validation)}`);
-			expect(Array.isArray(errors.validation?.fieldErrors) && errors.validation.fieldErrors[0].startsWith('recipients.0.email'), `field errors: ${JSON.stringify(errors.validation)}`);
+			expect(String(errors.validation?.message).includes('Recipient 1 > Email'), `validation message: ${JSON.stringify(errors.validation)}`);
+			expect(Array.isArray(errors.validation?.fieldErrors) && errors.validation.fieldErrors[0].startsWith('Recipient 1 > Email'), `field errors: ${JSON.stringify(errors.validation)}`);
 			expectEqual([errors['404']?.code, errors['404']?.httpCode, typeof errors['404']?.requestId], ['NOT_FOUND', '404', 'string'], 'the 404 error');
 			expectEqual([errors['500']?.httpCode, typeof errors['500']?.requestId], ['500', 'string'], 'the 500 error');
 			expectEqual(errors.malformed?.code, 'MALFORMED_RESPONSE', 'the malformed answer');

@@ -22,7 +22,7 @@ const properties: INodeProperties[] = listProperties(show, [
 			adjustment: { name: 'Adjustment', description: 'Manual corrections' },
 		}),
 		default: 'consume',
-		hint: 'Other values can be given as an expression: values beyond Consume are not in the API specification, so the list holds guesses and the node sends any value',
+		hint: 'Other values your service uses can be given as an expression: the node sends any value',
 	},
 ]);
 

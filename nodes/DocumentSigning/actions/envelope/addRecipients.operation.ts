@@ -40,7 +40,8 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		default: JSON.stringify(REPLACE_GUESS),
 		description:
-			'What the request adds to ask for a replacement. The specification does not show how a request selects replace: the default is a guess; if your service appends instead, the item fails and says so. Set what your service expects, e.g. {"mode": "replace"}.',
+			'Fields added to the request to ask for a replacement instead of an append. If the service appends anyway, the item fails and says so.',
+		hint: 'Keep {"replace": true} unless the service asks for a replacement another way, e.g. {"mode": "replace"}. Do not put the recipients here: the Recipients above are sent.',
 		displayOptions: { show: { replace: [true] } },
 	},
 ];
@@ -58,7 +59,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		// A replaced list is the whole list: without a signer the envelope could never be sent.
 		throw inputError(
 			this.getNode(),
-			'Invalid recipients: recipients: must include at least one signer when replacing all recipients',
+			'Invalid recipients: Recipients: must include at least one signer when replacing all recipients',
 			i,
 			'An envelope needs at least one signer to be sent.',
 		);

@@ -20,6 +20,13 @@ import { withEnvelopeId } from '../shared/envelopeId';
 
 const show = { resource: ['envelope'], operation: ['create'] };
 
+/** Shown under the output when an envelope is created without recipients. */
+export const NO_RECIPIENTS_HINT =
+	'Created without recipients: the envelope is a draft that Send refuses until it has a signer. Add them with Envelope > Add Recipients (or in Recipients here) before sending.';
+
+/** Items of one run share one hint (one context per run of the node). */
+const hinted = new WeakSet<object>();
+
 const properties: INodeProperties[] = [
 	...pdfSourceProperties('envelope'),
 	{
@@ -60,6 +67,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		body: checked as IDataObject,
 		itemIndex: i,
 	})) as IDataObject;
+
+	// Valid for the service (a draft takes recipients later), but Send will refuse it: said
+	// once, under the output, rather than left to fail at Send.
+	if (!recipients && !hinted.has(this)) {
+		hinted.add(this);
+		this.addExecutionHints?.({ message: NO_RECIPIENTS_HINT, location: 'outputPane' });
+	}
 
 	if (!source.pdf) return simplifyOutput.call(this, i, [{ json: withEnvelopeId(envelope, 'envelope') }]);
 	const pdf = source.pdf;

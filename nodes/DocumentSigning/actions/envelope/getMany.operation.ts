@@ -9,6 +9,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { ENVELOPE_STATUS_OPTIONS, OTHER_STATUS_HINT } from '../../../shared/envelopeStatus';
 import { EnvelopeListQuerySchema } from '../../../shared/schemas';
 import { listAll, listProperties } from '../shared/list';
+import { withEnvelopeId } from '../shared/envelopeId';
 import { simplifyOutput } from '../shared/output';
 
 const show = { resource: ['envelope'], operation: ['getMany'] };
@@ -34,5 +35,7 @@ const properties: INodeProperties[] = listProperties(show, [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return simplifyOutput.call(this, i, await listAll.call(this, i, apiPath('envelopes'), EnvelopeListQuerySchema.pick({ status: true, search: true })));
+	const items = await listAll.call(this, i, apiPath('envelopes'), EnvelopeListQuerySchema.pick({ status: true, search: true }));
+	// Each envelope also under `envelopeId`, as every envelope step outputs it (`id` stays).
+	return simplifyOutput.call(this, i, items.map((item) => ({ ...item, json: withEnvelopeId(item.json, 'envelope') })));
 }

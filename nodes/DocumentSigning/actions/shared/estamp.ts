@@ -100,7 +100,8 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 				default: '',
 				required: true,
 				description:
-					'Instrument name from the state\'s catalog, verbatim (near-duplicates such as "Up to" and "Upto" are separate catalog entries: pick the one your instrument uses). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'Instrument name from the state\'s catalog, verbatim. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				hint: 'Listed as the catalog prints them, sent verbatim: near-duplicates (e.g. "Up to" and "Upto") and trailing dots are separate entries. Pick the one your instrument uses.',
 				displayOptions: when({ estampState: CATALOG_STATES }),
 			},
 			ARTICLE_EXACT_VALUE,

@@ -28,6 +28,9 @@ export const urlIdRegex = (segments: string[]) => `https?://[^\\s]*?/(?:${segmen
 /** The whole address, as n8n checks a mode's validation (it anchors the pattern at both ends). */
 const urlRegex = (segments: string[]) => `${urlIdRegex(segments)}(?:[/?#][^\\s]*)?`;
 
+/** A recipient's signing page (`.../sign/<token>`) is the address users have at hand, but it holds no envelope ID. */
+const SIGNING_PAGE_NOTE = ". A recipient's signing page address (.../sign/...) holds a link token, not the envelope ID: use By ID with the envelope's ID (e.g. from Get Many)";
+
 /** A picker: a list (from `searchListMethod`, searchable), or an id typed or mapped. */
 export function resourceLocator(spec: LocatorSpec): INodeProperties {
 	const noun = spec.label.toLowerCase();
@@ -57,7 +60,7 @@ export function resourceLocator(spec: LocatorSpec): INodeProperties {
 						type: 'regex',
 						properties: {
 							regex: urlRegex(spec.urlSegments),
-							errorMessage: `Not ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} address: it needs .../${spec.urlSegments[0]}/<${noun} ID> in its path`,
+							errorMessage: `Not ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} address: it needs .../${spec.urlSegments[0]}/(${noun} ID) in its path${spec.urlSegments.includes('envelopes') ? SIGNING_PAGE_NOTE : ''}`,
 						},
 					},
 				],

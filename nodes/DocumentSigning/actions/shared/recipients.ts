@@ -109,9 +109,11 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 			name: 'signaturePlacement',
 			type: 'collection',
 			placeholder: 'Add Placement Option',
-			default: {},
+			// Search Text shows in every new recipient: the one entry a placement needs (left
+			// empty, no placement is sent; the other entries alone are refused naming it).
+			default: { searchText: '' },
 			description:
-				'Place the signature next to a text in the PDF. Add Search Text: the placement is found by searching the PDF for it.',
+				'Place the signature next to a text in the PDF: Search Text is required for a placement, the other options adjust it',
 			options: [
 				{ displayName: 'Gap', name: 'gap', type: 'number', default: 10, description: 'Distance from the text, in PDF points (1 pt = 1/72 inch)' },
 				{ displayName: 'Height', name: 'height', type: 'number', default: 50, description: 'Height of the signature box, in PDF points (1 pt = 1/72 inch)', hint: 'PDF points: 50 pt is about 1.8 cm' },
@@ -130,7 +132,8 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. Signature of tenant',
-					description: 'Text to search the PDF for; required for a placement',
+					description: 'Text to search the PDF for; the signature is placed next to it',
+					hint: 'Required for a placement; left empty, no placement is sent',
 				},
 				{ displayName: 'Width', name: 'width', type: 'number', default: 200, description: 'Width of the signature box, in PDF points (1 pt = 1/72 inch)', hint: 'PDF points: 200 pt is about 7 cm' },
 			],

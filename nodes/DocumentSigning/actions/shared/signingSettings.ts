@@ -76,7 +76,7 @@ const settingOptions: INodeProperties[] = [
 		options: enumOptions({ options: SUGGESTED_WHATSAPP_NOTIFICATIONS }, { all: 'All', none: 'None' }),
 		default: 'all',
 		description: 'Messages to recipients that have a phone number',
-		hint: 'Other values can be given as an expression: values beyond All are not in the API specification, so the list holds guesses and the node sends any value',
+		hint: 'Other values your service takes can be given as an expression: the node sends any value',
 	},
 ];
 

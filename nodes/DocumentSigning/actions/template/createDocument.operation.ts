@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { apiPath } from '../../../shared/endpoints';
 import { DocumentCreateSchema, documentCreateIssues, MAX_RECIPIENTS } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
+import { issueLines } from '../../../shared/fieldNames';
 import { validateInput, validationError } from '../../../shared/validation';
 import { readText } from '../shared/params';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
@@ -102,11 +103,11 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show }, properties);
 
-/** `recipientMapping.2.email` becomes `recipientMapping.2 (Client (signer)).email`: the role a user knows. */
+/** `Recipient 3 > Email` becomes `Recipient 3 (Client (signer)) > Email`: the role a user knows. */
 function withRoleNames(lines: string[], mapping: IDataObject[], template?: DocumentTemplate): string[] {
 	return lines.map((line) =>
-		line.replace(/^recipientMapping\.(\d+)/, (path, n: string) => {
-			const id = mapping[Number(n)]?.templateRecipientId;
+		line.replace(/^Recipient (\d+)/, (path, n: string) => {
+			const id = mapping[Number(n) - 1]?.templateRecipientId;
 			const role = template?.recipients.find((r) => r.id === id);
 			return `${path} (${role ? roleLabel(role) : `"${String(id ?? '')}"`})`;
 		}),
@@ -134,7 +135,7 @@ async function documentBody(this: IExecuteFunctions, i: number, templateId: stri
 	const body = validateInput(this, DocumentCreateSchema, { ...draft, prefillValues }, i, 'document');
 	const issues = documentCreateIssues(template, body);
 	if (issues.length) {
-		const lines = withRoleNames(issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`), draft.recipientMapping as IDataObject[], template);
+		const lines = withRoleNames(issueLines(issues), draft.recipientMapping as IDataObject[], template);
 		throw validationError(this, 'document', lines, i, `Invalid document for template "${template.name ?? template.id}"`);
 	}
 	// Overrides on top of the template's settings: a given workflow replaces the template's.

@@ -19,7 +19,7 @@ const EXAMPLE_CONFIG = {
 
 /** Where the shape of a config list the API reference leaves unshown comes from. */
 const SHAPE_HINT = (key: string) =>
-	`The API reference shows no item shape: copy the array from a signing workflow set up in the service (Signing Workflow > Get, <code>version.config.${key}</code>), e.g. <code>[{ … }, { … }]</code>.`;
+	`To reuse stages set up in the service, map them from Signing Workflow > Get: <code>{{ $json.version.config.${key} }}</code>.`;
 
 /** Execution-only settings added to the shared signing settings (which bring Expires At, not used here). */
 const executionOptions: INodeProperties[] = [

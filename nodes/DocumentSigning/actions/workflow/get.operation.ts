@@ -8,7 +8,7 @@ import { simplifyOutput } from '../shared/output';
 const properties: INodeProperties[] = [
 	{
 		...workflowIdProperty,
-		hint: 'The specification names this read without its path: the credential sets it ("Signing Workflow Get Path", default /workflows/{workflowId}). The answer is output as the service gives it.',
+		hint: 'Read from the path the credential sets ("Signing Workflow Get Path", default /workflows/{workflowId}). The answer is output as the service gives it.',
 	},
 ];
 

@@ -12,7 +12,7 @@ const show = { resource: ['workflow'], operation: ['getMany'] };
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The specification names this list without its path: the credential sets it ("Signing Workflow List Path", default /workflows)',
+			'Read from the path the credential sets ("Signing Workflow List Path", default /workflows)',
 		name: 'guessedPathNotice',
 		type: 'notice',
 		default: '',

@@ -56,7 +56,7 @@ const properties: INodeProperties[] = [
 						required: true,
 						description:
 							'A participant of the latest published version. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-						hint: 'The list needs the workflows:read permission and the workflow read path of the credential; without them, type the key as an expression (e.g. buyer). The run itself needs only workflows:write.',
+						hint: 'The list shows the participants of the published version. If it stays empty, type the participant key as an expression (e.g. buyer): the run works without the list.',
 					},
 					{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
 					{
