@@ -1,7 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import type { IDataObject, IPairedItemData, NodeParameterValueType } from 'n8n-workflow';
 
-import { RATE_POLICY, RateController } from '../../nodes/shared/rate';
 import { RETRY_POLICY } from '../../nodes/shared/transport';
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 import { runOp, seedEnvelope } from '../envelope/helpers';
@@ -113,7 +112,7 @@ describe('one rate controller per run and credential', () => {
 		expect(Date.now() - t0).toBeGreaterThanOrEqual(((24 - 1) / 12) * 1000 - 50);
 	});
 
-	it('the later nodes of an execution start at the pace an earlier node learned; another execution starts unpaced', async () => {
+	it('the later nodes of an execution and another execution soon after start at the pace an earlier node learned', async () => {
 		const ids = await seedMany(40);
 		await h.fault({ rateLimitPerSecond: 20, retryAfterSeconds: 0.2, latencyMs: 2 });
 		const nextWindow = async () => await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
@@ -137,23 +136,13 @@ describe('one rate controller per run and credential', () => {
 		expect(second.filter((r) => r.status === 200)).toHaveLength(40);
 		expect(second.filter((r) => r.status === 429)).toHaveLength(0);
 
-		// Another execution soon after goes on at the learned count; once the credential was
-		// idle for RATE_POLICY.rememberMs it starts afresh and meets the limit again.
+		// Another execution soon after goes on at the learned count (forgetting an idle
+		// credential is tested on a fake clock in pacing-clock.test.ts).
 		await nextWindow();
 		const soon = await runOp(h, status({ parallelRequests: 10 }), input);
 		expect(soon.result.error).toBeUndefined();
 		// (a count learned a little high is corrected by one 429)
 		expect(soon.requests.filter((r) => r.status === 429).length).toBeLessThanOrEqual(1);
-		const remember = RATE_POLICY.rememberMs;
-		RATE_POLICY.rememberMs = 200;
-		try {
-			await nextWindow();
-			const later = await runOp(h, status({ parallelRequests: 10 }), input);
-			expect(later.result.error).toBeUndefined();
-			expect(later.requests.filter((r) => r.status === 429).length).toBeGreaterThan(0);
-		} finally {
-			RATE_POLICY.rememberMs = remember;
-		}
 	});
 
 	it('two executions at once with one credential share one window: nothing lost, none twice, few 429s', async () => {
@@ -231,50 +220,5 @@ describe('adaptive items at once (no Parallel Requests set)', () => {
 		expect(titles).toHaveLength(120);
 		// every create that was not answered 201 was refused with 429 (not processed) and sent again
 		expect(run.requests.filter((r) => r.method === 'POST' && r.status !== 201 && r.status !== 429)).toHaveLength(0);
-	});
-});
-
-describe('RateController (without HTTP)', () => {
-	it('starts are spread over the round trip of the requests in flight, never more than spreadMaxMs apart', async () => {
-		const rate = new RateController({ parallel: 10 }, undefined, 10);
-		const first = await rate.acquire();
-		await new Promise((r) => setTimeout(r, 40));
-		rate.succeeded(first); // a 40 ms round trip: starts at least 0.8 x 40 / 10 = 3.2 ms apart
-		const t0 = performance.now();
-		for (let i = 0; i < 21; i++) await rate.acquire();
-		const took = performance.now() - t0;
-		// The plan is kept in Date.now's whole milliseconds and timers fire on libuv's whole-millisecond
-		// clock: up to 1 ms lost where the plan starts and up to 2 ms at its last timer.
-		expect(took).toBeGreaterThanOrEqual(20 * 3.2 - 3);
-		expect(took).toBeLessThan(20 * RATE_POLICY.spreadMaxMs + 100);
-	});
-
-	it('one request at a time is not spread', async () => {
-		const rate = new RateController({ parallel: 1 }, undefined, 1);
-		const first = await rate.acquire();
-		await new Promise((r) => setTimeout(r, 40));
-		rate.succeeded(first);
-		const t0 = performance.now();
-		for (let i = 0; i < 20; i++) await rate.acquire();
-		expect(performance.now() - t0).toBeLessThan(20);
-	});
-
-	it('never above Max Requests per Second', async () => {
-		const rate = new RateController({ maxPerSecond: 5 });
-		expect(rate.ceiling).toBe(5);
-		const t0 = Date.now();
-		for (let i = 0; i < 6; i++) await rate.acquire();
-		expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
-	});
-
-	it('a 429 pauses every request for Retry-After and teaches the window its count', async () => {
-		const rate = new RateController();
-		for (let i = 0; i < 30; i++) await rate.acquire(); // none answered yet: they count as accepted
-		rate.rateLimited(await rate.acquire(), 200);
-		expect(rate.shared.window.count).toBe(30);
-		const t0 = Date.now();
-		await rate.acquire();
-		expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
-		expect(rate.stats).toMatchObject({ rateLimited: 1, pauses: 1 });
 	});
 });

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { cancelSignalOf, ExecutionStopped, isStopped, untilStopped } from '../../shared/cancel';
+import { cancelSignalOf, ExecutionStopped, isStopped } from '../../shared/cancel';
 import { apiErrorFields } from '../../shared/errors';
 import { configureRate, type RateSettings, rateStatsOf } from '../../shared/rate';
 import { readingOncePerRun } from '../../shared/runParameters';
@@ -229,11 +229,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (limit) {
 		const running = new Set<Promise<void>>();
 		for (let itemIndex = 0; itemIndex < items.length && !stopped; itemIndex++) {
-			const place = limit.acquire();
 			try {
-				await untilStopped(place, signal);
+				await limit.acquire(signal); // stopped while waiting: no place was taken
 			} catch {
-				void place.then(() => limit.release()); // stopped while waiting: give the place back
 				break;
 			}
 			if (stopped) {
