@@ -1,5 +1,5 @@
-import { type CredentialState, credentialState, newCredentialState } from './credentialState';
-import { type ConcurrencyLimit, FixedLimit } from './limiter';
+import { type CredentialState, newCredentialState } from './credentialState';
+import type { ConcurrencyLimit } from './limiter';
 import type { Ticket } from './rateWindow';
 
 export { RATE_POLICY, RateWindow, type Ticket } from './rateWindow';
@@ -147,45 +147,4 @@ export class RateController {
 	}
 }
 
-/** Controllers and settings of each node run (the run's context object) by credential. */
-const runs = new WeakMap<object, { settings: RateSettings; controllers: Map<string, RateController> }>();
-
-function runOf(context: object) {
-	let run = runs.get(context);
-	if (!run) {
-		run = { settings: {}, controllers: new Map() };
-		runs.set(context, run);
-	}
-	return run;
-}
-
-/** Sets the pacing of a node run before its first request. */
-export function configureRate(context: object, settings: RateSettings): void {
-	runOf(context).settings = settings;
-}
-
-/** The controller of this run for one credential (the key identifies it in memory only, hashed). */
-export function rateControllerFor(context: object, credentialKey: string): RateController {
-	const run = runOf(context);
-	let controller = run.controllers.get(credentialKey);
-	if (!controller) {
-		const shared = credentialState(credentialKey);
-		const parallel = run.settings.parallel;
-		controller = new RateController(run.settings, shared, parallel === undefined ? shared.limit : new FixedLimit(parallel));
-		run.controllers.set(credentialKey, controller);
-	}
-	return controller;
-}
-
 export { forgetLearnedPaces } from './credentialState';
-
-/** The run's figures over all its credentials. */
-export function rateStatsOf(context: object): RateStats {
-	const total: RateStats = { requests: 0, retried: 0, rateLimited: 0, pauses: 0, pausedMs: 0 };
-	for (const controller of runs.get(context)?.controllers.values() ?? []) {
-		for (const key of Object.keys(total) as Array<keyof RateStats>) {
-			total[key] += controller.stats[key];
-		}
-	}
-	return total;
-}
