@@ -42,7 +42,7 @@ import { type Clock, realClock, WaitQueue } from './clock';
  */
 
 /** The tuning of the adaptive limit; a test passes its own to AdaptiveLimit. */
-export const LIMIT_POLICY = Object.freeze({
+const limitDefaults = {
 	initial: 10,
 	min: 1,
 	/** As many as n8n's HTTP Request node sends at once for a large batch; more buys nothing. */
@@ -83,9 +83,16 @@ export const LIMIT_POLICY = Object.freeze({
 	yieldEveryMs: 10,
 	/** Answers after which the fastest round trip is measured again (the service may have slowed for good). */
 	rttResetAnswers: 2000,
-});
+	/**
+	 * Idle this long (nothing in flight), the next request starts slow start again from
+	 * `initial` (TCP's restart after idle): the service may refuse now what it took before.
+	 */
+	restartAfterIdleMs: 1000,
+};
 
-export type LimitPolicy = typeof LIMIT_POLICY;
+export type LimitPolicy = Readonly<typeof limitDefaults>;
+
+export const LIMIT_POLICY: LimitPolicy = Object.freeze(limitDefaults);
 
 export type Outcome = 'ok' | 'overload' | 'rateLimited';
 
@@ -142,6 +149,8 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 	/** A timer is set for the place the clock adds next (slow start before the first answer). */
 	private growing = false;
 	private lastYield = -Infinity;
+	/** When the last request in flight ended (restart after idle). */
+	private idleSince = Infinity;
 	/** Round trips of the last answers, ms (the delay signal). */
 	private readonly recent: number[] = [];
 	/** How late the last 0 ms timers fired, ms (watchLag). */
@@ -180,6 +189,7 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 	/** Takes a place; while the limit is used up, waits behind the items that came first. */
 	async acquire(signal?: AbortSignal): Promise<void> {
 		throwIfStopped(signal);
+		if (this.inflight === 0 && this.clock.now() - this.idleSince >= this.policy.restartAfterIdleMs) this.restart();
 		this.slowStartFrom ??= this.clock.now();
 		if (this.fastest === undefined && this.clock.now() - this.lastYield >= this.policy.yieldEveryMs) {
 			this.lastYield = this.clock.now(); // one turn given per interval, however many start at once
@@ -251,8 +261,17 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 		});
 	}
 
+	/** Slow start again from at most `initial`, by answers (the fastest round trip is kept). */
+	private restart(): void {
+		this.value = this.slowStartBase = Math.min(this.limit, this.policy.initial);
+		this.slowStart = true;
+		this.slowStartFrom = undefined;
+		this.recent.length = 0;
+	}
+
 	release(): void {
 		this.inflight = Math.max(0, this.inflight - 1);
+		if (this.inflight === 0) this.idleSince = this.clock.now();
 		if (this.inflight === 0 && this.slowStart) {
 			// Idle: the clock's growth stops here and resumes from this limit with the next request.
 			this.value = this.slowStartBase = this.limit;

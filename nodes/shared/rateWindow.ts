@@ -3,7 +3,7 @@ import { type Clock, realClock, WaitQueue } from './clock';
 /** The service's rate window as learned from its 429 answers (see rate.ts). */
 
 /** Tuning; a test passes its own to RateWindow and RateController. */
-export const RATE_POLICY = Object.freeze({
+const rateDefaults = {
 	/** Shortest window assumed behind a Retry-After (a service tells the time left, not its window). */
 	minWindowMs: 1000,
 	maxWindowMs: 60_000,
@@ -32,9 +32,11 @@ export const RATE_POLICY = Object.freeze({
 	spreadMaxMs: 5,
 	/** Weight of the newest round trip in the running average. */
 	roundTripWeight: 0.2,
-});
+};
 
-export type RatePolicy = typeof RATE_POLICY;
+export type RatePolicy = Readonly<typeof rateDefaults>;
+
+export const RATE_POLICY: RatePolicy = Object.freeze(rateDefaults);
 
 /** A permit to send one request. */
 export interface Ticket {
