@@ -94,11 +94,6 @@ export class CredentialStates {
 
 const inProcess = new CredentialStates();
 
-/** The shared state of `credentialKey` in this n8n process. */
-export function credentialState(credentialKey: string): CredentialState {
-	return inProcess.get(credentialKey);
-}
-
 /** The shared state of `credentialKey`, held by a run until it calls `release`. */
 export function holdCredentialState(credentialKey: string): { state: CredentialState; release: () => void } {
 	return inProcess.hold(credentialKey);

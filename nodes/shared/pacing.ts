@@ -5,6 +5,7 @@ import { holdCredentialState } from './credentialState';
 import { type ConcurrencyLimit, FixedLimit } from './limiter';
 import { RateController, type RateSettings } from './rate';
 import { credentialsOf } from './runCache';
+import type { ApiContext } from './transport';
 
 /**
  * One object per node run for everything its requests share with the credential: the
@@ -36,8 +37,8 @@ type Resolved = RunPacing | BaseUrlRefused;
 
 const runs = new WeakMap<object, Promise<Resolved>>();
 
-async function resolve(context: object, settings: RateSettings, hold: boolean): Promise<Resolved> {
-	const credentials = await credentialsOf(context as Parameters<typeof credentialsOf>[0], CREDENTIAL_TYPE);
+async function resolve(context: ApiContext, settings: RateSettings, hold: boolean): Promise<Resolved> {
+	const credentials = await credentialsOf(context, CREDENTIAL_TYPE);
 	const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
 	if (!base.ok) return { refused: base.message };
 	const secret = String(credentials.apiKey ?? '');
@@ -67,11 +68,11 @@ function remember(context: object, pacing: Promise<Resolved>): Promise<Resolved>
  * Opens the pacing of a node run with the user's Batching settings, before its first item;
  * the credential's state is held until `close`.
  */
-export function openPacing(context: object, settings: RateSettings): Promise<Resolved> {
+export function openPacing(context: ApiContext, settings: RateSettings): Promise<Resolved> {
 	return remember(context, resolve(context, settings, true));
 }
 
 /** The run's pacing; a context the router did not open (a trigger, a list) gets the adaptive defaults. */
-export function pacingOf(context: object): Promise<Resolved> {
+export function pacingOf(context: ApiContext): Promise<Resolved> {
 	return runs.get(context) ?? remember(context, resolve(context, {}, false));
 }

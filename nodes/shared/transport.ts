@@ -22,7 +22,7 @@ import { isRedirect, nextRedirect } from './redirects';
 import { oncePerRun } from './runCache';
 
 export { CREDENTIAL_TYPE } from './pacing';
-export { backoffMs, RETRY_POLICY, retryAfterMs } from './retry';
+export { RETRY_POLICY } from './retry';
 
 /**
  * The only module that does HTTP. API calls carry the credential's Bearer key (added by
