@@ -35,20 +35,19 @@ describe('bounded concurrency across items', () => {
 		await h.fault({ latencyMs: 150 });
 		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
 
-		const t0 = Date.now();
 		const parallel = await runOp(h, status(), input);
-		const parallelMs = Date.now() - t0;
 		expect(parallel.result.error).toBeUndefined();
 		expect(parallel.items.map((item) => item.json.envelopeId)).toEqual(ids);
 		expect(parallel.items.map((item) => (item.pairedItem as IPairedItemData).item)).toEqual(ids.map((_, i) => i));
 
-		const t1 = Date.now();
 		const serial = await runOp(h, status({ parallelRequests: 1 }), input);
-		const serialMs = Date.now() - t1;
 		expect(serial.items.map((item) => item.json.envelopeId)).toEqual(ids);
-		expect(serialMs).toBeGreaterThanOrEqual(10 * 150);
-		// 10 items x 150 ms one after another, against one round of 10 at once
-		expect(parallelMs).toBeLessThan(serialMs / 2);
+		// Counted at the service (each request stays 150 ms there): one after another, each
+		// arrives after the one before was answered; in parallel, several arrive within 150 ms.
+		const arrivals = (run: typeof serial) => run.requests.map((r) => Date.parse(r.time)).sort((a, b) => a - b);
+		const most = (at: number[]) => Math.max(...at.map((t, k) => at.slice(k).filter((u) => u < t + 150).length));
+		expect(arrivals(serial).every((t, k, all) => k === 0 || t - all[k - 1] >= 150)).toBe(true);
+		expect(most(arrivals(parallel))).toBeGreaterThanOrEqual(5);
 	});
 
 	it('Continue On Fail: error items stay in place, paired with their item', async () => {
@@ -151,9 +150,7 @@ describe('one rate controller per run and credential', () => {
 		await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
 		const half = (k: number) => ids.slice(k * 30, k * 30 + 30).map((envelopeId) => ({ json: { envelopeId } }));
 		const before = (await h.requests()).length;
-		const t0 = Date.now();
 		const runs = await Promise.all([0, 1].map(async (k) => await runOp(h, status(), half(k))));
-		const took = Date.now() - t0;
 		for (const [k, run] of runs.entries()) {
 			expect(run.result.error).toBeUndefined();
 			expect(run.items.map((item) => item.json.envelopeId)).toEqual(ids.slice(k * 30, k * 30 + 30));
@@ -165,19 +162,16 @@ describe('one rate controller per run and credential', () => {
 		const limited = requests.filter((r) => r.status === 429);
 		const firstRefused = Date.parse(limited[0].time);
 		expect(limited.filter((r) => Date.parse(r.time) > firstRefused + 500).length).toBeLessThanOrEqual(2);
-		expect(took).toBeLessThan(4000);
 	});
 
-	it('every run has its own pauses: a 429 in one run does not slow the next', async () => {
+	it('a 429 pauses the run for its Retry-After (a later run starting at once: pacing-clock.test.ts)', async () => {
 		const ids = await seedMany(5);
 		await h.fault({ failures: [{ status: 429, count: 1 }], retryAfterSeconds: 0.3 });
 		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
 		const t0 = Date.now();
-		await runOp(h, status(), input);
+		const run = await runOp(h, status(), input);
+		expect(run.result.error).toBeUndefined();
 		expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
-		const t1 = Date.now();
-		await runOp(h, status(), input);
-		expect(Date.now() - t1).toBeLessThan(250);
 	});
 
 	it('a retried 503 or server error shows up in the hint under the output', async () => {

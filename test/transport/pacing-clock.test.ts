@@ -187,6 +187,18 @@ describe('RateController on a fake clock', () => {
 		expect(startedAt).toBe(tickets[0].at + 1000 + RATE_POLICY.marginMs);
 	});
 
+	it('a run that starts after another run\'s Retry-After pause starts at once', async () => {
+		const { clock, rate, shared } = controller();
+		for (let i = 0; i < 5; i++) await rate.acquire();
+		rate.rateLimited(await rate.acquire(), 300);
+		await clock.advance(300);
+		const next = new RateController({}, shared);
+		const at = clock.now();
+		await next.acquire();
+		expect(clock.now()).toBe(at);
+		expect(next.stats).toMatchObject({ rateLimited: 0, pauses: 0, pausedMs: 0 });
+	});
+
 	it('Stop ends a Retry-After pause and a wait for an answer at once', async () => {
 		const { rate } = controller();
 		for (let i = 0; i < 20; i++) await rate.acquire();
