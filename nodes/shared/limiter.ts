@@ -1,5 +1,6 @@
 import { throwIfStopped } from './cancel';
 import { type Clock, realClock, WaitQueue } from './clock';
+import type { ConcurrencyLimit, Outcome } from './concurrency';
 
 /**
  * How many items of a batch run at once when the user has not fixed "Parallel Requests":
@@ -93,45 +94,6 @@ const limitDefaults = {
 export type LimitPolicy = Readonly<typeof limitDefaults>;
 
 export const LIMIT_POLICY: LimitPolicy = Object.freeze(limitDefaults);
-
-export type Outcome = 'ok' | 'overload' | 'rateLimited';
-
-/**
- * How many items of a run are in flight at once: a place is taken before an item starts
- * and given back when it ends; answers are observed (a fixed limit ignores them).
- */
-export interface ConcurrencyLimit {
-	readonly limit: number;
-	readonly running: number;
-	/** Takes a place, waiting first come first served; ExecutionStopped when `signal` aborts. */
-	acquire(signal?: AbortSignal): Promise<void>;
-	release(): void;
-	observe(outcome: Outcome, sentAt: number): void;
-}
-
-/** The user's "Parallel Requests": a limit that never moves. */
-export class FixedLimit implements ConcurrencyLimit {
-	private inflight = 0;
-	private readonly queue = new WaitQueue();
-
-	constructor(readonly limit: number) {}
-
-	get running(): number {
-		return this.inflight;
-	}
-
-	async acquire(signal?: AbortSignal): Promise<void> {
-		throwIfStopped(signal);
-		if (this.queue.length === 0 && this.inflight < this.limit) this.inflight++;
-		else await this.queue.wait(signal); // the releasing item hands its place on
-	}
-
-	release(): void {
-		if (!this.queue.wakeOne()) this.inflight = Math.max(0, this.inflight - 1);
-	}
-
-	observe(): void {}
-}
 
 export class AdaptiveLimit implements ConcurrencyLimit {
 	private value: number;

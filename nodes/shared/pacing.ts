@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { checkBaseUrl } from './baseUrl';
 import { holdCredentialState } from './credentialState';
-import { type ConcurrencyLimit, FixedLimit } from './limiter';
+import { type ConcurrencyLimit, FixedLimit } from './concurrency';
 import { RateController, type RateSettings } from './rate';
 import { credentialsOf } from './runCache';
 import type { ApiContext } from './transport';

@@ -1,5 +1,5 @@
 import { type CredentialState, newCredentialState } from './credentialState';
-import type { ConcurrencyLimit } from './limiter';
+import type { ConcurrencyLimit } from './concurrency';
 import type { Ticket } from './rateWindow';
 
 export { RATE_POLICY, RateWindow, type Ticket } from './rateWindow';

@@ -1,6 +1,7 @@
 import { ExecutionStopped } from '../../nodes/shared/cancel';
 import { CredentialStates, newCredentialState } from '../../nodes/shared/credentialState';
-import { AdaptiveLimit, FixedLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
+import { FixedLimit } from '../../nodes/shared/concurrency';
+import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
 import { RATE_POLICY, RateController, type Ticket } from '../../nodes/shared/rate';
 import { FakeClock, settle } from './fake-clock';
 

@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf, ExecutionStopped, isStopped } from '../../shared/cancel';
 import { apiErrorFields } from '../../shared/errors';
-import { FixedLimit } from '../../shared/limiter';
+import { FixedLimit } from '../../shared/concurrency';
 import { openPacing } from '../../shared/pacing';
 import type { RateSettings, RateStats } from '../../shared/rate';
 import { readingOncePerRun } from '../../shared/runParameters';
