@@ -49,8 +49,8 @@ function isMetadataPath(pathname: string): boolean {
  * only place the API key may go). The message of a refusal says why and what to change.
  */
 export function checkBaseUrl(value: unknown, allowInsecureHttp = false): BaseUrlCheck {
-	// Asked twice per request (the transport and the credential's authenticate) for the same
-	// few values; the answer depends on the input alone, so it is kept per value.
+	// Asked once per node run (pacing.ts) and by the credential's authenticate for every
+	// request, for the same few values; the answer depends on the input alone: kept per value.
 	if (typeof value !== 'string') return judgeBaseUrl(value, allowInsecureHttp);
 	const key = `${allowInsecureHttp ? 'insecure' : 'secure'} ${value}`;
 	let check = checkedBaseUrls.get(key);

@@ -1,52 +1,105 @@
 import { createHash } from 'crypto';
 
-import { AdaptiveLimit } from './limiter';
-import { RATE_POLICY, RateWindow } from './rateWindow';
+import { type Clock, realClock } from './clock';
+import { AdaptiveLimit, LIMIT_POLICY, type LimitPolicy } from './limiter';
+import { RATE_POLICY, type RatePolicy, RateWindow } from './rateWindow';
 
 /**
  * What the node runs of one credential (API key and Base URL) learn about the service, shared
  * by every run in this n8n process (main or worker): how many requests at once
  * (limiter.ts) and how many per window (rateWindow.ts). Executions running at the same time
  * with one key then share one limit instead of each meeting it alone, and a later node of
- * the same execution goes on where the earlier one stopped. Kept while in use and forgotten
- * after RATE_POLICY.rememberMs without a request (a limit of one batch must not slow the next
- * batch against a service that changed). Keyed by a SHA-256 of the key and the Base URL:
- * no secret is held here.
+ * the same execution goes on where the earlier one stopped. Kept while a run holds it (one
+ * sleeping out a Retry-After included) and forgotten after RATE_POLICY.rememberMs without a
+ * run or a request (a limit of one batch must not slow the next batch against a service that
+ * changed). Keyed by a SHA-256 of the key and the Base URL: no secret is held here.
  */
 export interface CredentialState {
 	limit: AdaptiveLimit;
 	window: RateWindow;
-	/** Last request started, ms since epoch. */
+	clock: Clock;
+	/** Last request started or run ended, ms since epoch. */
 	lastUsed: number;
+	/** Runs holding the state (router runs, until they end). */
+	holders: number;
 }
 
-const states = new Map<string, CredentialState>();
-
-export function newCredentialState(): CredentialState {
-	return { limit: new AdaptiveLimit(), window: new RateWindow(), lastUsed: Date.now() };
+export interface PacingPolicies {
+	limit: LimitPolicy;
+	rate: RatePolicy;
 }
 
-function forgetIdle(now: number): void {
-	for (const [id, state] of states) {
-		if (now - state.lastUsed >= RATE_POLICY.rememberMs && state.limit.running === 0) states.delete(id);
+const DEFAULT_POLICIES: PacingPolicies = { limit: LIMIT_POLICY, rate: RATE_POLICY };
+
+export function newCredentialState(clock: Clock = realClock, policies: PacingPolicies = DEFAULT_POLICIES): CredentialState {
+	return {
+		limit: new AdaptiveLimit(policies.limit, clock),
+		window: new RateWindow(policies.rate, clock),
+		clock,
+		lastUsed: clock.now(),
+		holders: 0,
+	};
+}
+
+/** The states of the credentials in use, by hashed key. */
+export class CredentialStates {
+	private readonly states = new Map<string, CredentialState>();
+
+	constructor(
+		private readonly clock: Clock = realClock,
+		private readonly policies: PacingPolicies = DEFAULT_POLICIES,
+	) {}
+
+	get size(): number {
+		return this.states.size;
+	}
+
+	/** The state of `credentialKey` (Base URL and API key; hashed at once). */
+	get(credentialKey: string): CredentialState {
+		const id = createHash('sha256').update(credentialKey).digest('hex');
+		const now = this.clock.now();
+		for (const [other, state] of this.states) {
+			const idle = state.holders === 0 && state.limit.running === 0;
+			if (idle && now - state.lastUsed >= this.policies.rate.rememberMs) this.states.delete(other);
+		}
+		let state = this.states.get(id);
+		if (!state) {
+			state = newCredentialState(this.clock, this.policies);
+			this.states.set(id, state);
+		}
+		state.lastUsed = now;
+		return state;
+	}
+
+	/** The state, kept until `release` is called (once) whatever the time without a request. */
+	hold(credentialKey: string): { state: CredentialState; release: () => void } {
+		const state = this.get(credentialKey);
+		state.holders++;
+		let held = true;
+		return {
+			state,
+			release: () => {
+				if (!held) return;
+				held = false;
+				state.holders--;
+				state.lastUsed = this.clock.now();
+			},
+		};
+	}
+
+	clear(): void {
+		this.states.clear();
 	}
 }
 
-/** The shared state of `credentialKey` (Base URL and API key; hashed at once). */
-export function credentialState(credentialKey: string): CredentialState {
-	const id = createHash('sha256').update(credentialKey).digest('hex');
-	const now = Date.now();
-	forgetIdle(now);
-	let state = states.get(id);
-	if (!state) {
-		state = newCredentialState();
-		states.set(id, state);
-	}
-	state.lastUsed = now;
-	return state;
+const inProcess = new CredentialStates();
+
+/** The shared state of `credentialKey`, held by a run until it calls `release`. */
+export function holdCredentialState(credentialKey: string): { state: CredentialState; release: () => void } {
+	return inProcess.hold(credentialKey);
 }
 
 /** Forgets everything learned (tests start each case without it). */
 export function forgetLearnedPaces(): void {
-	states.clear();
+	inProcess.clear();
 }

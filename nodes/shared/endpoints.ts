@@ -1,7 +1,7 @@
 /**
  * Every endpoint path of the API, written as the specification writes them (`{id}` for a
- * path parameter). The node fills them with `apiPath`; the sandbox serves them with
- * `routePattern`, so a path changes in one place.
+ * path parameter). The node fills them with `apiPath`, so a path changes in one place (the
+ * sandbox, a second reading of the specification, writes its routes itself).
  */
 export const ENDPOINTS = {
 	envelopes: '/envelopes',
@@ -54,9 +54,4 @@ export function apiPath(endpoint: Endpoint, ...ids: string[]): string {
 	}
 	let next = 0;
 	return template.replace(PARAMETER, () => encodeURIComponent(ids[next++]));
-}
-
-/** The path of `endpoint` as an express route (`{envelopeId}` -> `:envelopeId`). */
-export function routePattern(endpoint: Endpoint): string {
-	return ENDPOINTS[endpoint].replace(PARAMETER, ':$1');
 }

@@ -1,4 +1,6 @@
-import { sleep } from 'n8n-workflow';
+import { throwIfStopped } from './cancel';
+import { type Clock, realClock, WaitQueue } from './clock';
+import type { ConcurrencyLimit, Outcome } from './concurrency';
 
 /**
  * How many items of a batch run at once when the user has not fixed "Parallel Requests":
@@ -40,7 +42,8 @@ import { sleep } from 'n8n-workflow';
  * limiters: a run with few items left teaches nothing about more.
  */
 
-export const LIMIT_POLICY = {
+/** The tuning of the adaptive limit; a test passes its own to AdaptiveLimit. */
+const limitDefaults = {
 	initial: 10,
 	min: 1,
 	/** As many as n8n's HTTP Request node sends at once for a large batch; more buys nothing. */
@@ -81,38 +84,55 @@ export const LIMIT_POLICY = {
 	yieldEveryMs: 10,
 	/** Answers after which the fastest round trip is measured again (the service may have slowed for good). */
 	rttResetAnswers: 2000,
+	/**
+	 * Idle this long (nothing in flight), the next request starts slow start again from
+	 * `initial` (TCP's restart after idle): the service may refuse now what it took before.
+	 */
+	restartAfterIdleMs: 1000,
 };
 
-export type Outcome = 'ok' | 'overload' | 'rateLimited';
+export type LimitPolicy = Readonly<typeof limitDefaults>;
 
-export class AdaptiveLimit {
-	private value = LIMIT_POLICY.initial;
+export const LIMIT_POLICY: LimitPolicy = Object.freeze(limitDefaults);
+
+export class AdaptiveLimit implements ConcurrencyLimit {
+	private value: number;
 	private inflight = 0;
 	private slowStart = true;
 	private slowStartFrom: number | undefined;
-	private slowStartBase = LIMIT_POLICY.initial;
+	private slowStartBase: number;
 	/** Fastest round trip of an answered request, ms. */
 	private fastest: number | undefined;
 	private answers = 0;
 	/** No second cut for answers to requests sent before the last one. */
 	private lastCutAt = -Infinity;
-	private readonly waiting: Array<() => void> = [];
+	/** Items waiting for a place, from every run sharing the limit, oldest first. */
+	private readonly queue = new WaitQueue();
+	/** A timer is set for the place the clock adds next (slow start before the first answer). */
+	private growing = false;
 	private lastYield = -Infinity;
+	/** When the last request in flight ended (restart after idle). */
+	private idleSince = Infinity;
 	/** Round trips of the last answers, ms (the delay signal). */
 	private readonly recent: number[] = [];
 	/** How late the last 0 ms timers fired, ms (watchLag). */
 	private readonly lags: number[] = [];
 	private watchingLag = false;
 
-	constructor(private readonly now: () => number = Date.now) {}
+	constructor(
+		private readonly policy: LimitPolicy = LIMIT_POLICY,
+		private readonly clock: Clock = realClock,
+	) {
+		this.value = this.slowStartBase = policy.initial;
+	}
 
 	/** Requests (items) allowed in flight now. */
 	get limit(): number {
 		// The clock ramps only until the first answer: from then on answers pace the growth.
 		if (!this.slowStart || this.slowStartFrom === undefined || this.fastest !== undefined) return Math.floor(this.value);
-		const byClock = this.slowStartBase * 2 ** ((this.now() - this.slowStartFrom) / LIMIT_POLICY.doublingMs);
+		const byClock = this.slowStartBase * 2 ** ((this.clock.now() - this.slowStartFrom) / this.policy.doublingMs);
 		// Blind (no answer yet): never more than blindMax, whatever the clock says.
-		return Math.floor(Math.max(this.value, Math.min(LIMIT_POLICY.blindMax, byClock)));
+		return Math.floor(Math.max(this.value, Math.min(this.policy.blindMax, byClock)));
 	}
 
 	get inSlowStart(): boolean {
@@ -123,23 +143,58 @@ export class AdaptiveLimit {
 		return this.inflight;
 	}
 
-	/** Takes a place; waits while the limit is used up. */
-	async acquire(): Promise<void> {
-		this.slowStartFrom ??= this.now();
-		if (this.fastest === undefined && this.now() - this.lastYield >= LIMIT_POLICY.yieldEveryMs) {
-			await sleep(0);
-			this.lastYield = this.now();
+	/** Items waiting for a place. */
+	get waiting(): number {
+		return this.queue.length;
+	}
+
+	/** Takes a place; while the limit is used up, waits behind the items that came first. */
+	async acquire(signal?: AbortSignal): Promise<void> {
+		throwIfStopped(signal);
+		if (this.inflight === 0 && this.clock.now() - this.idleSince >= this.policy.restartAfterIdleMs) this.restart();
+		this.slowStartFrom ??= this.clock.now();
+		if (this.fastest === undefined && this.clock.now() - this.lastYield >= this.policy.yieldEveryMs) {
+			this.lastYield = this.clock.now(); // one turn given per interval, however many start at once
+			await this.clock.sleep(0, signal);
 		}
-		while (this.inflight >= this.limit) {
-			// Woken by a release; in slow start also by the clock, which raises the limit.
-			await Promise.race([
-				new Promise<void>((resolve) => this.waiting.push(resolve)),
-				...(this.slowStart ? [sleep(LIMIT_POLICY.doublingMs / 4)] : []),
-			]);
-			this.lastYield = this.now();
+		if (this.queue.length === 0 && this.inflight < this.limit) {
+			this.take();
+			return;
 		}
+		// Woken with its place taken (grant): by a release, an answer, or the clock in slow start.
+		const turn = this.queue.wait(signal);
+		this.growByClock();
+		await turn;
+		this.lastYield = this.clock.now();
+	}
+
+	private take(): void {
 		this.inflight++;
 		this.watchLag();
+	}
+
+	/** Gives the free places to the oldest waiters. */
+	private grant(): void {
+		while (this.queue.length > 0 && this.inflight < this.limit) {
+			this.take();
+			this.queue.wakeOne();
+		}
+		this.growByClock();
+	}
+
+	/**
+	 * Before the first answer the limit rises with the clock: one timer for the moment it
+	 * allows one more in flight, set only while an item waits (no polling).
+	 */
+	private growByClock(): void {
+		if (this.growing || this.queue.length === 0 || !this.slowStart || this.fastest !== undefined) return;
+		if (this.slowStartFrom === undefined || this.inflight + 1 > this.policy.blindMax) return;
+		const at = this.slowStartFrom + this.policy.doublingMs * Math.log2((this.inflight + 1) / this.slowStartBase);
+		this.growing = true;
+		void this.clock.sleep(Math.max(1, Math.ceil(at - this.clock.now()))).then(() => {
+			this.growing = false;
+			this.grant();
+		});
 	}
 
 	/**
@@ -150,15 +205,16 @@ export class AdaptiveLimit {
 	private watchLag(): void {
 		if (this.watchingLag) return;
 		this.watchingLag = true;
+		const { clock, policy } = this;
 		void (async () => {
 			// Stops when idle, or after half a second without an answer (a run that stopped reading them).
-			for (let quiet = 0; this.inflight > 0 && quiet < 500 / LIMIT_POLICY.lagEveryMs; quiet++) {
+			for (let quiet = 0; this.inflight > 0 && quiet < 500 / policy.lagEveryMs; quiet++) {
 				const answers = this.answers;
-				const from = this.now();
-				await sleep(0);
-				this.lags.push(Math.max(0, this.now() - from - 1));
-				if (this.lags.length > LIMIT_POLICY.lagSamples) this.lags.shift();
-				await sleep(LIMIT_POLICY.lagEveryMs);
+				const from = clock.now();
+				await clock.sleep(0);
+				this.lags.push(Math.max(0, clock.now() - from - 1));
+				if (this.lags.length > policy.lagSamples) this.lags.shift();
+				await clock.sleep(policy.lagEveryMs);
 				if (this.answers !== answers) quiet = -1;
 			}
 		})().finally(() => {
@@ -167,56 +223,65 @@ export class AdaptiveLimit {
 		});
 	}
 
+	/** Slow start again from at most `initial`, by answers (the fastest round trip is kept). */
+	private restart(): void {
+		this.value = this.slowStartBase = Math.min(this.limit, this.policy.initial);
+		this.slowStart = true;
+		this.slowStartFrom = undefined;
+		this.recent.length = 0;
+	}
+
 	release(): void {
 		this.inflight = Math.max(0, this.inflight - 1);
+		if (this.inflight === 0) this.idleSince = this.clock.now();
 		if (this.inflight === 0 && this.slowStart) {
 			// Idle: the clock's growth stops here and resumes from this limit with the next request.
 			this.value = this.slowStartBase = this.limit;
 			this.slowStartFrom = undefined;
 		}
-		this.waiting.splice(0).forEach((wake) => wake());
+		this.grant();
 	}
 
 	/** An answer (or a failure) to one request sent at `sentAt`. */
 	observe(outcome: Outcome, sentAt: number): void {
-		const now = this.now();
+		const now = this.clock.now();
 		const rtt = Math.max(0, now - sentAt);
 		if (outcome === 'ok') this.answered(rtt);
 		else if (outcome === 'rateLimited') this.endSlowStart(this.limit);
 		else if (sentAt > this.lastCutAt) {
 			// Answers to requests sent before this cut were caused by the old limit: one cut per round trip.
-			this.endSlowStart(Math.max(LIMIT_POLICY.min, this.limit * LIMIT_POLICY.decrease));
+			this.endSlowStart(Math.max(this.policy.min, this.limit * this.policy.decrease));
 			this.lastCutAt = now;
 		}
-		this.waiting.splice(0).forEach((wake) => wake());
+		this.grant();
 	}
 
 	private answered(rtt: number): void {
 		if (this.fastest === undefined) this.value = this.limit; // what the clock reached stays
-		if (++this.answers >= LIMIT_POLICY.rttResetAnswers) {
+		if (++this.answers >= this.policy.rttResetAnswers) {
 			this.answers = 0;
 			this.fastest = undefined;
 		}
 		this.fastest = this.fastest === undefined ? rtt : Math.min(this.fastest, rtt);
-		const base = this.fastest + LIMIT_POLICY.rttSlackMs;
+		const base = this.fastest + this.policy.rttSlackMs;
 		const limit = this.limit;
 		// The delay signal is the fastest of the last few answers (HyStart's filter): one late
 		// answer is n8n's own jitter; a queue at the service makes them all late.
 		this.recent.push(rtt);
-		if (this.recent.length > LIMIT_POLICY.samples) this.recent.shift();
+		if (this.recent.length > this.policy.samples) this.recent.shift();
 		// Less the event loop's lateness of late (watchLag): n8n's own delay.
 		const lag = this.lags.length ? Math.max(...this.lags) : 0;
 		const delay = Math.max(this.fastest, Math.min(...this.recent) - lag);
 		// Only a limit in use is judged (Netflix's rule): few items left say nothing about more.
 		const used = this.inflight * 2 >= limit;
 		if (this.slowStart) {
-			if (delay > base * LIMIT_POLICY.exitRtt) {
+			if (delay > base * this.policy.exitRtt) {
 				// At most halved (TCP's cut): the last answers may all have waited on n8n itself.
-				this.endSlowStart(Math.max(LIMIT_POLICY.initial, limit * LIMIT_POLICY.decrease, (limit * base) / delay));
-			} else if (used && rtt <= base * LIMIT_POLICY.growRtt) {
+				this.endSlowStart(Math.max(this.policy.initial, limit * this.policy.decrease, (limit * base) / delay));
+			} else if (used && rtt <= base * this.policy.growRtt) {
 				// A slow service (long round trips, no queue) is ramped by TCP's doubling per round trip.
-				const growth = this.fastest >= LIMIT_POLICY.slowRttMs ? 1 : LIMIT_POLICY.growth;
-				this.value = Math.min(LIMIT_POLICY.max, Math.max(this.value, limit) + growth);
+				const growth = this.fastest >= this.policy.slowRttMs ? 1 : this.policy.growth;
+				this.value = Math.min(this.policy.max, Math.max(this.value, limit) + growth);
 			}
 			return;
 		}
@@ -224,16 +289,16 @@ export class AdaptiveLimit {
 		const step = Math.max(1, Math.log10(limit));
 		// Vegas grows by log10(limit) per round trip (one answer is 1/limit of it) and gives
 		// back the queue beyond beta within a round trip.
-		if (queue < LIMIT_POLICY.alpha * step && used) this.value += step / limit;
-		else if (queue > LIMIT_POLICY.beta * step) {
-			const excess = Math.max(step, queue - LIMIT_POLICY.beta * step);
-			this.value -= Math.min(excess, LIMIT_POLICY.maxCut * limit) / limit;
+		if (queue < this.policy.alpha * step && used) this.value += step / limit;
+		else if (queue > this.policy.beta * step) {
+			const excess = Math.max(step, queue - this.policy.beta * step);
+			this.value -= Math.min(excess, this.policy.maxCut * limit) / limit;
 		}
-		this.value = Math.min(LIMIT_POLICY.max, Math.max(LIMIT_POLICY.min, this.value));
+		this.value = Math.min(this.policy.max, Math.max(this.policy.min, this.value));
 	}
 
 	private endSlowStart(to: number): void {
-		this.value = Math.min(LIMIT_POLICY.max, Math.max(LIMIT_POLICY.min, to));
+		this.value = Math.min(this.policy.max, Math.max(this.policy.min, to));
 		this.slowStart = false;
 	}
 }

@@ -1,7 +1,6 @@
-import { pause } from './cancel';
-
-import { type CredentialState, credentialState, newCredentialState } from './credentialState';
-import { RATE_POLICY, type Ticket } from './rateWindow';
+import { type CredentialState, newCredentialState } from './credentialState';
+import type { ConcurrencyLimit } from './concurrency';
+import type { Ticket } from './rateWindow';
 
 export { RATE_POLICY, RateWindow, type Ticket } from './rateWindow';
 
@@ -46,10 +45,14 @@ export class RateController {
 	/** Running average of the round trip of answered requests, ms. */
 	private roundTripMs: number | undefined;
 
+	/**
+	 * @param limit  the run's items at once: the credential's adaptive limit, or the user's
+	 *   fixed number (answers are fed to it; a fixed one ignores them)
+	 */
 	constructor(
 		settings: RateSettings = {},
 		readonly shared: CredentialState = newCredentialState(),
-		private readonly parallel?: number,
+		readonly limit: ConcurrencyLimit = shared.limit,
 	) {
 		const max = Number(settings.maxPerSecond);
 		this.ceiling = Number.isFinite(max) && max > 0 ? max : Infinity;
@@ -60,12 +63,12 @@ export class RateController {
 	 * request; ends at once with ExecutionStopped when `signal` (n8n's Stop) aborts.
 	 */
 	async acquire(signal?: AbortSignal): Promise<Ticket> {
-		const window = this.shared.window;
+		const { window, clock } = this.shared;
 		for (;;) {
-			const now = Date.now();
+			const now = clock.now();
 			this.shared.lastUsed = now;
 			if (window.pausedUntil > now) {
-				await pause(window.pausedUntil - now, signal);
+				await clock.sleep(window.pausedUntil - now, signal);
 				continue;
 			}
 			const { epoch, generation } = window;
@@ -74,7 +77,7 @@ export class RateController {
 			// after a quiet spell it starts again from now (no burst to catch up).
 			const slot = window.nextSlot(now);
 			if (slot === undefined) {
-				await pause(RATE_POLICY.spreadMaxMs, signal); // the answer that decides the slot is on its way
+				await window.untilAnswered(signal); // the answer that decides the slot is on its way
 				continue;
 			}
 			const paced = this.nextStart > now - gap ? this.nextStart : now;
@@ -85,7 +88,7 @@ export class RateController {
 			if (start > now) {
 				let waited = false;
 				try {
-					await pause(start - now, signal);
+					await clock.sleep(start - now, signal);
 					waited = true;
 				} finally {
 					if (!waited) ticket.refused = true; // stopped: it never went
@@ -95,7 +98,7 @@ export class RateController {
 				ticket.refused = true; // given up: it never went
 				continue; // a 429 came meanwhile: queue again behind its pause
 			}
-			ticket.at = Date.now();
+			ticket.at = clock.now();
 			this.stats.requests++;
 			return ticket;
 		}
@@ -103,32 +106,34 @@ export class RateController {
 
 	/** The least time between two starts that spreads the requests in flight over their round trip. */
 	private spreadMs(): number {
-		const parallel = this.parallel ?? this.shared.limit.limit;
+		const parallel = this.limit.limit;
+		const policy = this.shared.window.policy;
 		if (parallel < 2 || this.roundTripMs === undefined) return 0;
-		return Math.min(RATE_POLICY.spreadMaxMs, (RATE_POLICY.spreadShare * this.roundTripMs) / parallel);
+		return Math.min(policy.spreadMaxMs, (policy.spreadShare * this.roundTripMs) / parallel);
 	}
 
 	/** The service answered (not 429, not 5xx). */
 	succeeded(ticket?: Ticket): void {
 		if (!ticket) return;
-		ticket.answeredAt = Date.now();
+		ticket.answeredAt = this.shared.clock.now();
 		const took = ticket.answeredAt - ticket.at;
-		const weight = RATE_POLICY.roundTripWeight;
+		const weight = this.shared.window.policy.roundTripWeight;
 		this.roundTripMs = this.roundTripMs === undefined ? took : this.roundTripMs + weight * (took - this.roundTripMs);
 		this.shared.window.accepted(ticket);
-		this.shared.limit.observe('ok', ticket.at);
+		this.limit.observe('ok', ticket.at);
 	}
 
 	/** 503, another 5xx or a failed connection: fewer at once. */
 	overloaded(ticket?: Ticket): void {
 		if (!ticket) return;
-		ticket.answeredAt = Date.now();
-		this.shared.limit.observe('overload', ticket.at);
+		ticket.answeredAt = this.shared.clock.now();
+		this.shared.window.answered();
+		this.limit.observe('overload', ticket.at);
 	}
 
 	/** 429: learns the window; returns how long the refused request itself waits before it queues again (0: the run's pause covers it). */
 	rateLimited(ticket: Ticket, retryAfterMs: number): number {
-		const now = Date.now();
+		const now = this.shared.clock.now();
 		ticket.answeredAt = now;
 		const window = this.shared.window;
 		const pausedBefore = Math.max(now, window.pausedUntil);
@@ -137,48 +142,9 @@ export class RateController {
 		if (ticket.epoch === window.epoch && !paced) this.stats.pauses++;
 		window.refused(ticket, retryAfterMs, now);
 		this.stats.pausedMs += Math.max(0, window.pausedUntil - pausedBefore);
-		this.shared.limit.observe('rateLimited', ticket.at);
+		this.limit.observe('rateLimited', ticket.at);
 		return paced ? Math.max(0, retryAfterMs) : 0;
 	}
 }
 
-/** Controllers and settings of each node run (the run's context object) by credential. */
-const runs = new WeakMap<object, { settings: RateSettings; controllers: Map<string, RateController> }>();
-
-function runOf(context: object) {
-	let run = runs.get(context);
-	if (!run) {
-		run = { settings: {}, controllers: new Map() };
-		runs.set(context, run);
-	}
-	return run;
-}
-
-/** Sets the pacing of a node run before its first request. */
-export function configureRate(context: object, settings: RateSettings): void {
-	runOf(context).settings = settings;
-}
-
-/** The controller of this run for one credential (the key identifies it in memory only, hashed). */
-export function rateControllerFor(context: object, credentialKey: string): RateController {
-	const run = runOf(context);
-	let controller = run.controllers.get(credentialKey);
-	if (!controller) {
-		controller = new RateController(run.settings, credentialState(credentialKey), run.settings.parallel);
-		run.controllers.set(credentialKey, controller);
-	}
-	return controller;
-}
-
 export { forgetLearnedPaces } from './credentialState';
-
-/** The run's figures over all its credentials. */
-export function rateStatsOf(context: object): RateStats {
-	const total: RateStats = { requests: 0, retried: 0, rateLimited: 0, pauses: 0, pausedMs: 0 };
-	for (const controller of runs.get(context)?.controllers.values() ?? []) {
-		for (const key of Object.keys(total) as Array<keyof RateStats>) {
-			total[key] += controller.stats[key];
-		}
-	}
-	return total;
-}

@@ -1,7 +1,9 @@
+import { type Clock, realClock, WaitQueue } from './clock';
+
 /** The service's rate window as learned from its 429 answers (see rate.ts). */
 
-/** Tuning; a test may change it, node code does not. */
-export const RATE_POLICY = {
+/** Tuning; a test passes its own to RateWindow and RateController. */
+const rateDefaults = {
 	/** Shortest window assumed behind a Retry-After (a service tells the time left, not its window). */
 	minWindowMs: 1000,
 	maxWindowMs: 60_000,
@@ -32,6 +34,10 @@ export const RATE_POLICY = {
 	roundTripWeight: 0.2,
 };
 
+export type RatePolicy = Readonly<typeof rateDefaults>;
+
+export const RATE_POLICY: RatePolicy = Object.freeze(rateDefaults);
+
 /** A permit to send one request. */
 export interface Ticket {
 	epoch: number;
@@ -47,7 +53,7 @@ export interface Ticket {
 export class RateWindow {
 	/** Requests accepted per window; undefined before the first 429 with a sample. */
 	count: number | undefined;
-	windowMs = RATE_POLICY.minWindowMs;
+	windowMs: number;
 	pausedUntil = 0;
 	/** Counts the counts learned: a request of an earlier epoch was sent before the last one. */
 	epoch = 0;
@@ -58,8 +64,8 @@ export class RateWindow {
 	private fullSince: number | undefined;
 	/** The count before the running probe raised it (what the service is known to accept). */
 	private beforeProbe: number | undefined;
-	private probeAfterWindows = RATE_POLICY.probeAfterWindows;
-	private probeStep = RATE_POLICY.probe;
+	private probeAfterWindows: number;
+	private probeStep: number;
 	/** Fastest round trip of an accepted request, ms. */
 	private fastestRtt: number | undefined;
 	/** Set when the service refused a start nextSlot allowed by the early estimate of its count. */
@@ -68,6 +74,19 @@ export class RateWindow {
 	private lastCut = -Infinity;
 	/** The refused request the count was learned from. */
 	private learnedFrom: Ticket | undefined;
+	/** Starts waiting for the answer that decides their slot, oldest first. */
+	private readonly answers = new WaitQueue();
+	/** When the timer set for a lost answer fires. */
+	private lostAt: number | undefined;
+
+	constructor(
+		readonly policy: RatePolicy = RATE_POLICY,
+		private readonly clock: Clock = realClock,
+	) {
+		this.windowMs = policy.minWindowMs;
+		this.probeAfterWindows = policy.probeAfterWindows;
+		this.probeStep = policy.probe;
+	}
 
 	/**
 	 * The earliest start the window allows now (`now` itself when free); undefined while it
@@ -81,22 +100,51 @@ export class RateWindow {
 	 *   sent or arrives, the service counted it before it answered.
 	 */
 	nextSlot(now: number): number | undefined {
-		if (this.count === undefined) return now;
-		const n = Math.floor(this.count);
-		const counted = this.sends.filter((t) => !t.refused);
-		if (counted.length < n) return now;
-		const decisive = counted[counted.length - n];
+		const decisive = this.decisive();
+		if (!decisive) return now;
 		// Unanswered for a window's length (a lost answer): counted as answered now.
 		const answeredAt = decisive.answeredAt ?? (now - decisive.at >= this.windowMs ? now : undefined);
 		if (answeredAt === undefined) return undefined;
 		const early = !this.countsLate && decisive.answeredAt !== undefined && this.fastestRtt !== undefined;
 		const countedAt = early ? Math.max(decisive.at, answeredAt - this.fastestRtt!) : answeredAt;
-		return Math.max(now, countedAt + this.windowMs + RATE_POLICY.marginMs);
+		return Math.max(now, countedAt + this.windowMs + this.policy.marginMs);
+	}
+
+	/** The start `count` starts back, whose answer decides the next slot; undefined when the window is free. */
+	private decisive(): Ticket | undefined {
+		if (this.count === undefined) return undefined;
+		const n = Math.floor(this.count);
+		const counted = this.sends.filter((t) => !t.refused);
+		return counted.length < n ? undefined : counted[counted.length - n];
+	}
+
+	/**
+	 * While nextSlot is undefined: waits for the next answer, or until the deciding request
+	 * has gone unanswered a window's length (then counted as answered).
+	 */
+	async untilAnswered(signal?: AbortSignal): Promise<void> {
+		const decisive = this.decisive();
+		if (!decisive || decisive.answeredAt !== undefined) return;
+		const lostAt = decisive.at + this.windowMs;
+		if (this.lostAt === undefined || lostAt < this.lostAt) {
+			// One timer for every start waiting on it, not one each.
+			this.lostAt = lostAt;
+			void this.clock.sleep(Math.max(0, lostAt - this.clock.now())).then(() => {
+				if (this.lostAt === lostAt) this.lostAt = undefined;
+				this.answered();
+			});
+		}
+		await this.answers.wait(signal);
+	}
+
+	/** An answer came (accepted, refused or failed): the starts waiting on one look again. */
+	answered(): void {
+		this.answers.wakeAll();
 	}
 
 	record(ticket: Ticket): void {
 		this.sends.push(ticket);
-		const keep = 2 * this.windowMs + RATE_POLICY.marginMs;
+		const keep = 2 * this.windowMs + this.policy.marginMs;
 		while (this.sends.length && this.sends[0].at <= ticket.at - keep) this.sends.shift();
 		this.probe(ticket.at);
 	}
@@ -107,10 +155,10 @@ export class RateWindow {
 		this.fullSince ??= at;
 		const quiet = at - this.fullSince;
 		if (this.beforeProbe !== undefined) {
-			if (quiet < RATE_POLICY.probeHoldsAfterWindows * this.windowMs) return;
+			if (quiet < this.policy.probeHoldsAfterWindows * this.windowMs) return;
 			// The raise holds: the next one at once, twice as large.
 			this.probeStep = Math.min(1, 2 * this.probeStep);
-			this.probeAfterWindows = RATE_POLICY.probeAfterWindows;
+			this.probeAfterWindows = this.policy.probeAfterWindows;
 			this.raise(at);
 		} else if (quiet >= this.probeAfterWindows * this.windowMs) this.raise(at);
 	}
@@ -128,6 +176,7 @@ export class RateWindow {
 	 * Later ones may belong to its next window and are not counted.
 	 */
 	accepted(ticket: Ticket): void {
+		this.answered();
 		if (ticket.answeredAt !== undefined) {
 			const rtt = Math.max(0, ticket.answeredAt - ticket.at);
 			this.fastestRtt = Math.min(this.fastestRtt ?? rtt, rtt);
@@ -143,6 +192,7 @@ export class RateWindow {
 	 */
 	refused(ticket: Ticket, retryAfterMs: number, now: number): boolean {
 		ticket.refused = true;
+		this.answered();
 		if (this.count !== undefined) {
 			if (ticket.epoch === this.epoch) {
 				// Paced, so no window of the service should hold more than `count` of our starts.
@@ -150,8 +200,8 @@ export class RateWindow {
 				if (this.beforeProbe !== undefined && this.count > this.beforeProbe) {
 					// The raise found the limit: back to what was accepted; the next raise small and later.
 					this.count = this.beforeProbe;
-					this.probeStep = RATE_POLICY.probe;
-					this.probeAfterWindows = Math.min(RATE_POLICY.maxProbeAfterWindows, 2 * this.probeAfterWindows);
+					this.probeStep = this.policy.probe;
+					this.probeAfterWindows = Math.min(this.policy.maxProbeAfterWindows, 2 * this.probeAfterWindows);
 					this.lastCut = now;
 				} else if (!this.countsLate && this.fastestRtt !== undefined) {
 					// Paced by the early estimate of when the service counts: it counts later; from
@@ -162,7 +212,7 @@ export class RateWindow {
 					// It allows less now (another worker with the key, a lower plan): 10 % less,
 					// once per window (the 429s of one window are one event; one less per 429 let a
 					// worker sharing the key with another fall to nothing).
-					this.count = Math.max(1, this.count - Math.max(1, this.count * RATE_POLICY.cut));
+					this.count = Math.max(1, this.count - Math.max(1, this.count * this.policy.cut));
 					this.lastCut = now;
 				}
 				this.beforeProbe = undefined;
@@ -173,13 +223,13 @@ export class RateWindow {
 			}
 			return false;
 		}
-		const windowMs = Math.min(RATE_POLICY.maxWindowMs, Math.max(RATE_POLICY.minWindowMs, retryAfterMs));
+		const windowMs = Math.min(this.policy.maxWindowMs, Math.max(this.policy.minWindowMs, retryAfterMs));
 		// Accepted: the requests let go in the window before the refused one (the service
 		// counted them ahead of it), answered or still on their way back.
 		// A 429 to a request sent before the last pause only lengthens it.
 		const current = ticket.epoch === this.epoch;
 		const accepted = current ? this.sends.filter((t) => t.at > ticket.at - windowMs && t.at <= ticket.at && !t.refused).length : 0;
-		const learned = accepted >= RATE_POLICY.minSample;
+		const learned = accepted >= this.policy.minSample;
 		if (learned) {
 			this.count = accepted;
 			this.windowMs = windowMs;

@@ -1,5 +1,4 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
@@ -13,33 +12,25 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkBaseUrl, originOf } from './baseUrl';
+import { originOf } from './baseUrl';
 import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
-import {
-	addressWithoutQuery,
-	bodyText,
-	isJson,
-	MAYBE_SENT_CODES,
-	messageOf,
-	NOT_SENT_CODES,
-	systemErrorCode,
-} from './failures';
-import { credentialState } from './credentialState';
-import type { AdaptiveLimit } from './limiter';
-import { type RateController, rateControllerFor } from './rate';
+import { addressWithoutQuery, bodyText, isJson, messageOf, NOT_SENT_CODES, systemErrorCode } from './failures';
+import { CREDENTIAL_TYPE, pacingOf, type RunPacing } from './pacing';
+import { type AttemptOutcome, backoffMs, decideRetry, RETRY_POLICY, retryAfterMs } from './retry';
 import { isRedirect, nextRedirect } from './redirects';
-import { credentialsOf, oncePerRun } from './runCache';
+import { oncePerRun } from './runCache';
+
+export { CREDENTIAL_TYPE } from './pacing';
+export { RETRY_POLICY } from './retry';
 
 /**
  * The only module that does HTTP. API calls carry the credential's Bearer key (added by
  * n8n from the credential's `authenticate` block) and go only to the Base URL's origin:
- * the Base URL is checked before every call (baseUrl.ts) and redirects are judged here
+ * the Base URL is checked once per run (pacing.ts, baseUrl.ts) and redirects are judged here
  * (redirects.ts), never followed by n8n. Storage calls (presigned addresses) never carry
- * the key.
+ * the key. When to send again is retry.ts's decision.
  */
-
-export const CREDENTIAL_TYPE = 'documentSigningApi';
 
 export type ApiContext =
 	| IExecuteFunctions
@@ -62,49 +53,6 @@ export interface ApiRequestOptions {
 	oncePerRun?: boolean;
 }
 
-
-/**
- * Retry policy. A mutable object so a test run can shorten the waits; node code never
- * changes it.
- */
-export const RETRY_POLICY = {
-	/** Further attempts after the first. */
-	maxRetries: 3,
-	/** Further attempts after 429 answers (the whole run waits out each Retry-After). */
-	maxRateLimitedRetries: 10,
-	/** First backoff; doubles per attempt. */
-	baseDelayMs: 500,
-	/** Ceiling of the exponential backoff. */
-	maxDelayMs: 10_000,
-	/** Ceiling of a server-sent Retry-After. */
-	maxRetryAfterMs: 30_000,
-	/** Per-request timeout. */
-	timeoutMs: 60_000,
-};
-
-/** Statuses that mean "not processed, come back later": safe to resend for any method. */
-const RETRY_STATUSES = new Set([429, 503]);
-
-/** Server failures after which a read or an idempotent request is sent again. */
-const RESEND_STATUSES = new Set([500, 502, 504]);
-
-/** Names a credential's shared state in memory (hashed there, never kept in clear). */
-const credentialKey = (baseUrl: string, secret: string) => `${baseUrl}\n${secret}`;
-
-/**
- * The number of items at once shared by the node runs of this run's credential
- * (limiter.ts); undefined when the credential cannot be read (each item then fails with
- * the reason).
- */
-export async function sharedLimitOf(this: ApiContext): Promise<AdaptiveLimit | undefined> {
-	try {
-		const credentials = await credentialsOf(this, CREDENTIAL_TYPE);
-		const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
-		return base.ok ? credentialState(credentialKey(base.url, String(credentials.apiKey ?? ''))).limit : undefined;
-	} catch {
-		return undefined;
-	}
-}
 
 /** Calls the API at `<baseUrl><endpoint>` with the credential's key and returns the parsed JSON body. */
 export async function apiRequest<T = IDataObject>(
@@ -133,12 +81,11 @@ async function apiRequestText(
 	endpoint: string,
 	options: ApiRequestOptions,
 ): Promise<string> {
-	const credentials = await credentialsOf(this, CREDENTIAL_TYPE);
-	const secret = String(credentials.apiKey ?? '');
-	const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
-	if (!base.ok) throw new NodeOperationError(this.getNode(), base.message, { itemIndex: options.itemIndex });
+	const pacing = await pacingOf(this);
+	if ('refused' in pacing) throw new NodeOperationError(this.getNode(), pacing.refused, { itemIndex: options.itemIndex });
+	const { secret, origin } = pacing;
 	// A full address as the path would replace the Base URL (and take the key elsewhere).
-	if (!endpoint.startsWith('/') || endpoint.startsWith('//') || originOf(`${base.url}${endpoint}`) !== base.origin) {
+	if (!endpoint.startsWith('/') || endpoint.startsWith('//') || originOf(`${pacing.baseUrl}${endpoint}`) !== origin) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The API path "${endpoint.slice(0, 100)}" is not a path under the Base URL: write it starting with a single /, e.g. /envelopes`,
@@ -147,21 +94,17 @@ async function apiRequestText(
 	}
 	let request: IHttpRequestOptions = {
 		method,
-		baseURL: base.url,
+		baseURL: pacing.baseUrl,
 		url: endpoint,
 		qs: options.qs,
 		body: options.body,
 		json: true,
 	};
-	const resendable = options.idempotent ?? (method === 'GET' || method === 'HEAD');
 	const send: SendOptions = {
-		authenticated: true,
-		resendable,
+		resendable: options.idempotent ?? (method === 'GET' || method === 'HEAD'),
 		secret,
 		itemIndex: options.itemIndex,
-		// One pace per node run and credential, sharing what the credential's runs learned.
-		rate: rateControllerFor(this, credentialKey(base.url, secret)),
-		credentials,
+		pacing,
 	};
 
 	let response = await sendWithRetries.call(this, request, send);
@@ -171,7 +114,7 @@ async function apiRequestText(
 			statusCode: response.statusCode,
 			location: response.headers?.location,
 			from,
-			origin: base.origin,
+			origin,
 			method,
 			followed,
 		});
@@ -269,33 +212,25 @@ export async function guardedSend(this: ApiContext, options: IHttpRequestOptions
 }
 
 interface SendOptions {
-	authenticated: boolean;
 	resendable: boolean;
 	secret: string | undefined;
 	itemIndex?: number;
-	/** The run's rate controller (API calls only; storage addresses are not the API's limit). */
-	rate?: RateController;
-	/** The credential as read once for this run (n8n still applies its `authenticate` block). */
-	credentials?: ICredentialDataDecryptedObject;
+	/** API calls: the run's credential, pace and limit (storage addresses are not the API's, and carry no key). */
+	pacing?: RunPacing;
 }
 
-
-/** Sends once, then again while the failure is one that is safe to retry. */
+/** Sends once, then again while retry.ts decides it is safe and useful. */
 async function sendWithRetries(
 	this: ApiContext,
 	request: IHttpRequestOptions,
-	{ authenticated, resendable, secret, itemIndex, rate, credentials }: SendOptions,
+	{ resendable, secret, itemIndex, pacing }: SendOptions,
 ): Promise<IN8nHttpFullResponse> {
 	const expectJson = request.json === true;
+	const rate = pacing?.rate;
 	// n8n's Stop: no request starts after it, waits end at once, the one in flight is aborted.
 	const signal = cancelSignalOf(this);
 	let rateLimited = 0;
 	for (let attempt = 0; ; attempt++) {
-		const canRetry = attempt - rateLimited < RETRY_POLICY.maxRetries;
-		const retry = async (ms: number) => {
-			if (rate) rate.stats.retried++;
-			await pause(ms, signal);
-		};
 		throwIfStopped(signal);
 		const ticket = await rate?.acquire(signal);
 		throwIfStopped(signal);
@@ -304,7 +239,7 @@ async function sendWithRetries(
 			...request,
 			headers: { ...(request.headers ?? {}) },
 			// n8n would follow a redirect to any host with the key: apiRequestText decides.
-			...(authenticated ? { disableFollowRedirect: true } : {}),
+			...(pacing ? { disableFollowRedirect: true } : {}),
 			// Status and body are judged here, not by the helper, so retries and error
 			// messages follow the API's rules and the body is parsed once, strictly.
 			returnFullResponse: true,
@@ -313,89 +248,51 @@ async function sendWithRetries(
 			...(signal ? { abortSignal: signal } : {}),
 		};
 
-		let response: IN8nHttpFullResponse;
+		let response: IN8nHttpFullResponse | undefined;
+		let outcome: AttemptOutcome;
+		let failure: unknown;
 		try {
-			response = authenticated
-				? await this.helpers.httpRequestWithAuthentication.call(
-						this,
-						CREDENTIAL_TYPE,
-						attemptOptions,
-						credentials && {
-							credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: credentials },
-						},
-					)
+			const answer: IN8nHttpFullResponse = pacing
+				? await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, attemptOptions, {
+						// The credential as read once for this run (n8n still applies its `authenticate` block).
+						credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: pacing.credentials },
+					})
 				: await this.helpers.httpRequest(attemptOptions);
+			const status = answer.statusCode;
+			const malformed = expectJson && status < 400 && !isRedirect(status) && !isJson(bodyText(answer.body));
+			outcome = { answer: status, retryAfterMs: retryAfterMs(answer.headers), malformed };
+			response = answer;
 		} catch (error) {
 			// Aborted by Stop while under way: it may have reached the service.
 			if (signal?.aborted) stopNow(true);
-			rate?.overloaded(ticket);
-			const code = systemErrorCode(error);
-			const notSent = code !== undefined && NOT_SENT_CODES.has(code);
-			const maybeSent = code !== undefined && MAYBE_SENT_CODES.has(code);
-			if (canRetry && (notSent || (maybeSent && resendable))) {
-				await retry(backoffMs(attempt - rateLimited));
-				continue;
-			}
-			const target = `${request.method ?? 'GET'} ${addressWithoutQuery(request.url)}`;
-			const detail =
-				maybeSent && !resendable
-					? `${target} failed after it may have reached the service; it was not sent again so nothing is created twice. Check the service before retrying.`
-					: `${target} failed after ${attempt + 1} attempt(s). ${redactSecret(messageOf(error), secret)}`;
-			throw connectionError(this.getNode(), code, detail, itemIndex);
+			failure = error;
+			outcome = { failure: systemErrorCode(error) };
 		}
 
-		if (response.statusCode === 429 && rate && ticket) {
-			// Every request of the run waits; this one queues again behind the pause.
-			const wait = rate.rateLimited(ticket, retryAfterMs(response.headers) ?? backoffMs(rateLimited));
-			if (rateLimited++ < RETRY_POLICY.maxRateLimitedRetries) {
-				if (wait) await pause(wait, signal);
-				continue;
+		const decision = decideRetry(outcome, { attempt, rateLimited }, resendable, rate !== undefined);
+		let wait = decision.retry ? decision.afterMs : 0;
+		if (ticket && rate) {
+			if ('failure' in outcome || outcome.answer >= 500) rate.overloaded(ticket);
+			else if (outcome.answer !== 429) rate.succeeded(ticket);
+			else {
+				// Every request of the run waits; this one queues again behind the pause.
+				wait = rate.rateLimited(ticket, outcome.retryAfterMs ?? backoffMs(rateLimited));
+				rateLimited++;
 			}
-			return response;
 		}
-		if (response.statusCode >= 500) rate?.overloaded(ticket);
-		else rate?.succeeded(ticket);
-		if (RETRY_STATUSES.has(response.statusCode) && canRetry) {
-			await retry(retryAfterMs(response.headers) ?? backoffMs(attempt - rateLimited));
+		if (decision.retry) {
+			if (rate && !decision.rateLimited) rate.stats.retried++;
+			if (wait) await pause(wait, signal);
 			continue;
 		}
-		if (RESEND_STATUSES.has(response.statusCode) && canRetry && resendable) {
-			await retry(backoffMs(attempt - rateLimited));
-			continue;
-		}
-		if (expectJson && response.statusCode < 400 && !isRedirect(response.statusCode) && !isJson(bodyText(response.body))) {
-			if (canRetry && resendable) {
-				await retry(backoffMs(attempt - rateLimited));
-				continue;
-			}
-			throw malformedResponseError(
-				this.getNode(),
-				response.statusCode,
-				bodyText(response.body),
-				secret,
-				itemIndex,
-			);
-		}
-		return response;
+		if (response && decision.fail !== 'malformed') return response;
+		if (response) throw malformedResponseError(this.getNode(), response.statusCode, bodyText(response.body), secret, itemIndex);
+		const code = 'failure' in outcome ? outcome.failure : undefined;
+		const target = `${request.method ?? 'GET'} ${addressWithoutQuery(request.url)}`;
+		const detail =
+			decision.fail === 'mayHaveArrived'
+				? `${target} failed after it may have reached the service; it was not sent again so nothing is created twice. Check the service before retrying.`
+				: `${target} failed after ${attempt + 1} attempt(s). ${redactSecret(messageOf(failure), secret)}`;
+		throw connectionError(this.getNode(), code, detail, itemIndex);
 	}
-}
-
-export function backoffMs(attempt: number): number {
-	return Math.min(RETRY_POLICY.baseDelayMs * 2 ** attempt, RETRY_POLICY.maxDelayMs);
-}
-
-/** `Retry-After` as seconds or an HTTP date, capped; undefined when absent or unreadable. */
-export function retryAfterMs(headers: IDataObject | undefined): number | undefined {
-	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
-	const value = Array.isArray(raw) ? raw[0] : raw;
-	if (value === undefined || value === null || value === '') return undefined;
-	const text = String(value).trim();
-	let ms: number;
-	if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-	else {
-		const date = Date.parse(text);
-		if (Number.isNaN(date)) return undefined;
-		ms = Math.max(0, date - Date.now());
-	}
-	return Math.min(ms, RETRY_POLICY.maxRetryAfterMs);
 }

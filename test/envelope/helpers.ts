@@ -1,6 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import type { IDataObject, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 import {
 	actionNode,
@@ -16,17 +14,7 @@ export const NODE = 'Document Signing';
 /** Node parameters as a test writes them (checked by n8n when the workflow runs). */
 export type Params = Record<string, unknown>;
 
-/** A real PDF with `pages` pages, each page saying its number. */
-export async function makePdf(pages = 1, label = 'Agreement'): Promise<Buffer> {
-	const doc = await PDFDocument.create();
-	const font = await doc.embedFont(StandardFonts.Helvetica);
-	for (let p = 1; p <= pages; p++) {
-		const page = doc.addPage([595, 842]);
-		page.drawText(`${label} - page ${p}`, { x: 50, y: 780, size: 18, font });
-		page.drawText('Signature of tenant', { x: 50, y: 200, size: 12, font });
-	}
-	return Buffer.from(await doc.save());
-}
+export { makePdf, waitFor } from '../fixtures';
 
 export function pdfItem(pdf: Buffer, json: IDataObject = {}, fileName = 'agreement.pdf'): SeedItem {
 	return { json, binary: { data: { data: pdf, fileName, mimeType: 'application/pdf' } } };
@@ -119,17 +107,6 @@ export async function seedEnvelope(
 		if (!response.ok) throw new Error(`seed upload failed: ${response.status}`);
 	}
 	return created;
-}
-
-/** Polls `check` until it returns a truthy value (the sandbox's e-stamp runs on timers). */
-export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-	const end = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value) return value;
-		if (Date.now() > end) throw new Error('timed out waiting');
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
 }
 
 export async function admin(h: Harness, path: string, body: unknown): Promise<IDataObject> {

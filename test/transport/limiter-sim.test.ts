@@ -1,4 +1,5 @@
-import { AdaptiveLimit } from '../../nodes/shared/limiter';
+import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
+import { FakeClock } from './fake-clock';
 
 /**
  * The limiter against modelled services, on a 1 ms clock the test moves: `servers`
@@ -6,8 +7,9 @@ import { AdaptiveLimit } from '../../nodes/shared/limiter';
  * with it), and more than `refuseAbove` in the service answer 503 at once.
  */
 async function simulate(options: { items: number; servers: number; serviceMs: number; refuseAbove: number; fixed?: number; gradual?: boolean }) {
+	const clock = new FakeClock(0);
+	const limit = new AdaptiveLimit(LIMIT_POLICY, clock);
 	let now = 0;
-	const limit = new AdaptiveLimit(() => now);
 	const busyUntil: number[] = Array.from({ length: options.servers }, () => 0);
 	const answers: Array<{ at: number; sentAt: number; ok: boolean }> = [];
 	let inService = 0;
@@ -33,7 +35,11 @@ async function simulate(options: { items: number; servers: number; serviceMs: nu
 			if (due < 0 && next >= options.items) break;
 			if (due >= 0) retry.splice(due, 1);
 			else next++;
-			if (options.fixed === undefined) await limit.acquire();
+			if (options.fixed === undefined) {
+				const place = limit.acquire();
+				await clock.advance(0); // it gives way to the event loop before the first answer
+				await place;
+			}
 			inService++;
 			maxInService = Math.max(maxInService, inService);
 			if (inService > options.refuseAbove) {
@@ -52,7 +58,8 @@ async function simulate(options: { items: number; servers: number; serviceMs: nu
 			busyUntil[server] = start + options.serviceMs;
 			answers.push({ at: busyUntil[server], sentAt: now, ok: true });
 		}
-		now++;
+		await clock.advance(1);
+		now = clock.now();
 	}
 	return { ms: now, refused, maxInService, limit: limit.limit };
 }

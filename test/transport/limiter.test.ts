@@ -2,22 +2,27 @@ import { sleep } from 'n8n-workflow';
 
 import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
 import { RATE_POLICY, RateWindow, type Ticket } from '../../nodes/shared/rateWindow';
+import { FakeClock } from './fake-clock';
 
 /** The limiter's own decisions, on a clock the test moves. */
 function limiterAt(start = 1_000_000) {
-	let now = start;
-	const limit = new AdaptiveLimit(() => now);
+	const clock = new FakeClock(start);
+	const limit = new AdaptiveLimit(LIMIT_POLICY, clock);
 	return {
 		limit,
-		tick: (ms: number) => (now += ms),
-		now: () => now,
+		clock,
+		tick: async (ms: number) => await clock.advance(ms),
 		/** Takes `n` places (each must be free now). */
 		fill: async (n: number) => {
-			for (let k = 0; k < n; k++) await limit.acquire();
+			for (let k = 0; k < n; k++) {
+				const place = limit.acquire();
+				await clock.advance(0); // before the first answer it gives way to the event loop
+				await place;
+			}
 		},
 		/** One answer to a request sent `rtt` ms ago; its place is given back. */
 		answer: (rtt: number, outcome: 'ok' | 'overload' | 'rateLimited' = 'ok') => {
-			limit.observe(outcome, now - rtt);
+			limit.observe(outcome, clock.now() - rtt);
 			limit.release();
 		},
 	};
@@ -28,7 +33,7 @@ describe('AdaptiveLimit: slow start', () => {
 		const l = limiterAt();
 		expect(l.limit.limit).toBe(LIMIT_POLICY.initial);
 		await l.fill(10);
-		l.tick(25);
+		await l.tick(25);
 		// as the router does: every answer frees a place and the next item takes it
 		for (let k = 0; k < 10; k++) {
 			l.answer(25);
@@ -41,16 +46,16 @@ describe('AdaptiveLimit: slow start', () => {
 	it('rises with the clock while no answer has come: a slow service is ramped as fast as a quick one', async () => {
 		const l = limiterAt();
 		await l.fill(10);
-		l.tick(3 * LIMIT_POLICY.doublingMs);
+		await l.tick(3 * LIMIT_POLICY.doublingMs);
 		expect(l.limit.limit).toBe(80);
-		l.tick(20 * LIMIT_POLICY.doublingMs);
+		await l.tick(20 * LIMIT_POLICY.doublingMs);
 		expect(l.limit.limit).toBe(LIMIT_POLICY.blindMax); // the clock stops at blindMax before an answer
 	});
 
 	it('clearly slower answers end slow start at what was handled without a queue (Vegas); one late answer among fast ones does not', async () => {
 		const l = limiterAt();
 		await l.fill(10);
-		l.tick(25);
+		await l.tick(25);
 		for (let k = 0; k < 10; k++) l.answer(25);
 		const before = l.limit.limit;
 		const slow = 2 * 27 + 10; // more than 1.5 x (fastest + slack)
@@ -65,7 +70,7 @@ describe('AdaptiveLimit: slow start', () => {
 	it('a 429 ends slow start and keeps the limit (the rate window handles rate)', async () => {
 		const l = limiterAt();
 		await l.fill(10);
-		l.tick(25);
+		await l.tick(25);
 		for (let k = 0; k < 5; k++) l.answer(25);
 		const before = l.limit.limit;
 		l.answer(25, 'rateLimited');
@@ -97,7 +102,7 @@ describe('AdaptiveLimit: slow start', () => {
 		await l.fill(2);
 		l.answer(5);
 		l.answer(5);
-		l.tick(1000);
+		await l.tick(1000);
 		expect(l.limit.limit).toBeLessThanOrEqual(LIMIT_POLICY.initial + 2);
 	});
 });
@@ -107,7 +112,7 @@ describe('AdaptiveLimit: after slow start (Vegas)', () => {
 	async function steady(at: number) {
 		const l = limiterAt();
 		await l.fill(10);
-		l.tick(20);
+		await l.tick(20);
 		for (let k = 0; k < 10; k++) l.answer(20);
 		l.answer(20, 'rateLimited'); // leaves slow start, keeps the limit
 		// bring it to `at`: fill and answer at the fastest round trip until it gets there
@@ -166,13 +171,13 @@ describe('AdaptiveLimit: after slow start (Vegas)', () => {
 	it('halves on 503 or a failed connection, once per round trip', async () => {
 		const l = await steady(40);
 		const before = l.limit.limit;
-		l.tick(5);
+		await l.tick(5);
 		l.answer(20, 'overload');
 		expect(l.limit.limit).toBe(Math.floor(before * LIMIT_POLICY.decrease));
 		// an answer to a request sent before that cut does not cut again
 		l.answer(20, 'overload');
 		expect(l.limit.limit).toBe(Math.floor(before * LIMIT_POLICY.decrease));
-		l.tick(30);
+		await l.tick(30);
 		l.answer(10, 'overload');
 		expect(l.limit.limit).toBe(Math.floor(Math.floor(before * LIMIT_POLICY.decrease) * LIMIT_POLICY.decrease));
 	});

@@ -32,11 +32,9 @@ describe('transport retries', () => {
 	it('caps Retry-After and gives up after the retry budget with the API error', async () => {
 		RETRY_POLICY.maxRetryAfterMs = 50;
 		await h().fault({ failures: [{ status: 429 }] });
-		const started = Date.now();
+		// (the cap itself: retry-decision.test.ts; uncapped, the 10 waits of 1 s would time the test out)
 		const result = await probe('request', { method: 'GET', endpoint: '/envelopes' });
 
-		// capped at 50 ms per wait: far below the 1 s Retry-After of each of the 10 retries
-		expect(Date.now() - started).toBeLessThan(500 * RETRY_POLICY.maxRateLimitedRetries);
 		const error = errorOf(result);
 		expect(error.message).toMatch(/^RATE_LIMITED: /);
 		expect(error.httpCode).toBe('429');

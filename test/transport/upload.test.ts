@@ -1,14 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PDF_BYTES } from '../../nodes/shared/upload';
+import { pdfOfSize } from '../fixtures';
 import type { SeedItem } from '../harness';
 import { errorOf, useProbeHarness } from './setup';
-
-/** A buffer of `size` bytes that starts like a PDF. */
-function pdfOfSize(size: number): Buffer {
-	const head = Buffer.from('%PDF-1.7\n', 'latin1');
-	return Buffer.concat([head, Buffer.alloc(size - head.length, 0x20)]);
-}
 
 const fileItem = (
 	data: Buffer,

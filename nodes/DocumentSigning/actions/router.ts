@@ -7,11 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { cancelSignalOf, ExecutionStopped, isStopped, untilStopped } from '../../shared/cancel';
+import { cancelSignalOf, ExecutionStopped, isStopped } from '../../shared/cancel';
 import { apiErrorFields } from '../../shared/errors';
-import { configureRate, type RateSettings, rateStatsOf } from '../../shared/rate';
+import { FixedLimit } from '../../shared/concurrency';
+import { openPacing } from '../../shared/pacing';
+import type { RateSettings, RateStats } from '../../shared/rate';
 import { readingOncePerRun } from '../../shared/runParameters';
-import { sharedLimitOf } from '../../shared/transport';
 import type { OperationModule } from './node.type';
 import { resourceModules as resources } from './resources';
 
@@ -168,20 +169,20 @@ function readSettings(this: IExecuteFunctions): RateSettings {
 }
 
 /** A summary under the node's output when the run had to retry or wait, or was long. */
-function reportProgress(this: IExecuteFunctions, items: number, failed: number, ms: number): void {
-	const stats = rateStatsOf(this);
-	if (items < 50 && !stats.retried && !stats.rateLimited) return;
+function reportProgress(this: IExecuteFunctions, stats: RateStats | undefined, items: number, failed: number, ms: number): void {
+	if (items < 50 && !stats?.retried && !stats?.rateLimited) return;
 	const parts = [`${items - failed} of ${items} items done in ${(ms / 1000).toFixed(1)} s`];
 	if (failed) parts.push(`${failed} failed`);
-	if (stats.retried) parts.push(`${stats.retried} requests sent again after a failure`);
-	if (stats.rateLimited) {
+	if (!stats) parts.push('the credential could not be used');
+	else if (stats.retried) parts.push(`${stats.retried} requests sent again after a failure`);
+	if (stats?.rateLimited) {
 		parts.push(
 			`${stats.rateLimited} rate-limit answers (429), waited ${(stats.pausedMs / 1000).toFixed(1)} s in ${stats.pauses} pause(s) and slowed down`,
 		);
 	}
 	const hint: NodeExecutionHint = {
 		message: `${parts.join('; ')}.`,
-		type: stats.rateLimited ? 'warning' : 'info',
+		type: stats?.rateLimited ? 'warning' : 'info',
 		location: 'outputPane',
 	};
 	this.addExecutionHints?.(hint);
@@ -202,10 +203,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operationName = run.getNodeParameter('operation', 0) as string;
 	const operation = findOperation.call(run, resource, operationName);
 	const settings = readSettings.call(run);
-	configureRate(run, settings);
-	// Fixed by the user, or shared with the credential's other runs and adapting.
-	const limit = settings.parallel === undefined ? await sharedLimitOf.call(run) : undefined;
-	const fixed = settings.parallel ?? DEFAULT_PARALLEL_REQUESTS;
+	// The credential, its Base URL, the limit and the pace, resolved once for every item.
+	const opened = await openPacing(run, settings).catch(() => undefined);
+	// Unreadable credential or refused Base URL: each item fails with the reason before any
+	// request (its operation asks for the credential again), one at a time.
+	const pacing = opened && 'rate' in opened ? opened : undefined;
+	const limit = pacing?.limit ?? new FixedLimit(1);
 
 	const started = Date.now();
 	const results: ItemResult[] = new Array(items.length);
@@ -219,21 +222,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			results[itemIndex] = await runItem.call(run, operation, itemIndex, signal);
 		} finally {
-			limit?.release();
+			limit.release();
 		}
 		if (!('output' in results[itemIndex])) stopped = true;
 		if (++done % PROGRESS_EVERY === 0) {
 			this.logger?.debug(`Document Signing: ${done} of ${items.length} items done`);
 		}
 	};
-	if (limit) {
-		const running = new Set<Promise<void>>();
+	// One loop for a fixed and an adaptive limit: an item starts when it gets a place.
+	const running = new Set<Promise<void>>();
+	try {
 		for (let itemIndex = 0; itemIndex < items.length && !stopped; itemIndex++) {
-			const place = limit.acquire();
 			try {
-				await untilStopped(place, signal);
+				await limit.acquire(signal); // stopped while waiting: no place was taken
 			} catch {
-				void place.then(() => limit.release()); // stopped while waiting: give the place back
 				break;
 			}
 			if (stopped) {
@@ -244,12 +246,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			running.add(item);
 		}
 		await Promise.all(running);
-	} else {
-		let next = 0;
-		const worker = async () => {
-			while (!stopped && next < items.length) await runOne(next++);
-		};
-		await Promise.all(Array.from({ length: Math.min(fixed, items.length) }, worker));
+	} finally {
+		pacing?.close();
 	}
 	signal?.removeEventListener('abort', onStop);
 	if (isStopped(signal)) throw stoppedError.call(run, results, items.length);
@@ -263,6 +261,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		if (result.failed) failed++;
 		returnData.push(...result.output);
 	}
-	reportProgress.call(run, items.length, failed, Date.now() - started);
+	reportProgress.call(run, pacing?.rate.stats, items.length, failed, Date.now() - started);
 	return [returnData];
 }

@@ -1,8 +1,8 @@
 /**
  * What the API accepts, as zod schemas: the one place for every request rule of the
  * specification, one file per resource. The node validates user input with these before
- * sending anything, and the sandbox validates requests with the same schemas, so a rule
- * changes in one place. Where the specification says "not shown", the guess comes from
+ * sending anything (the sandbox checks requests by its own reading of the specification,
+ * so a rule the node gets wrong is not wrong there too). Where the specification says "not shown", the guess comes from
  * assumptions.ts.
  */
 export * from './primitives';

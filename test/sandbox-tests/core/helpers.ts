@@ -1,10 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /** Shared helpers of the sandbox core tests: a started sandbox, an HTTP client and PDFs. */
 import axios, { type AxiosInstance } from 'axios';
 import express from 'express';
 import type { AddressInfo } from 'net';
 import type { Server } from 'http';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { makePdf } from '../../fixtures';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 
 export type { Sandbox };
@@ -24,22 +24,7 @@ export function admin(sandbox: Sandbox): AxiosInstance {
 	return axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
 }
 
-export async function makePdf(pages = 1, text = 'Agreement text'): Promise<Buffer> {
-	const doc = await PDFDocument.create();
-	const font = await doc.embedFont(StandardFonts.Helvetica);
-	for (let i = 0; i < pages; i++) {
-		const page = doc.addPage([595, 842]);
-		page.drawText(`${text} - page ${i + 1}`, { x: 50, y: 780, size: 14, font });
-	}
-	return Buffer.from(await doc.save());
-}
-
-/** A buffer of exactly `size` bytes that starts like a PDF. */
-export function pdfOfSize(size: number): Buffer {
-	const data = Buffer.alloc(size, 0x20);
-	data.write('%PDF-1.7\n', 0, 'latin1');
-	return data;
-}
+export { makePdf, pdfOfSize, waitFor } from '../../fixtures';
 
 export interface UploadConfig {
 	url: string;
@@ -105,17 +90,6 @@ export async function draftWithPdf(
 	const put = await uploadPut(created.data.upload.url, pdf ?? (await makePdf()));
 	if (put.status !== 200) throw new Error(`upload failed: ${JSON.stringify(put.body)}`);
 	return created.data;
-}
-
-/** Polls until check() is truthy (sandbox timers are short; real time, bounded). */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5000): Promise<T> {
-	const end = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value) return value;
-		if (Date.now() > end) throw new Error('waitFor timed out');
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
 }
 
 /** A small webhook receiver on port 0 that records raw bodies; `failFirst` answers 500 that many times. */

@@ -1,0 +1,78 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { checkBaseUrl } from './baseUrl';
+import { holdCredentialState } from './credentialState';
+import { type ConcurrencyLimit, FixedLimit } from './concurrency';
+import { RateController, type RateSettings } from './rate';
+import { credentialsOf } from './runCache';
+import type { ApiContext } from './transport';
+
+/**
+ * One object per node run for everything its requests share with the credential: the
+ * credential as read once, its Base URL checked once, the items at once (the user's fixed
+ * number, or the limit shared by the credential's runs), the rate window and the pauses
+ * (rate.ts). Every request of the run reaches the shared state through it.
+ */
+
+export const CREDENTIAL_TYPE = 'documentSigningApi';
+
+export interface RunPacing {
+	credentials: ICredentialDataDecryptedObject;
+	secret: string;
+	/** The Base URL, checked, without trailing slashes, and its origin (the only place the key goes). */
+	baseUrl: string;
+	origin: string;
+	limit: ConcurrencyLimit;
+	rate: RateController;
+	/** Ends the run's hold on the credential's shared state (the router, when its run ends). */
+	close(): void;
+}
+
+/** The credential's Base URL is refused: the message says why and what to change. */
+export interface BaseUrlRefused {
+	refused: string;
+}
+
+type Resolved = RunPacing | BaseUrlRefused;
+
+const runs = new WeakMap<object, Promise<Resolved>>();
+
+async function resolve(context: ApiContext, settings: RateSettings, hold: boolean): Promise<Resolved> {
+	const credentials = await credentialsOf(context, CREDENTIAL_TYPE);
+	const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
+	if (!base.ok) return { refused: base.message };
+	const secret = String(credentials.apiKey ?? '');
+	// The shared state is named by the Base URL and the key (hashed there, never kept in clear).
+	const key = `${base.url}\n${secret}`;
+	const { state, release } = holdCredentialState(key);
+	if (!hold) release(); // kept by its last use, as a request keeps it
+	const limit = settings.parallel === undefined ? state.limit : new FixedLimit(settings.parallel);
+	return {
+		credentials,
+		secret,
+		baseUrl: base.url,
+		origin: base.origin,
+		limit,
+		rate: new RateController(settings, state, limit),
+		close: release,
+	};
+}
+
+function remember(context: object, pacing: Promise<Resolved>): Promise<Resolved> {
+	runs.set(context, pacing);
+	pacing.catch(() => runs.delete(context)); // the next request reads the credential again
+	return pacing;
+}
+
+/**
+ * Opens the pacing of a node run with the user's Batching settings, before its first item;
+ * the credential's state is held until `close`.
+ */
+export function openPacing(context: ApiContext, settings: RateSettings): Promise<Resolved> {
+	return remember(context, resolve(context, settings, true));
+}
+
+/** The run's pacing; a context the router did not open (a trigger, a list) gets the adaptive defaults. */
+export function pacingOf(context: ApiContext): Promise<Resolved> {
+	return runs.get(context) ?? remember(context, resolve(context, {}, false));
+}
