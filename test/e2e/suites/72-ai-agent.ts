@@ -178,7 +178,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			pdfHitsForNoName = pdfHits.length - hitsBefore;
 			const { text } = toolResult('no-name', noName.execution);
 			log(`  tool result the model received: ${redact(text).slice(0, 400)}`);
-			expect(/recipients\.0\.name/.test(text) && /required/.test(text), `the error names the field (recipients.0.name) and the rule: ${text}`);
+			expect(/Recipient 1 > Name/.test(text) && /required/.test(text), `the error names the field (Recipient 1 > Name) and the rule: ${text}`);
 			expect(!/at \S+ \(|node_modules/.test(text), `no stack trace in the tool result: ${text}`);
 			expectEqual(noName.execution.status, 'success', `execution status (${noName.execution.data?.resultData.error?.message ?? ''})`);
 			expectEqual(finalAnswer(noName.execution), 'I need the name of the person who signs.', "the agent's final answer");
