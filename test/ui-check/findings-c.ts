@@ -38,6 +38,7 @@ const NODES = [
 	node('Prefill Automatically', { resource: 'template', operation: 'createDocument', templateId: { __rl: true, mode: 'id', value: 'tpl_example_lease' }, title: 'Lease', prefill: { mappingMode: 'autoMapInputData', value: null } }, NODE, 1200),
 	node('Karnataka Article', { ...create, estampEnabled: true, estampState: 'KA' }, NODE, 1400),
 	node('Completed With PDF', { event: 'statusReached', statuses: ['completed', 'pending'], downloadSignedPdf: true }, STATUS_TRIGGER, 1600),
+	{ ...node('Balance Tool', { resource: 'credit', operation: 'getBalance' }, `${NODE}Tool`, 2000), typeVersion: ACTION_VERSION },
 ];
 
 /** The parameter row (label, input, hint) holding the input of `name`. */
@@ -170,6 +171,17 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 		await shot(editor, 'status-download-notice', [(await notice.count()) > 0 ? notice.first() : row(editor, 'downloadSignedPdf')], 240);
 		const text = flat(await parameters.innerText());
 		expect(/signedPdfSkipped/.test(text), 'nothing says that envelopes of other statuses start without the file');
+	});
+
+	await step('findings C: the tool variant shows no Batching (a model\'s call is one item); the node keeps it, said to apply to many items', async () => {
+		await open('Balance Tool');
+		const parameters = editor.ndv.getByTestId('node-parameters');
+		await parameters.getByText('Operation', { exact: true }).first().waitFor({ timeout: 10_000 });
+		await shot(editor, 'tool-batching', [parameters], 420);
+		const tool = flat(await parameters.innerText());
+		expect(!/Batching/.test(tool), `the tool's panel shows Batching: ${tool.slice(0, 240)}`);
+		const batching = nodeDescriptions()[0].description.properties.find((p) => p.name === 'batching');
+		expect(/several items|many items/i.test(String(batching?.description)), `the node's Batching description: ${batching?.description}`);
 	});
 
 	await step('findings C: option names, hints and the credential say what an option does, not "specification" or "guess"', async () => {

@@ -15,6 +15,7 @@ import type { RateSettings, RateStats } from '../../shared/rate';
 import { readingOncePerRun } from '../../shared/runParameters';
 import type { OperationModule } from './node.type';
 import { resourceModules as resources } from './resources';
+import { FROM_1_2, UP_TO_1_1 } from './shared/versions';
 
 /** The value the option takes when added; without it the number adapts (limiter.ts, which also starts at 10). */
 export const DEFAULT_PARALLEL_REQUESTS = 10;
@@ -22,37 +23,44 @@ const MAX_PARALLEL_REQUESTS = 50;
 /** Items between two progress lines in n8n's log. */
 const PROGRESS_EVERY = 100;
 
-/** Node-level settings shown under every operation (the router applies them). */
+const batching: INodeProperties = {
+	displayName: 'Batching',
+	name: 'batching',
+	type: 'collection',
+	placeholder: 'Add Batching Option',
+	default: {},
+	description:
+		'How many items run at once and how fast requests are sent, when the node receives many items (each item is one request or more); without options the node adapts to the service by itself. Output order is kept.',
+	options: [
+		{
+			displayName: 'Batch Size / Parallel Requests',
+			name: 'parallelRequests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+			default: DEFAULT_PARALLEL_REQUESTS,
+			description:
+				'How many items are processed at the same time, fixed. Without this option the node finds the number itself: it starts with 10 and runs more at once while the service answers as fast as before, fewer when it slows down or refuses. Use 1 to run items one after another.',
+		},
+		{
+			displayName: 'Max Requests per Second',
+			name: 'maxRequestsPerSecond',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 1 },
+			default: 0,
+			description:
+				"Spaces requests evenly from the start, e.g. just below your plan's limit. 0 means no limit: after a 429 Too Many Requests the node sends as many per window as the service accepted.",
+		},
+	],
+};
+
+/**
+ * Node-level settings shown under every operation (the router applies them). Every operation
+ * runs once per input item, so Batching matters wherever many items arrive; a model's tool
+ * call is one item, so from 1.2 the tool variant does not show it (1 and 1.1 keep it as saved).
+ */
 export const runSettingsDescription: INodeProperties[] = [
-	{
-		displayName: 'Batching',
-		name: 'batching',
-		type: 'collection',
-		placeholder: 'Add Batching Option',
-		default: {},
-		description:
-			'How many items run at once and how fast requests are sent; without options the node adapts to the service by itself. Output order is kept.',
-		options: [
-			{
-				displayName: 'Batch Size / Parallel Requests',
-				name: 'parallelRequests',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-				default: DEFAULT_PARALLEL_REQUESTS,
-				description:
-					'How many items are processed at the same time, fixed. Without this option the node finds the number itself: it starts with 10 and runs more at once while the service answers as fast as before, fewer when it slows down or refuses. Use 1 to run items one after another.',
-			},
-			{
-				displayName: 'Max Requests per Second',
-				name: 'maxRequestsPerSecond',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 1 },
-				default: 0,
-				description:
-					"Spaces requests evenly from the start, e.g. just below your plan's limit. 0 means no limit: after a 429 Too Many Requests the node sends as many per window as the service accepted.",
-			},
-		],
-	},
+	{ ...batching, displayOptions: { show: { '@version': [UP_TO_1_1] } } },
+	{ ...batching, displayOptions: { show: { '@version': [FROM_1_2], '@tool': [false] } } },
 ];
 
 function findOperation(

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { isToolRun } from '../../../shared/runCache';
 import { inputError } from '../../../shared/validation';
 import { SIMPLIFIERS, SIMPLIFIERS_FROM_1_2 } from './simplify';
+import { FROM_1_2, UP_TO_1_1 } from './versions';
 
 /**
  * How much of a long answer an operation returns, as n8n's guideline asks of nodes whose
@@ -13,8 +14,6 @@ import { SIMPLIFIERS, SIMPLIFIERS_FROM_1_2 } from './simplify';
  *   release, and a short answer is what both a person and a model act on), Raw or
  *   Selected Fields; creates and sends are shaped too.
  */
-const FROM_1_2 = { _cnd: { gte: 1.2 } };
-const UP_TO_1_1 = { _cnd: { lte: 1.1 } };
 
 const SIMPLIFY_DESCRIPTION = 'Whether to return a simplified version of the response instead of the raw data';
 

@@ -31,7 +31,7 @@ function workflowParts(json: Json): { definition: Json; config: Json } {
 
 export const SIMPLIFIERS: Record<string, Record<string, (json: Json) => Json>> = {
 	envelope: {
-		getMany: (json) => pick(json, ['id', 'title', 'status', 'totalRecipients', 'completedActions', 'updatedAt']),
+		getMany: (json) => pick(json, ['envelopeId', 'id', 'title', 'status', 'totalRecipients', 'completedActions', 'updatedAt']),
 		getStatus: (json) => {
 			const out = pick(json, ['envelopeId', 'status', 'percentage', 'completedCount', 'totalRecipients']);
 			out.recipients = list(json.recipients).map((r) => pick(r, ['name', 'email', 'status', 'signedAt']));

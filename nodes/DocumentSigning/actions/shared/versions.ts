@@ -10,6 +10,10 @@ export const NODE_VERSIONS = [1, 1.1, 1.2];
 /** The `@version` condition of 1.1 and later. */
 export const FROM_1_1 = { _cnd: { gte: 1.1 } };
 
+/** The `@version` conditions of 1.2 and later (Output, no Batching on the tool), and before. */
+export const FROM_1_2 = { _cnd: { gte: 1.2 } };
+export const UP_TO_1_1 = { _cnd: { lte: 1.1 } };
+
 /** A parameter whose default changed in 1.1: version 1 keeps `v1Default`. */
 export function defaultChangedIn1_1(
   property: INodeProperties,
