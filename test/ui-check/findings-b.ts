@@ -91,19 +91,39 @@ export async function checkFindingsB(editor: Editor, stack: Stack): Promise<void
 	await prefillMapper(editor, stack);
 }
 
+/** n8n's node picker on a new workflow (named `title`), searched for "Document Signing". */
+export async function searchPicker(editor: Editor, stack: Stack, title: string): Promise<Locator> {
+	const id = await saveWorkflow(stack, title, [
+		{ id: 'manual', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+	]);
+	const page = editor.page;
+	await page.goto(`${stack.n8nUrl}/workflow/${id}`);
+	await page.getByTestId('node-creator-plus-button').first().click({ timeout: 30_000 });
+	const creator = page.getByTestId('node-creator');
+	await creator.waitFor({ timeout: 15_000 });
+	await page.getByTestId('node-creator-search-bar').first().fill('Document Signing');
+	await page.waitForTimeout(1_000);
+	return creator;
+}
+
+/**
+ * Opens Document Signing's entry in the searched picker. n8n's details of a community node:
+ * "Actions (n)" open, "Triggers (n)" folded below; the actions are folded and the triggers
+ * opened, as a user looking for a trigger does.
+ */
+export async function openAppTriggers(editor: Editor, creator: Locator): Promise<void> {
+	await creator.getByTestId('node-creator-item-name').filter({ hasText: /^\s*Document Signing\s*$/ }).first().click();
+	await editor.page.waitForTimeout(1_000);
+	const section = (name: string) => creator.getByText(new RegExp(`^\\s*${name} \\(\\d+\\)\\s*$`)).first();
+	if ((await section('Actions').count()) > 0) await section('Actions').click();
+	if ((await section('Triggers').count()) > 0) await section('Triggers').click();
+	await editor.page.waitForTimeout(800);
+}
+
 /** Where the node creator lists the two triggers. */
 async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 	await check('findings: the node picker lists the webhook trigger under Document Signing › Triggers, the Status Trigger next to it', async () => {
-		const id = await saveWorkflow(stack, 'Editor findings: node picker', [
-			{ id: 'manual', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		]);
-		const page = editor.page;
-		await page.goto(`${stack.n8nUrl}/workflow/${id}`);
-		await page.getByTestId('node-creator-plus-button').first().click({ timeout: 30_000 });
-		const creator = page.getByTestId('node-creator');
-		await creator.waitFor({ timeout: 15_000 });
-		await page.getByTestId('node-creator-search-bar').first().fill('Document Signing');
-		await page.waitForTimeout(1_000);
+		const creator = await searchPicker(editor, stack, 'Editor findings: node picker');
 		await shot(editor, 'node-picker-search', [creator], 320);
 		const names = (await creator.getByTestId('node-creator-item-name').allInnerTexts()).map((t) => t.trim());
 		log(`        search "Document Signing": ${names.join(' | ')}`);
@@ -112,14 +132,7 @@ async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 		const status = names.find((name) => /^Document Signing Status( Trigger)?$/.test(name));
 		expect(status, 'the Status Trigger is not among the search results');
 
-		await creator.getByTestId('node-creator-item-name').filter({ hasText: /^\s*Document Signing\s*$/ }).first().click();
-		await page.waitForTimeout(1_000);
-		// n8n's details of a community node: "Actions (n)" open, "Triggers (n)" folded below.
-		// Fold the actions and open the triggers, as a user looking for a trigger does.
-		const section = (name: string) => creator.getByText(new RegExp(`^\\s*${name} \\(\\d+\\)\\s*$`)).first();
-		if ((await section('Actions').count()) > 0) await section('Actions').click();
-		if ((await section('Triggers').count()) > 0) await section('Triggers').click();
-		await page.waitForTimeout(800);
+		await openAppTriggers(editor, creator);
 		await shot(editor, 'node-picker-triggers', [creator], 580);
 		const text = await creator.innerText();
 		log(`        Document Signing's list: ${text.replace(/\s+/g, ' ').slice(0, 400)}`);
@@ -132,7 +145,7 @@ async function nodePicker(editor: Editor, stack: Stack): Promise<void> {
 		// the name); the Status Trigger's name cannot be that one too (n8n's lint wants trigger
 		// names to end with Trigger), so it is listed on its own.
 		log(`        Status Trigger under Document Signing › Triggers: ${/status/i.test(triggers) ? 'yes' : 'no (listed on its own, see docs/operations.md)'}`);
-		await page.keyboard.press('Escape');
+		await editor.page.keyboard.press('Escape');
 	});
 }
 

@@ -16,7 +16,7 @@ import axios from 'axios';
 import type { Stack } from '../../scripts/lib/stack';
 import { check, expect, log, PACKAGE } from '../e2e/lib';
 import type { Editor } from './editor';
-import { credentials, saveWorkflow, shot } from './findings-b';
+import { credentials, openAppTriggers, saveWorkflow, searchPicker, shot } from './findings-b';
 
 const TRIGGER = `${PACKAGE}.documentSigningTrigger`;
 const WEBHOOK_ID = '0000c000-0000-4000-8000-00000000c001';
@@ -73,26 +73,12 @@ export async function checkTriggerFindings(editor: Editor, stack: Stack): Promis
 	await editor.page.keyboard.press('Escape');
 
 	await step('findings C: Document Signing in the node picker names the Status Trigger (completed envelopes without webhooks)', async () => {
-		const picker = await saveWorkflow(stack, 'Editor findings, part C: node picker', [
-			{ id: 'manual', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		]);
-		const page = editor.page;
-		await page.goto(`${stack.n8nUrl}/workflow/${picker}`);
-		await page.getByTestId('node-creator-plus-button').first().click({ timeout: 30_000 });
-		const creator = page.getByTestId('node-creator');
-		await creator.waitFor({ timeout: 15_000 });
-		await page.getByTestId('node-creator-search-bar').first().fill('Document Signing');
-		await page.waitForTimeout(1_000);
-		await creator.getByTestId('node-creator-item-name').filter({ hasText: /^\s*Document Signing\s*$/ }).first().click();
-		await page.waitForTimeout(1_000);
-		const section = (name: string) => creator.getByText(new RegExp(`^\\s*${name} \\(\\d+\\)\\s*$`)).first();
-		if ((await section('Actions').count()) > 0) await section('Actions').click();
-		if ((await section('Triggers').count()) > 0) await section('Triggers').click();
-		await page.waitForTimeout(800);
+		const creator = await searchPicker(editor, stack, 'Editor findings, part C: node picker');
+		await openAppTriggers(editor, creator);
 		await shot(editor, 'picker-status-trigger', [creator], 640);
 		const text = flat(await creator.innerText());
 		log(`        ${text.slice(0, 400)}`);
 		expect(/Document Signing Status/.test(text), 'nothing in Document Signing\'s entry names the Status Trigger');
-		await page.keyboard.press('Escape');
+		await editor.page.keyboard.press('Escape');
 	});
 }
