@@ -51,6 +51,27 @@ function agentWorkflow() {
 	};
 }
 
+/** Send Envelope behind n8n's Human review (the Chat node's review tool) under an AI Agent. */
+function reviewedWorkflow() {
+	const node = (name: string, type: string, typeVersion: number, position: number[], parameters: object, extra: object = {}) => ({ id: `ui-review-${position[0]}`, name, type, typeVersion, position, parameters, ...extra });
+	return {
+		name: 'Editor check: Send Envelope behind Human review',
+		active: false,
+		settings: {},
+		nodes: [
+			node('Chat Trigger', '@n8n/n8n-nodes-langchain.chatTrigger', 1.1, [-300, 0], { options: { responseMode: 'responseNodes' } }, { webhookId: '3c1d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f' }),
+			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, [0, 0], { promptType: 'auto', options: {} }),
+			node('Approve Before Sending', '@n8n/n8n-nodes-langchain.chatHitlTool', 1.3, [100, 240], {}),
+			node('Send Envelope', TOOL_TYPE, ACTION_VERSION, [100, 460], { resource: 'envelope', operation: 'send' }, { credentials }),
+		],
+		connections: {
+			'Chat Trigger': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			'Approve Before Sending': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			'Send Envelope': { ai_tool: [[{ node: 'Approve Before Sending', type: 'ai_tool', index: 0 }]] },
+		},
+	};
+}
+
 /** Hovers each parameter and tells which offer the "From AI" button. */
 async function fromAiButtons(editor: Editor, names: string[]): Promise<Record<string, boolean>> {
 	const found: Record<string, boolean> = {};
@@ -121,6 +142,23 @@ export async function checkAgentTools(editor: Editor, stack: Stack, shotsDir: st
 		tally.screenshots++;
 		const missing = Object.entries(buttons).filter(([, offered]) => !offered).map(([name]) => name);
 		expect(missing.length === 0, `no From AI button on: ${missing.join(', ')}`);
+	});
+
+	await check('Human review: Send Envelope wrapped by the Chat node\'s review tool under an AI Agent, as docs/ai-agents.md shows', async () => {
+		const reviewed = await stack.rest.post('/workflows', reviewedWorkflow());
+		expect(reviewed.status === 200, `saving the review workflow answered ${reviewed.status}: ${JSON.stringify(reviewed.data).slice(0, 300)}`);
+		await page.goto(`${stack.n8nUrl}/workflow/${(reviewed.data as { data: { id: string } }).data.id}`);
+		await page.getByTestId('canvas-node').first().waitFor({ timeout: 30_000 });
+		await page.waitForTimeout(1_500);
+		await editor.screenshot(path.join(shotsDir, 'agent-human-review.png'));
+		tally.screenshots++;
+		const names = (await page.getByTestId('canvas-node').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-node-name') ?? ''))).sort();
+		expect(JSON.stringify(names) === JSON.stringify(['AI Agent', 'Approve Before Sending', 'Chat Trigger', 'Send Envelope']), `nodes on the canvas: ${names.join(', ')}`);
+		// An unknown type would be drawn as a placeholder that asks to install it.
+		const unknown = await page.getByText(/Install this node|not currently installed/i).count();
+		expect(unknown === 0, 'n8n does not know a node of the review workflow');
+		const edges = await page.locator('[data-test-id="edge"], .vue-flow__edge').count();
+		expect(edges >= 3, `${edges} connections drawn (3 expected: trigger, review, tool)`);
 	});
 
 	await check('Tool panel (Create Document): "From AI" on template, title and recipients', async () => {

@@ -252,7 +252,7 @@ export default async function suite({ stack, sandbox, service, workflows, exampl
 		});
 		const text = textOf(result);
 		log(`  agent-facing error: ${text}`);
-		expect(/recipients\.0\.email/.test(text) && /e-mail|email/i.test(text), `the error names the field and the rule: ${text}`);
+		expect(/Recipient 1 > Email/.test(text) && /e-mail|email/i.test(text), `the error names the field and the rule: ${text}`);
 		expect(!/at \S+ \(|node_modules/.test(text), `no stack trace in the tool result: ${text}`);
 		const sent = (await requests()).slice(before).filter((r) => r.method === 'POST');
 		expectEqual(sent.length, 0, 'POST requests after the bad argument');
