@@ -10,6 +10,7 @@ import { check, CREDENTIAL_ID, expect, log } from '../e2e/lib';
 import type { Stack } from '../../scripts/lib/stack';
 import { tally } from './checks';
 import type { Editor } from './editor';
+import { shot } from './findings-b';
 import { NODE_VERSIONS } from '../../nodes/DocumentSigning/actions/shared/versions';
 
 /** The action node's (and its tool's) newest version, as the editor adds it. */
@@ -53,7 +54,7 @@ function agentWorkflow() {
 
 /** Send Envelope behind n8n's Human review (the Chat node's review tool) under an AI Agent. */
 function reviewedWorkflow() {
-	const node = (name: string, type: string, typeVersion: number, position: number[], parameters: object, extra: object = {}) => ({ id: `ui-review-${position[0]}`, name, type, typeVersion, position, parameters, ...extra });
+	const node = (name: string, type: string, typeVersion: number, position: number[], parameters: object, extra: object = {}) => ({ id: `ui-review-${position[0]}-${position[1]}`, name, type, typeVersion, position, parameters, ...extra });
 	return {
 		name: 'Editor check: Send Envelope behind Human review',
 		active: false,
@@ -150,7 +151,9 @@ export async function checkAgentTools(editor: Editor, stack: Stack, shotsDir: st
 		await page.goto(`${stack.n8nUrl}/workflow/${(reviewed.data as { data: { id: string } }).data.id}`);
 		await page.getByTestId('canvas-node').first().waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(1_500);
-		await editor.screenshot(path.join(shotsDir, 'agent-human-review.png'));
+		// The four nodes and the label under the tool (docs/images/agent-human-review.png).
+		const nodes = await page.getByTestId('canvas-node').all();
+		await shot(editor, 'agent-human-review', [...nodes, page.getByText('send: envelope').first()]);
 		tally.screenshots++;
 		const names = (await page.getByTestId('canvas-node').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-node-name') ?? ''))).sort();
 		expect(JSON.stringify(names) === JSON.stringify(['AI Agent', 'Approve Before Sending', 'Chat Trigger', 'Send Envelope']), `nodes on the canvas: ${names.join(', ')}`);
