@@ -33,7 +33,7 @@ async function main(): Promise<void> {
 	// Two executions at a time per worker: four at once then need both workers.
 	// A killed worker's job is noticed when its Bull lock expires; n8n's defaults (60 s lock,
 	// checked every 30 s) made the worker-kill suite wait about 110 s. Shorter settings, renewed
-	// 4 times per lock, show the same outcome in about a quarter of that (docs/scaling.md).
+	// 4 times per lock, show the same outcome in about half of that (docs/scaling.md).
 	const n8nEnv = { QUEUE_WORKER_LOCK_DURATION: '20000', QUEUE_WORKER_LOCK_RENEW_TIME: '5000', QUEUE_WORKER_STALLED_INTERVAL: '5000' };
 	const queue = await QueueStack.create({ name: process.env.E2E_STACK || 'queue', log, workers: 2, workerConcurrency: 2, n8nEnv });
 	const stack = queue.stack;
