@@ -20,10 +20,14 @@ const WEBHOOK_PATH = 'e2e-ai-agent';
 /** The same agent behind a Webhook answering as a stream: the agent then streams the model's answers too. */
 const STREAMED_PATH = 'e2e-ai-agent-streamed';
 const CREDENTIAL_PLACEHOLDER = '__SCRIPTED_MODEL_CREDENTIAL__';
-/** The largest tool result the model may get for one created envelope (bytes of the tool message). */
-const MAX_ENVELOPE_RESULT_BYTES = 1500;
-/** The same for one document created from a template and sent. */
-const MAX_DOCUMENT_RESULT_BYTES = 2500;
+/**
+ * The largest tool result the model may get for one created envelope (bytes of the tool
+ * message), with node version 1.2's Simplified output: 280 bytes measured; Raw, with the
+ * upload's internals, 378.
+ */
+const MAX_ENVELOPE_RESULT_BYTES = 350;
+/** The same for one document created from a template and sent: 496 measured (Raw 706). */
+const MAX_DOCUMENT_RESULT_BYTES = 600;
 
 /** Signing links open a recipient's signing page: never printed whole. */
 const redact = (text: string) => text.replace(/\/sign\/[\w-]+/g, '/sign/…');
@@ -142,6 +146,7 @@ export default async function suite({ stack, sandbox, service, workflows }: E2eC
 			expectEqual(stored.status, 200, `the envelope id the model got (${item.id}) exists in the service`);
 			expectEqual([item.status, item.title], ['draft', 'Service contract - Ravi Kumar'], 'status and title');
 			expect(bytes > 0 && bytes <= MAX_ENVELOPE_RESULT_BYTES, `tool result of ${bytes} bytes (at most ${MAX_ENVELOPE_RESULT_BYTES})`);
+			expect(!/fileKey|maxFileSize|expiresIn/.test(text), `upload internals in the tool result: ${redact(text).slice(0, 300)}`);
 			for (const secret of secrets) expect(!text.includes(secret), 'a key or the webhook secret is in the tool result');
 			expect(!/authorization|bearer/i.test(text), `credentials words in the tool result: ${redact(text)}`);
 			const everything = model.requests.map((r) => r.raw).join('\n');
