@@ -72,6 +72,14 @@ describe('Safeguards', () => {
 		expect(refused.error).toContain('Nothing was sent');
 		expect(apiCalls(refused.requests)).toEqual([]);
 
+		// A phone given as a number in JSON input is a contact like any other.
+		const numbered = await run(
+			{ resource: 'envelope', operation: 'create', title: 'Lease', recipientsInput: 'json', recipientsJson: JSON.stringify([{ ...SIGNER, phone: 14155550100 }]), safeguards: { allowedRecipients: 'example.com' } },
+			{ input: [pdfItem(pdf)] },
+		);
+		expect(numbered.error).toContain('recipient 1 (Asha Rao): phone 14155550100');
+		expect(apiCalls(numbered.requests)).toEqual([]);
+
 		const allowed = await run(
 			{ resource: 'envelope', operation: 'create', title: 'Lease', recipients: recipientFields([SIGNER]), safeguards: { allowedRecipients: 'example.com' } },
 			{ input: [pdfItem(pdf)] },

@@ -88,9 +88,10 @@ export function checkAllowedRecipients(
 	recipients.forEach((value, n) => {
 		const recipient = (value && typeof value === 'object' ? value : {}) as IDataObject;
 		const who = `recipient ${n + 1}${typeof recipient.name === 'string' && recipient.name ? ` (${recipient.name})` : ''}`;
-		const { email, phone } = recipient;
-		if (typeof email === 'string' && email.trim() && !emailAllowed(list, email)) refused.push(`${who}: e-mail ${email.trim()}`);
-		if (typeof phone === 'string' && phone.trim() && !phoneAllowed(list, phone)) refused.push(`${who}: phone ${phone.trim()}`);
+		// A number is a contact too (JSON input may carry one): checked here, not left to the schema.
+		const [email, phone] = [recipient.email, recipient.phone].map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : ''));
+		if (email && !emailAllowed(list, email)) refused.push(`${who}: e-mail ${email}`);
+		if (phone && !phoneAllowed(list, phone)) refused.push(`${who}: phone ${phone}`);
 	});
 	if (!refused.length) return;
 	throw inputError(
