@@ -2,7 +2,8 @@ import type { INodeProperties } from "n8n-workflow";
 
 /**
  * The action node's versions. 1.1 changed defaults that saved workflows of 1 rely on (a
- * default is not stored with a workflow): version 1 keeps them, new nodes get 1.1.
+ * default is not stored with a workflow): version 1 keeps them. 1.2 adds Output in place of
+ * Simplify and hides Batching on the tool; new nodes get 1.2.
  * docs/saved-workflows.md says how to add a version; test/snapshots holds each one.
  */
 export const NODE_VERSIONS = [1, 1.1, 1.2];
@@ -33,7 +34,7 @@ export function defaultChangedIn1_1(
       ...property,
       displayOptions: {
         ...property.displayOptions,
-        show: { ...show, "@version": [{ _cnd: { gte: 1.1 } }] },
+        show: { ...show, "@version": [FROM_1_1] },
       },
     },
   ];
