@@ -82,7 +82,10 @@ export class DocumentSigningApi implements ICredentialType {
 		const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
 		// n8n's HTTP Request node sends the address as `uri` (its legacy request options).
 		const address = requestOptions.url ?? String((requestOptions as { uri?: unknown }).uri ?? '');
-		const target = originOf(address, requestOptions.baseURL ? `${requestOptions.baseURL}/` : undefined);
+		const target = originOf(
+			address,
+			requestOptions.baseURL ? `${requestOptions.baseURL}/` : undefined,
+		);
 		if (!base.ok || target !== base.origin) return requestOptions;
 		requestOptions.headers = {
 			...(requestOptions.headers ?? {}),

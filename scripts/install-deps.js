@@ -22,13 +22,19 @@ const EXPECTED_ENGINE_WARNINGS = ['isolated-vm@'];
 if (!existsSync(marker)) {
 	console.log("[start] first run: installing the project's tools (npm install, about a minute)");
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	const child = spawn(npm, ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: ['inherit', 'inherit', 'pipe'] });
+	const child = spawn(npm, ['install', '--no-audit', '--no-fund'], {
+		cwd: root,
+		stdio: ['inherit', 'inherit', 'pipe'],
+	});
 	// npm prints an engine warning as a block of `npm warn EBADENGINE` lines: hold a block
 	// until it ends, then drop it only if it names an expected package.
 	let block = [];
 	const flush = () => {
 		const text = block.join('\n');
-		if (block.length && !EXPECTED_ENGINE_WARNINGS.some((name) => text.includes(`package: '${name}`))) {
+		if (
+			block.length &&
+			!EXPECTED_ENGINE_WARNINGS.some((name) => text.includes(`package: '${name}`))
+		) {
 			process.stderr.write(`${text}\n`);
 		}
 		block = [];

@@ -11,9 +11,20 @@ const { spawnSync } = require('child_process');
 const path = require('path');
 
 if (process.env.npm_command !== 'publish') process.exit(0);
-const bin = path.join(__dirname, '..', 'node_modules', '.bin', process.platform === 'win32' ? 'n8n-node.cmd' : 'n8n-node');
-const result = spawnSync(bin, ['prerelease'], { stdio: 'inherit', shell: process.platform === 'win32' });
+const bin = path.join(
+	__dirname,
+	'..',
+	'node_modules',
+	'.bin',
+	process.platform === 'win32' ? 'n8n-node.cmd' : 'n8n-node',
+);
+const result = spawnSync(bin, ['prerelease'], {
+	stdio: 'inherit',
+	shell: process.platform === 'win32',
+});
 if (result.status !== 0) {
-	console.error('npm publish refused: publish with `npm run release` from the GitHub Actions workflow (.github/workflows/publish.yml); see docs/verification.md');
+	console.error(
+		'npm publish refused: publish with `npm run release` from the GitHub Actions workflow (.github/workflows/publish.yml); see docs/verification.md',
+	);
 }
 process.exit(result.status ?? 1);

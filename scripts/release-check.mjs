@@ -34,16 +34,24 @@ const fields = {
 };
 for (const [field, url] of Object.entries(fields)) {
 	if (githubRepo(url) !== expected) {
-		problems.push(`package.json ${field} is ${url ?? 'missing'}, which is not https://github.com/${repository}: set repository and bugs in package.json to this repository`);
+		problems.push(
+			`package.json ${field} is ${url ?? 'missing'}, which is not https://github.com/${repository}: set repository and bugs in package.json to this repository`,
+		);
 	}
 }
 const npmPage = `https://www.npmjs.com/package/${pkg.name}`;
 if (pkg.homepage !== npmPage && githubRepo(pkg.homepage) !== expected) {
-	problems.push(`package.json homepage is ${pkg.homepage ?? 'missing'}, which is neither ${npmPage} nor https://github.com/${repository}`);
+	problems.push(
+		`package.json homepage is ${pkg.homepage ?? 'missing'}, which is neither ${npmPage} nor https://github.com/${repository}`,
+	);
 }
 if (tag !== pkg.version && tag !== `v${pkg.version}`) {
-	problems.push(`the tag ${tag} is not package.json's version ${pkg.version}: tag the commit whose package.json says the version (npm run release does both)`);
+	problems.push(
+		`the tag ${tag} is not package.json's version ${pkg.version}: tag the commit whose package.json says the version (npm run release does both)`,
+	);
 }
 for (const problem of problems) console.error(`release refused: ${problem}`);
 if (problems.length) process.exit(1);
-console.log(`release of ${pkg.name}@${pkg.version} from ${repository}, tag ${tag}: package.json matches`);
+console.log(
+	`release of ${pkg.name}@${pkg.version} from ${repository}, tag ${tag}: package.json matches`,
+);

@@ -13,7 +13,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { analyzePackage, buildScanConfig, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	buildScanConfig,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 import { ESLint } from 'eslint';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,11 +34,15 @@ async function scan(label, dir, patterns) {
 		overrideConfig: await buildScanConfig(),
 		errorOnUnmatchedPattern: false,
 	});
-	const results = (await eslint.lintFiles(patterns)).filter((r) => !r.filePath.endsWith('package-lock.json'));
+	const results = (await eslint.lintFiles(patterns)).filter(
+		(r) => !r.filePath.endsWith('package-lock.json'),
+	);
 	const errors = results.reduce((n, r) => n + r.errorCount, 0);
 	const warnings = results.reduce((n, r) => n + r.warningCount, 0);
 	const ok = verdict.passed && errors === 0 && warnings === 0;
-	console.log(`${ok ? 'passed' : 'FAILED'}: scanner, ${label}: ${results.length} files, ${errors} errors, ${warnings} warnings`);
+	console.log(
+		`${ok ? 'passed' : 'FAILED'}: scanner, ${label}: ${results.length} files, ${errors} errors, ${warnings} warnings`,
+	);
 	if (!ok) {
 		if (verdict.message) console.log(`  ${verdict.message}`);
 		console.log(await (await eslint.loadFormatter('stylish')).format(results));
@@ -47,12 +55,25 @@ async function main() {
 
 	const work = mkdtempSync(path.join(tmpdir(), 'scan-'));
 	try {
-		const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
+		const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+			cwd: ROOT,
+			encoding: 'utf8',
+		});
 		const [packed] = JSON.parse(out.slice(out.indexOf('[')));
 		const unpacked = path.join(work, 'package');
 		execFileSync('mkdir', ['-p', unpacked]);
-		execFileSync('tar', ['-xzf', path.join(work, packed.filename), '-C', unpacked, '--strip-components=1']);
-		const pkg = await scan(`package (npm pack, ${packed.entryCount} files)`, unpacked, PACKAGE_FILE_PATTERNS);
+		execFileSync('tar', [
+			'-xzf',
+			path.join(work, packed.filename),
+			'-C',
+			unpacked,
+			'--strip-components=1',
+		]);
+		const pkg = await scan(
+			`package (npm pack, ${packed.entryCount} files)`,
+			unpacked,
+			PACKAGE_FILE_PATTERNS,
+		);
 		const passed = [source, pkg].filter(Boolean).length;
 		console.log(`${passed} passed, ${2 - passed} failed`);
 		process.exitCode = passed === 2 ? 0 : 1;

@@ -27,7 +27,9 @@ async function main(): Promise<number> {
 	const minutes = argument('minutes', 5);
 	const concurrency = argument('concurrency', 50);
 	// n8n's default PostgreSQL pool is 2 connections per process.
-	const poolSize = process.argv.includes('--db-pool-size') ? argument('db-pool-size', 2) : undefined;
+	const poolSize = process.argv.includes('--db-pool-size')
+		? argument('db-pool-size', 2)
+		: undefined;
 	const workflows = loadWorkflows(path.join(__dirname, '..', 'test', 'e2e-queue', 'workflows'));
 	const soak = workflows.DsQueueSoak00001;
 	const queue = await QueueStack.create({
@@ -42,8 +44,14 @@ async function main(): Promise<number> {
 	try {
 		await queue.start({ credentials, workflows: [soak] });
 		const url = queue.webhookUrl(triggerWebhookId(soak), 'webhook');
-		await waitFor('the trigger to be served', async () => (await axios.post(url, '{}', { validateStatus: () => true })).status !== 404, 30_000);
-		log(`soak: ${concurrency} deliveries at a time for ${minutes} minute(s); PostgreSQL pool ${poolSize ?? "n8n's default (2)"} per process`);
+		await waitFor(
+			'the trigger to be served',
+			async () => (await axios.post(url, '{}', { validateStatus: () => true })).status !== 404,
+			30_000,
+		);
+		log(
+			`soak: ${concurrency} deliveries at a time for ${minutes} minute(s); PostgreSQL pool ${poolSize ?? "n8n's default (2)"} per process`,
+		);
 		const figures = await runSoak({
 			stack: queue.stack,
 			url,
@@ -51,14 +59,24 @@ async function main(): Promise<number> {
 			workflowId: soak.id,
 			seconds: Math.round(minutes * 60),
 			concurrency,
-			pids: () => Object.fromEntries(['webhook', 'n8n', ...queue.workerNames].map((name) => [name, queue.pidOf(name)])),
+			pids: () =>
+				Object.fromEntries(
+					['webhook', 'n8n', ...queue.workerNames].map((name) => [name, queue.pidOf(name)]),
+				),
 			log,
 		});
 		for (const line of describeSoak(figures)) log(line);
-		await fs.writeFile(path.join(queue.stack.dir, 'figures.json'), JSON.stringify(figures, null, 2));
+		await fs.writeFile(
+			path.join(queue.stack.dir, 'figures.json'),
+			JSON.stringify(figures, null, 2),
+		);
 		const ok =
 			Object.keys(figures.unexpectedAnswers).length === 0 &&
-			figures.validWithout + figures.validMoreThanOnce + figures.forgedExecutions + figures.unknownExecutions === 0;
+			figures.validWithout +
+				figures.validMoreThanOnce +
+				figures.forgedExecutions +
+				figures.unknownExecutions ===
+				0;
 		log(ok ? 'soak passed' : 'soak FAILED');
 		code = ok ? 0 : 1;
 	} catch (error) {

@@ -23,7 +23,18 @@ import path from 'path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 import { EXAMPLE_TEMPLATE_ID, prepareExampleData } from './lib/example-data';
-import { type CredentialFixture, E2E_DIR, HOST, OWNER, ROOT, run, type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from './lib/stack';
+import {
+	type CredentialFixture,
+	E2E_DIR,
+	HOST,
+	OWNER,
+	ROOT,
+	run,
+	type SandboxInfo,
+	Stack,
+	stopOnExit,
+	type WorkflowFixture,
+} from './lib/stack';
 import { describePort, type LockInfo, StartLock, testDeliveryCommand } from './lib/start-lock';
 
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
@@ -62,7 +73,12 @@ async function samplePdf(): Promise<Buffer> {
 	const font = await doc.embedFont(StandardFonts.Helvetica);
 	const page = doc.addPage([595, 842]);
 	page.drawText('Sample contract', { x: 50, y: 780, size: 22, font });
-	page.drawText('This sample was created by npm start to try the Document Signing nodes.', { x: 50, y: 740, size: 11, font });
+	page.drawText('This sample was created by npm start to try the Document Signing nodes.', {
+		x: 50,
+		y: 740,
+		size: 11,
+		font,
+	});
 	page.drawText('Signature of tenant', { x: 50, y: 200, size: 12, font });
 	return Buffer.from(await doc.save());
 }
@@ -79,7 +95,11 @@ const credentials = (sandbox: SandboxInfo): CredentialFixture[] => [
 		id: CREDENTIAL_ID,
 		name: 'Document Signing sandbox',
 		type: 'documentSigningApi',
-		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret },
+		data: {
+			baseUrl: sandbox.baseUrl,
+			apiKey: sandbox.apiKey,
+			webhookSecret: sandbox.webhookSecret,
+		},
 	},
 ];
 
@@ -93,7 +113,9 @@ async function main(): Promise<void> {
 		console.error(
 			[
 				`[start] npm start is already running in this folder (pid ${running.pid}, since ${running.startedAt}):`,
-				running.n8nUrl ? `          editor ${running.n8nUrl}/, sandbox ${running.sandboxUrl}/` : '          (it is still starting)',
+				running.n8nUrl
+					? `          editor ${running.n8nUrl}/, sandbox ${running.sandboxUrl}/`
+					: '          (it is still starting)',
 				`        Use that one, or stop it first (Ctrl-C in its terminal, or kill ${running.pid}).`,
 				'        Nothing was changed.',
 			].join('\n'),
@@ -102,9 +124,14 @@ async function main(): Promise<void> {
 	};
 	const running = lock.running();
 	if (running) alreadyRunning(running);
-	for (const [name, port] of [['--port', requested], ['--sandbox-port', sandboxPort]] as const) {
+	for (const [name, port] of [
+		['--port', requested],
+		['--sandbox-port', sandboxPort],
+	] as const) {
 		if (port !== undefined && !(await isFree(port))) {
-			console.error(`[start] ${name} ${port}: the port is busy (${await describePort(port)}). Choose another one, e.g. ${name} ${port + 1}. Nothing was changed.`);
+			console.error(
+				`[start] ${name} ${port}: the port is busy (${await describePort(port)}). Choose another one, e.g. ${name} ${port + 1}. Nothing was changed.`,
+			);
 			process.exit(1);
 		}
 	}
@@ -113,7 +140,8 @@ async function main(): Promise<void> {
 	if (raced) alreadyRunning(raced);
 	process.on('exit', () => lock.release());
 	const n8nPort = requested ?? ((await isFree(5678)) ? 5678 : undefined);
-	if (requested === undefined && n8nPort === undefined) log(`port 5678 is busy (${await describePort(5678)}): n8n gets a free port instead`);
+	if (requested === undefined && n8nPort === undefined)
+		log(`port 5678 is busy (${await describePort(5678)}): n8n gets a free port instead`);
 	const stack = new Stack({
 		name: 'start',
 		fresh: process.argv.includes('--fresh'),
@@ -135,7 +163,9 @@ async function main(): Promise<void> {
 		const sample = path.join(stack.filesDir, 'sample-contract.pdf');
 		if (!existsSync(sample)) await fs.writeFile(sample, await samplePdf());
 		await prepareExampleData(stack);
-		log(`the sandbox holds template ${EXAMPLE_TEMPLATE_ID} and the files folder the CSV rows of the batch example`);
+		log(
+			`the sandbox holds template ${EXAMPLE_TEMPLATE_ID} and the files folder the CSV rows of the batch example`,
+		);
 
 		// The sandbox is new on each run: subscribe the example triggers' production URLs, and
 		// their test URLs so that "Execute step" in the editor hears events too.
@@ -144,7 +174,9 @@ async function main(): Promise<void> {
 				const testUrl = url.replace('/webhook/', '/webhook-test/');
 				if (workflow.active === true) await stack.subscribe(url);
 				await stack.subscribe(testUrl);
-				log(`the sandbox delivers its events to "${workflow.name}" (${workflow.active === true ? `${url} and ` : ''}${testUrl})`);
+				log(
+					`the sandbox delivers its events to "${workflow.name}" (${workflow.active === true ? `${url} and ` : ''}${testUrl})`,
+				);
 			}
 		}
 	} catch (error) {
@@ -196,9 +228,18 @@ async function main(): Promise<void> {
 		const editor = await fetch(`${stack.n8nUrl}/`);
 		// The printed test-delivery command, run as a user pastes it: n8n accepts it (200).
 		const delivery = productionUrl
-			? (await run('sh', ['-c', testDeliveryCommand(productionUrl, stack.sandbox.webhookSecret)]).catch((e: Error) => e.message)).trim()
+			? (
+					await run('sh', [
+						'-c',
+						testDeliveryCommand(productionUrl, stack.sandbox.webhookSecret),
+					]).catch((e: Error) => e.message)
+				).trim()
 			: 'no active example trigger';
-		const ok = ready.status === 200 && missing.length === 0 && editor.status === 200 && delivery.startsWith('200');
+		const ok =
+			ready.status === 200 &&
+			missing.length === 0 &&
+			editor.status === 200 &&
+			delivery.startsWith('200');
 		log(
 			ok
 				? `check passed: the editor answers, the ${examples.length} examples are imported, the printed test delivery is accepted`

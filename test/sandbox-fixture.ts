@@ -41,13 +41,27 @@ export function useSandbox(options: UseSandboxOptions = {}): Sandbox {
 	if (reset === 'afterEach') afterEach(resetIt);
 
 	return {
-		get baseUrl() { return started().baseUrl; },
-		get origin() { return started().origin; },
-		get apiKey() { return started().apiKey; },
-		get orgApiKey() { return started().orgApiKey; },
-		get disabledApiKey() { return started().disabledApiKey; },
-		get webhookSecret() { return started().webhookSecret; },
-		get state() { return started().state; },
+		get baseUrl() {
+			return started().baseUrl;
+		},
+		get origin() {
+			return started().origin;
+		},
+		get apiKey() {
+			return started().apiKey;
+		},
+		get orgApiKey() {
+			return started().orgApiKey;
+		},
+		get disabledApiKey() {
+			return started().disabledApiKey;
+		},
+		get webhookSecret() {
+			return started().webhookSecret;
+		},
+		get state() {
+			return started().state;
+		},
 		close: () => started().close(),
 	};
 }

@@ -23,7 +23,8 @@ export class DocumentSigning implements INodeType {
 		group: ['transform'],
 		version: NODE_VERSIONS,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Send PDFs for signature, create documents from templates, run signing workflows and read credits',
+		description:
+			'Send PDFs for signature, create documents from templates, run signing workflows and read credits',
 		defaults: {
 			name: 'Document Signing',
 		},
@@ -37,14 +38,16 @@ export class DocumentSigning implements INodeType {
 				testedBy: 'documentSigningApiTest',
 			},
 		],
-		properties: [
-			...resourceProperties,
-			...runSettingsDescription,
-		],
+		properties: [...resourceProperties, ...runSettingsDescription],
 		hints: resourceHints,
 	};
 
-	methods = { listSearch, loadOptions, resourceMapping, credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential } };
+	methods = {
+		listSearch,
+		loadOptions,
+		resourceMapping,
+		credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -12,7 +12,15 @@ import { ENVELOPE_STATUS_OPTIONS, statusName } from '../shared/envelopeStatus';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { apiErrorFields } from '../shared/errors';
 import type { EnvelopeListItem, NodeMemory, StatusMemory } from './poller';
-import { FINAL_STATUSES, inFlight, pageSize, readChanged, readFrom, rememberPageSize, takeNew } from './poller';
+import {
+	FINAL_STATUSES,
+	inFlight,
+	pageSize,
+	readChanged,
+	readFrom,
+	rememberPageSize,
+	takeNew,
+} from './poller';
 import { pollRecipientMode } from './recipientMode';
 
 const RECIPIENT_MODE = { show: { event: ['recipientActed'] } };
@@ -34,7 +42,8 @@ export class DocumentSigningStatusTrigger implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ $parameter["event"] === "recipientActed" ? "When a recipient acts" : "When an envelope is " + ($parameter["statuses"] || []).join(" or ") }}',
-		description: 'Starts a workflow when an envelope is completed (or reaches another status), or when a recipient signs',
+		description:
+			'Starts a workflow when an envelope is completed (or reaches another status), or when a recipient signs',
 		defaults: {
 			name: 'Document Signing Status Trigger',
 		},
@@ -63,7 +72,8 @@ export class DocumentSigningStatusTrigger implements INodeType {
 					{
 						name: 'Recipient Acted',
 						value: 'recipientActed',
-						description: 'One run per recipient who signs, approves, declines or otherwise changes status',
+						description:
+							'One run per recipient who signs, approves, declines or otherwise changes status',
 					},
 				],
 				default: 'statusReached',
@@ -156,7 +166,8 @@ export class DocumentSigningStatusTrigger implements INodeType {
 	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		if (this.getNodeParameter('event', 'statusReached') === 'recipientActed') return await pollRecipientMode.call(this);
+		if (this.getNodeParameter('event', 'statusReached') === 'recipientActed')
+			return await pollRecipientMode.call(this);
 		const statuses = readStatuses.call(this);
 		if (this.getMode() === 'manual') {
 			// A test run shows the newest envelope of each status and changes no memory.
@@ -183,11 +194,21 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			const size = pageSize.call(this);
 			for (const status of statuses) {
 				// A copy: the memory changes only once the poll's output is complete.
-				const state: StatusMemory = { ...(known[status] ?? {}), seen: { ...(known[status]?.seen ?? {}) } };
+				const state: StatusMemory = {
+					...(known[status] ?? {}),
+					seen: { ...(known[status]?.seen ?? {}) },
+				};
 				// The first read of a final status needs only the newest change; of another
 				// status, every envelope in it (any may change later without being new).
-				const allPages = state.readAll === true || (state.cursor === undefined && !FINAL_STATUSES.has(status));
-				const { items, ordered } = await readChanged.call(this, status, readFrom(state), allPages, size);
+				const allPages =
+					state.readAll === true || (state.cursor === undefined && !FINAL_STATUSES.has(status));
+				const { items, ordered } = await readChanged.call(
+					this,
+					status,
+					readFrom(state),
+					allPages,
+					size,
+				);
 				if (!ordered) state.readAll = true;
 				envelopes.push(...takeNew(status, state, items, now));
 				next[status] = state;
@@ -231,7 +252,9 @@ function readStatuses(this: IPollFunctions): string[] {
 	const chosen = (this.getNodeParameter('statuses', []) as string[]) ?? [];
 	const other = String(this.getNodeParameter('otherStatuses', '') ?? '').split(',');
 	// Any status is taken: beyond the four shown, the specification names none.
-	const statuses = [...new Set([...chosen, ...other].map((status) => String(status).trim()).filter(Boolean))];
+	const statuses = [
+		...new Set([...chosen, ...other].map((status) => String(status).trim()).filter(Boolean)),
+	];
 	if (statuses.length === 0) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -242,7 +265,10 @@ function readStatuses(this: IPollFunctions): string[] {
 }
 
 /** The list item, named for workflows; the signed PDF attached when asked and completed. */
-async function toItem(this: IPollFunctions, envelope: EnvelopeListItem): Promise<INodeExecutionData> {
+async function toItem(
+	this: IPollFunctions,
+	envelope: EnvelopeListItem,
+): Promise<INodeExecutionData> {
 	const json: IDataObject = {
 		envelopeId: envelope.id,
 		...envelope,

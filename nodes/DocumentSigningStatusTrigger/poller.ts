@@ -93,7 +93,13 @@ export async function readChanged(
 		// kept in `size`, which the caller remembers for later polls.
 		const path = apiPath('envelopes');
 		for (let page = DEFAULTS.page; ; page++) {
-			const response = (await readPage.call(this, path, { status }, page, size)) as Page<EnvelopeListItem>;
+			const response = (await readPage.call(
+				this,
+				path,
+				{ status },
+				page,
+				size,
+			)) as Page<EnvelopeListItem>;
 			const items = Array.isArray(response.items) ? response.items : [];
 			const total = response.pageInfo?.total;
 			if (firstTotal === undefined) firstTotal = total;
@@ -105,7 +111,8 @@ export async function readChanged(
 				const t = time(item);
 				if (t > previous) ordered = false;
 				previous = t;
-				if (floor === undefined && !allPages && Number.isFinite(t)) floor = t - STATUS_POLL.overlapMs;
+				if (floor === undefined && !allPages && Number.isFinite(t))
+					floor = t - STATUS_POLL.overlapMs;
 				if (floor === undefined || t >= floor) found.set(item.id, item);
 			}
 
@@ -114,7 +121,8 @@ export async function readChanged(
 			if (ordered && !allPages && floor !== undefined && previous < floor) break;
 		}
 
-		if (!shrank || attempt >= STATUS_POLL.maxRestarts) return { items: [...found.values()], ordered };
+		if (!shrank || attempt >= STATUS_POLL.maxRestarts)
+			return { items: [...found.values()], ordered };
 	}
 }
 
@@ -180,7 +188,10 @@ export function pageSize(this: IPollFunctions): PageSize {
 	// A test run reads no memory: reading it would create the node's entry.
 	if (this.getMode() === 'manual') return { limit: STATUS_POLL.pageSize };
 	const kept = Number((this.getWorkflowStaticData('node') as NodeMemory).pageSize);
-	const limit = Number.isInteger(kept) && kept >= 1 ? Math.min(kept, STATUS_POLL.pageSize) : STATUS_POLL.pageSize;
+	const limit =
+		Number.isInteger(kept) && kept >= 1
+			? Math.min(kept, STATUS_POLL.pageSize)
+			: STATUS_POLL.pageSize;
 	return { limit };
 }
 

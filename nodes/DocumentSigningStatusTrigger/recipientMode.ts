@@ -7,7 +7,9 @@ import type { RecipientFilters } from './recipients';
 import { newestAction, pollRecipients } from './recipients';
 
 /** Recipient Acted: one run per recipient action seen since the last poll. */
-export async function pollRecipientMode(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollRecipientMode(
+	this: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
 	const filters: RecipientFilters = {
 		roles: (this.getNodeParameter('roles', []) as string[]) ?? [],
 		changes: (this.getNodeParameter('recipientChanges', []) as string[]) ?? [],

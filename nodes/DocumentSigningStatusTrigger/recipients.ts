@@ -69,7 +69,9 @@ const ALL_ROLES = ['signer', 'approver', 'cc'];
 
 /** A recipient's key: the id when the service gives one (the specification's read has none). */
 const keyOf = (r: ProgressRecipient): string =>
-	typeof r.id === 'string' && r.id !== '' ? r.id : `${r.order ?? ''}|${r.email ?? ''}|${r.name ?? ''}`;
+	typeof r.id === 'string' && r.id !== ''
+		? r.id
+		: `${r.order ?? ''}|${r.email ?? ''}|${r.name ?? ''}`;
 
 /** The status a recipient has before acting (the specification shows `pending`). */
 const NOT_ACTED = 'pending';
@@ -82,7 +84,8 @@ async function readList(this: IPollFunctions, size: PageSize): Promise<ListItem[
 		const response = (await readPage.call(this, path, {}, page, size)) as Page<ListItem>;
 		const items = Array.isArray(response.items) ? response.items : [];
 		for (const item of items) {
-			if (item && typeof item.id === 'string' && typeof item.status === 'string') found.set(item.id, item);
+			if (item && typeof item.id === 'string' && typeof item.status === 'string')
+				found.set(item.id, item);
 		}
 		if (!response.pageInfo?.hasNext || items.length === 0) break;
 		followShortPage(this, response, size, path, page);
@@ -90,14 +93,21 @@ async function readList(this: IPollFunctions, size: PageSize): Promise<ListItem[
 	return [...found.values()];
 }
 
-async function readRecipients(this: IPollFunctions, envelopeId: string): Promise<ProgressRecipient[]> {
+async function readRecipients(
+	this: IPollFunctions,
+	envelopeId: string,
+): Promise<ProgressRecipient[]> {
 	const progress = await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId));
 	const recipients = (progress as IDataObject).recipients;
 	if (!Array.isArray(recipients)) {
-		throw new NodeOperationError(this.getNode(), `The signing progress of envelope ${envelopeId} holds no recipients list`, {
-			description:
-				'Recipient Acted compares the recipients[] of GET /envelopes/{id}/status (specification 2.7) from poll to poll. Check that the API Base URL points at the service that holds this envelope.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The signing progress of envelope ${envelopeId} holds no recipients list`,
+			{
+				description:
+					'Recipient Acted compares the recipients[] of GET /envelopes/{id}/status (specification 2.7) from poll to poll. Check that the API Base URL points at the service that holds this envelope.',
+			},
+		);
 	}
 	return recipients.filter((r): r is ProgressRecipient => r !== null && typeof r === 'object');
 }
@@ -105,7 +115,11 @@ async function readRecipients(this: IPollFunctions, envelopeId: string): Promise
 const statusesOf = (recipients: ProgressRecipient[]): Record<string, string> =>
 	Object.fromEntries(recipients.map((r) => [keyOf(r), String(r.status ?? '')]));
 
-function toItem(envelope: ListItem, recipient: ProgressRecipient, previous: string): INodeExecutionData {
+function toItem(
+	envelope: ListItem,
+	recipient: ProgressRecipient,
+	previous: string,
+): INodeExecutionData {
 	const status = String(recipient.status ?? '');
 	return {
 		json: {
@@ -165,11 +179,16 @@ export async function pollRecipients(
 		};
 		const created = String(envelope.createdAt ?? '');
 		if (createdUpTo === undefined || created > createdUpTo) createdUpTo = created;
-		const unchanged = before !== undefined && before.s === now.s && before.c === now.c && before.u === now.u;
+		const unchanged =
+			before !== undefined && before.s === now.s && before.c === now.c && before.u === now.u;
 		// Listed by an earlier poll and dropped as final, or older than the last poll's newest (a
 		// baseline): not new.
 		const seenBefore =
-			memory === undefined || (before === undefined && memory.createdUpTo !== undefined && created !== '' && created <= memory.createdUpTo);
+			memory === undefined ||
+			(before === undefined &&
+				memory.createdUpTo !== undefined &&
+				created !== '' &&
+				created <= memory.createdUpTo);
 
 		if (unchanged) {
 			next[envelope.id] = before;
@@ -213,14 +232,20 @@ function bound(envelopes: Record<string, EnvelopeMemory>): Record<string, Envelo
 }
 
 /** A test run: the newest action seen in the list's most recently changed envelope that has one. */
-export async function newestAction(this: IPollFunctions, size: PageSize, filters: RecipientFilters): Promise<INodeExecutionData[]> {
+export async function newestAction(
+	this: IPollFunctions,
+	size: PageSize,
+	filters: RecipientFilters,
+): Promise<INodeExecutionData[]> {
 	const listed = (await readList.call(this, size))
 		.filter((e) => Number(e.completedActions ?? 0) > 0)
 		.sort((a, b) => Date.parse(String(b.updatedAt)) - Date.parse(String(a.updatedAt)));
 	for (const envelope of listed.slice(0, 5)) {
 		const acted = (await readRecipients.call(this, envelope.id))
 			.filter((r) => r.status && r.status !== NOT_ACTED && passes(filters, r))
-			.sort((a, b) => Date.parse(String(b.signedAt ?? '')) - Date.parse(String(a.signedAt ?? '')) || 0);
+			.sort(
+				(a, b) => Date.parse(String(b.signedAt ?? '')) - Date.parse(String(a.signedAt ?? '')) || 0,
+			);
 		if (acted[0]) return [toItem(envelope, acted[0], NOT_ACTED)];
 	}
 	return [];

@@ -1,19 +1,29 @@
 import type {
 	IDataObject,
 	IHookFunctions,
-	INode,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
-import { type PendingClaim, settleOnAnswer, startedResult } from './answer';
-import { checkBounds, DEFAULT_LIMITS, DEFAULT_MAX_CLOCK_SKEW_MINUTES, eventChosen, firstUnselected, OTHER_EVENTS, parseEvent, WEBHOOK_EVENTS } from './delivery';
-import { triggerProperties } from './description';
+import { type PendingClaim, settleOnAnswer, startedResult, testRefusal } from './answer';
+import {
+	bodyBytes,
+	checkBounds,
+	DEFAULT_LIMITS,
+	DEFAULT_MAX_CLOCK_SKEW_MINUTES,
+	eventChosen,
+	firstUnselected,
+	OTHER_EVENTS,
+	numberOption,
+	parseEvent,
+	WEBHOOK_EVENTS,
+} from './delivery';
+import { triggerPanel, triggerProperties } from './description';
 import { claimEvent } from './memory';
 import {
 	DEFAULT_SIGNATURE_ALGORITHM,
@@ -65,21 +75,7 @@ export class DocumentSigningTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		// The service delivers only to the URL registered in its dashboard, so "make an event
 		// happen" alone does not reach the editor: the panel says which URL to register.
-		triggerPanel: {
-			header: 'Register the Test URL in the Document Signing dashboard',
-			executionsHelp: {
-				inactive:
-					"<b>To test from the editor</b>, register this node's <b>Test URL</b> (under Webhook URLs) in the dashboard (Settings, Webhooks) for now, click 'Execute step', then cause an event, for example by sending an envelope. The service delivers only to URLs registered there.<br /><br /><b>For production</b>, register the <b>Production URL</b> in the dashboard instead and publish the workflow. Those executions appear in the executions list, not in the editor.",
-				active:
-					"<b>This workflow is published</b>: every event the service delivers to the <b>Production URL</b> registered in the dashboard starts an execution, listed in the executions list.<br /><br /><b>To test from the editor</b>, register the <b>Test URL</b> in the dashboard (Settings, Webhooks) for now, click 'Execute step', then cause an event.",
-			},
-			activationHint: {
-				inactive:
-					'When the workflow is ready, register the Production URL in the dashboard (Settings, Webhooks) and publish the workflow.',
-				active:
-					'Events delivered to the Production URL registered in the dashboard also start this workflow (those executions are not shown here).',
-			},
-		},
+		triggerPanel,
 		credentials: [
 			{
 				name: 'documentSigningApi',
@@ -148,7 +144,8 @@ export class DocumentSigningTrigger implements INodeType {
 			// Listening in the editor (a test delivery): a refusal fails the test run with the
 			// reason, so the editor stops listening and shows why. n8n then answers the delivery
 			// 500 itself. Live deliveries keep their answers (401, 400, 413, ...).
-			if (this.getMode() === 'manual' && status !== 503) throw testRefusal(this.getNode(), status, code, logReason);
+			if (this.getMode() === 'manual' && status !== 503)
+				throw testRefusal(this.getNode(), status, code, logReason);
 			return answer(status, { code, message });
 		};
 		const ignore = (level: 'warn' | 'debug', reason: string, id?: string) => {
@@ -171,17 +168,30 @@ export class DocumentSigningTrigger implements INodeType {
 		if (!bounds.ok) return refuse(bounds.status, bounds.code, bounds.message);
 
 		const maxAgeMinutes = numberOption(options.maxEventAgeMinutes, REPLAY_WINDOW_MINUTES);
-		const maxSkewMinutes = numberOption(options.maxClockSkewMinutes, DEFAULT_MAX_CLOCK_SKEW_MINUTES);
+		const maxSkewMinutes = numberOption(
+			options.maxClockSkewMinutes,
+			DEFAULT_MAX_CLOCK_SKEW_MINUTES,
+		);
 		// The id the signature covers (Standard Webhooks' webhook-id), if the scheme has one.
 		let signedId: string | undefined;
 		if (secret !== '') {
 			const algorithm = options.algorithm ?? DEFAULT_SIGNATURE_ALGORITHM;
 			const encoding = options.encoding ?? DEFAULT_SIGNATURE_ENCODING;
 			const scheme = options.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME;
-			if (!isSignatureAlgorithm(algorithm) || !isSignatureEncoding(encoding) || !isSignatureScheme(scheme)) {
-				return refuse(500, 'CONFIGURATION_ERROR', 'Unsupported signature algorithm, encoding or scheme');
+			if (
+				!isSignatureAlgorithm(algorithm) ||
+				!isSignatureEncoding(encoding) ||
+				!isSignatureScheme(scheme)
+			) {
+				return refuse(
+					500,
+					'CONFIGURATION_ERROR',
+					'Unsupported signature algorithm, encoding or scheme',
+				);
 			}
-			const headerName = ((options.signatureHeader as string) || WEBHOOK_SIGNATURE.header).toLowerCase();
+			const headerName = (
+				(options.signatureHeader as string) || WEBHOOK_SIGNATURE.header
+			).toLowerCase();
 			const result = verifySignature({
 				// Only the bytes received can be verified; a parsed body is never serialised again.
 				rawBody: Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
@@ -198,9 +208,14 @@ export class DocumentSigningTrigger implements INodeType {
 				return refuse(500, 'CONFIGURATION_ERROR', SIGNATURE_FAILURE_TEXT[result.reason]);
 			}
 			if (!result.ok) {
-				const where = scheme === 'standardWebhooks' ? 'webhook-* headers' : `header ${headerName}, ${algorithm}, ${encoding}`;
+				const where =
+					scheme === 'standardWebhooks'
+						? 'webhook-* headers'
+						: `header ${headerName}, ${algorithm}, ${encoding}`;
 				const suggested = schemeHeadersSuggest(scheme, req.headers, headerName);
-				const hint = suggested ? `; the headers look signed with the ${SIGNATURE_SCHEME_NAMES[suggested]} scheme (option Signature Scheme)` : '';
+				const hint = suggested
+					? `; the headers look signed with the ${SIGNATURE_SCHEME_NAMES[suggested]} scheme (option Signature Scheme)`
+					: '';
 				const why = `${SIGNATURE_FAILURE_TEXT[result.reason]} (${SIGNATURE_SCHEME_NAMES[scheme]} scheme, ${where})${hint}`;
 				return refuse(401, 'INVALID_SIGNATURE', 'Signature missing or invalid', why);
 			}
@@ -218,13 +233,19 @@ export class DocumentSigningTrigger implements INodeType {
 				? `event not selected (kind ${JSON.stringify(event.event.slice(0, 100))}; choose it, or "${OTHER_EVENTS.name}", under Events to start on it)`
 				: 'event not selected';
 			log(first ? 'warn' : 'debug', reason, event.id);
-			return answer(200, { received: true, started: false, reason: 'event not selected', id: event.id });
+			return answer(200, {
+				received: true,
+				started: false,
+				reason: 'event not selected',
+				id: event.id,
+			});
 		}
 		const eventId = signedId ?? event.id;
 
 		const createdAtMs = Date.parse(event.createdAt);
 		const forgetBeforeMs = maxAgeMinutes > 0 ? Date.now() - maxAgeMinutes * 60_000 : -Infinity;
-		if (createdAtMs < forgetBeforeMs) return ignore('debug', 'event older than Max Event Age', event.id);
+		if (createdAtMs < forgetBeforeMs)
+			return ignore('debug', 'event older than Max Event Age', event.id);
 		if (maxSkewMinutes > 0 && createdAtMs > Date.now() + maxSkewMinutes * 60_000) {
 			return ignore('warn', 'event dated further ahead than Max Clock Skew', event.id);
 		}
@@ -242,7 +263,12 @@ export class DocumentSigningTrigger implements INodeType {
 			if (claim.outcome === 'duplicate') return ignore('debug', 'duplicate delivery', eventId);
 			if (claim.outcome === 'busy') {
 				this.getResponseObject().setHeader('Retry-After', '30');
-				return refuse(503, 'DELIVERY_IN_PROGRESS', 'An earlier delivery of this event is still being taken: retry later', `an earlier delivery of event ${JSON.stringify(eventId.slice(0, 200))} is still being taken`);
+				return refuse(
+					503,
+					'DELIVERY_IN_PROGRESS',
+					'An earlier delivery of this event is still being taken: retry later',
+					`an earlier delivery of event ${JSON.stringify(eventId.slice(0, 200))} is still being taken`,
+				);
 			}
 			// Remembered only once n8n has taken the execution and answered 2xx.
 			settleOnAnswer(this.getResponseObject(), claim);
@@ -268,22 +294,4 @@ export class DocumentSigningTrigger implements INodeType {
 		// n8n answers this one itself, after it has inserted (or queued) the execution.
 		return startedResult([[{ json }]], { received: true, started: true, id: eventId }, pending);
 	}
-}
-
-/** The body's bytes: as received, or (no raw body kept) the text n8n parsed it from. */
-function bodyBytes(rawBody: unknown, body: unknown): Buffer {
-	if (Buffer.isBuffer(rawBody)) return rawBody;
-	if (typeof body === 'string') return Buffer.from(body, 'utf8');
-	return Buffer.from(JSON.stringify(body ?? null), 'utf8');
-}
-
-/** A refused test delivery, as the editor shows it. */
-function testRefusal(node: INode, status: number, code: string, reason: string): NodeOperationError {
-	return new NodeOperationError(node, `Test delivery refused: ${reason}`, {
-		description: `A live delivery would be answered ${status} (${code}) and start nothing. Fix the cause (the credential's webhook secret, or the trigger's signature options), then listen again and cause the event again.`,
-	});
-}
-
-function numberOption(value: unknown, fallback: number): number {
-	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 }

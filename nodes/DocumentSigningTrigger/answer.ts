@@ -12,8 +12,14 @@
  * n8n 1.x reads the body and answers before it creates the execution, for every webhook: there
  * the id is remembered at the answer, as n8n's own Webhook node acknowledges it.
  */
-import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -61,5 +67,17 @@ export function settleOnAnswer(res: Response, claim: PendingClaim): void {
 	} as Response['end'];
 	res.once('close', () => {
 		if (!answered) void sleep(ANSWER_AFTER_CLOSE_MS).then(() => settle(false));
+	});
+}
+
+/** A refused test delivery, as the editor shows it. */
+export function testRefusal(
+	node: INode,
+	status: number,
+	code: string,
+	reason: string,
+): NodeOperationError {
+	return new NodeOperationError(node, `Test delivery refused: ${reason}`, {
+		description: `A live delivery would be answered ${status} (${code}) and start nothing. Fix the cause (the credential's webhook secret, or the trigger's signature options), then listen again and cause the event again.`,
 	});
 }

@@ -46,7 +46,8 @@ export const OTHER_EVENTS = {
 	name: 'Any Other Event',
 	value: 'otherEvents',
 	action: 'On any other event',
-	description: 'Event kinds beyond the four above (such as recipient signing events), output as delivered',
+	description:
+		'Event kinds beyond the four above (such as recipient signing events), output as delivered',
 } as const;
 
 /** Whether the chosen events (values, or kinds typed in an expression) take `kind`. */
@@ -89,7 +90,8 @@ function isObject(value: unknown): value is IDataObject {
 
 /** Checks that a parsed body is an event; the message names the field and the rule. */
 export function toEvent(body: unknown): ParseResult {
-	if (!isObject(body)) return { ok: false, message: 'Body is not an event: expected a JSON object' };
+	if (!isObject(body))
+		return { ok: false, message: 'Body is not an event: expected a JSON object' };
 	for (const field of ['id', 'event', 'createdAt'] as const) {
 		const value = body[field];
 		if (typeof value !== 'string' || value.trim() === '') {
@@ -137,7 +139,8 @@ export function jsonDepth(text: Buffer): number {
 	for (let n = 0; n < text.length; n++) {
 		const byte = text[n];
 		if (inString) {
-			if (byte === 0x5c) n++; // backslash: skip the escaped character
+			if (byte === 0x5c)
+				n++; // backslash: skip the escaped character
 			else if (byte === 0x22) inString = false;
 		} else if (byte === 0x22) inString = true;
 		else if (byte === 0x7b || byte === 0x5b) max = Math.max(max, ++depth);
@@ -157,9 +160,14 @@ export const DEFAULT_MAX_BODY_KB = 256;
 export const DEFAULT_MAX_DATA_DEPTH = 32;
 /** How far ahead of this machine's clock an event may be dated. */
 export const DEFAULT_MAX_CLOCK_SKEW_MINUTES = 5;
-export const DEFAULT_LIMITS: DeliveryLimits = { maxBytes: DEFAULT_MAX_BODY_KB * 1024, maxDataDepth: DEFAULT_MAX_DATA_DEPTH };
+export const DEFAULT_LIMITS: DeliveryLimits = {
+	maxBytes: DEFAULT_MAX_BODY_KB * 1024,
+	maxDataDepth: DEFAULT_MAX_DATA_DEPTH,
+};
 
-export type BoundsResult = { ok: true } | { ok: false; status: 413 | 400; code: string; message: string };
+export type BoundsResult =
+	| { ok: true }
+	| { ok: false; status: 413 | 400; code: string; message: string };
 
 export function checkBounds(rawBody: Buffer, limits: DeliveryLimits): BoundsResult {
 	if (rawBody.length > limits.maxBytes) {
@@ -181,4 +189,16 @@ export function checkBounds(rawBody: Buffer, limits: DeliveryLimits): BoundsResu
 		};
 	}
 	return { ok: true };
+}
+
+/** The body's bytes: as received, or (no raw body kept) the text n8n parsed it from. */
+export function bodyBytes(rawBody: unknown, body: unknown): Buffer {
+	if (Buffer.isBuffer(rawBody)) return rawBody;
+	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	return Buffer.from(JSON.stringify(body ?? null), 'utf8');
+}
+
+/** A number option as set, or its default when unset or not a number of 0 or more. */
+export function numberOption(value: unknown, fallback: number): number {
+	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 }

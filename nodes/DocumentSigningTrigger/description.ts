@@ -1,8 +1,12 @@
 /** The trigger's parameters: events, repeat handling, and the limits a delivery must keep. */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES } from '../shared/assumptions';
-import { DEFAULT_SIGNATURE_ALGORITHM, DEFAULT_SIGNATURE_ENCODING, DEFAULT_SIGNATURE_SCHEME } from './signature';
+import {
+	DEFAULT_SIGNATURE_ALGORITHM,
+	DEFAULT_SIGNATURE_ENCODING,
+	DEFAULT_SIGNATURE_SCHEME,
+} from './signature';
 import {
 	DEFAULT_MAX_BODY_KB,
 	DEFAULT_MAX_CLOCK_SKEW_MINUTES,
@@ -94,7 +98,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0 },
 				default: REPLAY_WINDOW_MINUTES,
 				description:
-					"Events created longer ago than this (from the signed createdAt) are acknowledged without starting the workflow, so a captured delivery cannot be replayed later. 0 turns the check off (then only the last event IDs are remembered).",
+					'Events created longer ago than this (from the signed createdAt) are acknowledged without starting the workflow, so a captured delivery cannot be replayed later. 0 turns the check off (then only the last event IDs are remembered).',
 			},
 			{
 				displayName: 'Max Nesting Depth',
@@ -166,3 +170,20 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The panel while listening: which URL to register, since the service delivers only to it. */
+export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
+	header: 'Register the Test URL in the Document Signing dashboard',
+	executionsHelp: {
+		inactive:
+			"<b>To test from the editor</b>, register this node's <b>Test URL</b> (under Webhook URLs) in the dashboard (Settings, Webhooks) for now, click 'Execute step', then cause an event, for example by sending an envelope. The service delivers only to URLs registered there.<br /><br /><b>For production</b>, register the <b>Production URL</b> in the dashboard instead and publish the workflow. Those executions appear in the executions list, not in the editor.",
+		active:
+			"<b>This workflow is published</b>: every event the service delivers to the <b>Production URL</b> registered in the dashboard starts an execution, listed in the executions list.<br /><br /><b>To test from the editor</b>, register the <b>Test URL</b> in the dashboard (Settings, Webhooks) for now, click 'Execute step', then cause an event.",
+	},
+	activationHint: {
+		inactive:
+			'When the workflow is ready, register the Production URL in the dashboard (Settings, Webhooks) and publish the workflow.',
+		active:
+			'Events delivered to the Production URL registered in the dashboard also start this workflow (those executions are not shown here).',
+	},
+};

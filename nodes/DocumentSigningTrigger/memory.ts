@@ -62,7 +62,10 @@ function storedEntries(store: IDataObject): Seen[] {
 	const value = store.seenEvents;
 	if (!Array.isArray(value)) return [];
 	return value
-		.filter((entry): entry is Seen => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number')
+		.filter(
+			(entry): entry is Seen =>
+				Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number',
+		)
 		.map(([key, at]) => [storedKey(key), at]);
 }
 
@@ -81,10 +84,19 @@ function trim(entries: Seen[], forgetBeforeMs: number): Seen[] {
 }
 
 /** The stored ids and this process's taken ids in one list, each once, in the order first seen. */
-function merged(store: IDataObject, memory: TriggerMemory, forgetBeforeMs: number, extra?: Seen): Seen[] {
+function merged(
+	store: IDataObject,
+	memory: TriggerMemory,
+	forgetBeforeMs: number,
+	extra?: Seen,
+): Seen[] {
 	const seen = new Set<string>();
 	const out: Seen[] = [];
-	for (const entry of [...storedEntries(store), ...memory.taken.entries(), ...(extra ? [extra] : [])]) {
+	for (const entry of [
+		...storedEntries(store),
+		...memory.taken.entries(),
+		...(extra ? [extra] : []),
+	]) {
 		if (seen.has(entry[0])) continue;
 		seen.add(entry[0]);
 		out.push(entry);
@@ -138,7 +150,8 @@ export async function claimEvent(options: ClaimOptions): Promise<Claim> {
 	for (;;) {
 		const memory = memoryFor(key);
 		pruneTaken(memory, forgetBeforeMs);
-		if (memory.taken.has(id) || storedEntries(store).some(([kept]) => kept === id)) return { outcome: 'duplicate' };
+		if (memory.taken.has(id) || storedEntries(store).some(([kept]) => kept === id))
+			return { outcome: 'duplicate' };
 		const pending = memory.pending.get(id);
 		if (pending === undefined) break;
 		const left = deadline - Date.now();

@@ -10,7 +10,12 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
 import { WEBHOOK_SIGNATURE } from '../shared/assumptions';
-import { STANDARD_HEADERS, standardSecretKey, type StandardFailure, verifyStandardWebhook } from './standardWebhooks';
+import {
+	STANDARD_HEADERS,
+	standardSecretKey,
+	type StandardFailure,
+	verifyStandardWebhook,
+} from './standardWebhooks';
 
 export const SIGNATURE_ALGORITHMS = ['sha256', 'sha512', 'sha1'] as const;
 export type SignatureAlgorithm = (typeof SIGNATURE_ALGORITHMS)[number];
@@ -75,7 +80,8 @@ export function schemeHeadersSuggest(
 	headers: Record<string, string | string[] | undefined>,
 	headerName: string,
 ): SignatureScheme | undefined {
-	if (scheme !== 'standardWebhooks' && headers[STANDARD_HEADERS.signature] !== undefined) return 'standardWebhooks';
+	if (scheme !== 'standardWebhooks' && headers[STANDARD_HEADERS.signature] !== undefined)
+		return 'standardWebhooks';
 	if (scheme === 'body' && headerTimestamp(headers[headerName]) !== undefined) return 'timestamped';
 	return undefined;
 }
@@ -196,8 +202,10 @@ function timestampInWindow(input: VerifyInput): WindowResult {
 	if (timestamp === undefined) return { ok: false, reason: 'missing_timestamp' };
 	const signedMs = Number(timestamp) * 1000;
 	const now = input.nowMs ?? Date.now();
-	if (input.maxAgeMs && signedMs < now - input.maxAgeMs) return { ok: false, reason: 'stale_timestamp' };
-	if (input.maxSkewMs && signedMs > now + input.maxSkewMs) return { ok: false, reason: 'future_timestamp' };
+	if (input.maxAgeMs && signedMs < now - input.maxAgeMs)
+		return { ok: false, reason: 'stale_timestamp' };
+	if (input.maxSkewMs && signedMs > now + input.maxSkewMs)
+		return { ok: false, reason: 'future_timestamp' };
 	return { ok: true, timestamp };
 }
 
@@ -229,7 +237,11 @@ export function verifySignature(input: VerifyInput): VerifyResult {
 	if (input.scheme === 'standardWebhooks') {
 		const keys = secrets.map(standardSecretKey);
 		if (keys.some((key) => key === undefined)) return { ok: false, reason: 'secret_not_base64' };
-		const result = verifyStandardWebhook({ ...input, headers: input.headers ?? {}, keys: keys as Buffer[] });
+		const result = verifyStandardWebhook({
+			...input,
+			headers: input.headers ?? {},
+			keys: keys as Buffer[],
+		});
 		return result.ok ? { ok: true, eventId: result.id } : result;
 	}
 
@@ -245,13 +257,19 @@ export function verifySignature(input: VerifyInput): VerifyResult {
 	}
 
 	// Node writes base64url without padding, as normalise() reads it.
-	const expected = secrets.map((secret) => computeSignature(input.rawBody as Buffer, secret, algorithm, encoding, timestamp));
+	const expected = secrets.map((secret) =>
+		computeSignature(input.rawBody as Buffer, secret, algorithm, encoding, timestamp),
+	);
 
 	let matched = false;
 	let sawWellFormed = false;
 	let sawOtherAlgorithm = false;
 	for (const candidate of candidates) {
-		if (candidate.prefix !== undefined && candidate.prefix !== algorithm && candidate.prefix !== VERSION_PREFIX) {
+		if (
+			candidate.prefix !== undefined &&
+			candidate.prefix !== algorithm &&
+			candidate.prefix !== VERSION_PREFIX
+		) {
 			sawOtherAlgorithm = true;
 			continue;
 		}

@@ -49,8 +49,16 @@ export function standardSecretKey(secret: string): Buffer | undefined {
 }
 
 /** `v1,<base64>` of the content signed for this id, timestamp and body. */
-export function standardSignature(key: Buffer, id: string, timestamp: string, rawBody: Buffer): string {
-	const digest = createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(rawBody).digest('base64');
+export function standardSignature(
+	key: Buffer,
+	id: string,
+	timestamp: string,
+	rawBody: Buffer,
+): string {
+	const digest = createHmac('sha256', key)
+		.update(`${id}.${timestamp}.`, 'utf8')
+		.update(rawBody)
+		.digest('base64');
 	return `v1,${digest}`;
 }
 
@@ -62,7 +70,9 @@ function single(value: string | string[] | undefined): string {
 function equal(candidate: string, expected: string): boolean {
 	const a = Buffer.from(candidate, 'ascii');
 	const b = Buffer.from(expected, 'ascii');
-	return timingSafeEqual(a.length === b.length ? a : Buffer.alloc(b.length), b) && a.length === b.length;
+	return (
+		timingSafeEqual(a.length === b.length ? a : Buffer.alloc(b.length), b) && a.length === b.length
+	);
 }
 
 /** Checks the three headers; on success gives the `webhook-id`. */
@@ -77,8 +87,10 @@ export function verifyStandardWebhook(input: StandardInput): StandardResult {
 
 	const signedMs = Number(timestamp) * 1000;
 	const now = input.nowMs ?? Date.now();
-	if (input.maxAgeMs && signedMs < now - input.maxAgeMs) return { ok: false, reason: 'stale_timestamp' };
-	if (input.maxSkewMs && signedMs > now + input.maxSkewMs) return { ok: false, reason: 'future_timestamp' };
+	if (input.maxAgeMs && signedMs < now - input.maxAgeMs)
+		return { ok: false, reason: 'stale_timestamp' };
+	if (input.maxSkewMs && signedMs > now + input.maxSkewMs)
+		return { ok: false, reason: 'future_timestamp' };
 
 	// Entries of other versions (v1a, v2: other algorithms) are skipped, not refused.
 	const candidates = header
@@ -87,7 +99,9 @@ export function verifyStandardWebhook(input: StandardInput): StandardResult {
 		.map((entry) => entry.slice(3));
 	if (!candidates.some((c) => BASE64.test(c))) return { ok: false, reason: 'malformed_signature' };
 
-	const expected = input.keys.map((key) => standardSignature(key, id, timestamp, input.rawBody as Buffer).slice(3));
+	const expected = input.keys.map((key) =>
+		standardSignature(key, id, timestamp, input.rawBody as Buffer).slice(3),
+	);
 	let matched = false;
 	for (const candidate of candidates) {
 		for (const digest of expected) matched = equal(candidate, digest) || matched;

@@ -60,7 +60,10 @@ const METADATA_IPV4 = new Set(['100.100.100.200', '192.0.0.192']);
 
 /** The URL parser's host without IPv6 brackets and without a trailing dot. */
 export function bareHost(hostname: string): string {
-	return hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+	return hostname
+		.replace(/^\[|\]$/g, '')
+		.replace(/\.$/, '')
+		.toLowerCase();
 }
 
 /** The four numbers of a dotted IPv4 address, or undefined. */
@@ -83,10 +86,13 @@ function ipv6Groups(host: string): number[] | undefined {
 	}
 	if (text.split('::').length > 2) return undefined;
 	const [head, rest] = text.split('::');
-	const read = (part: string | undefined) => (part ? part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)) : []);
+	const read = (part: string | undefined) =>
+		part ? part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)) : [];
 	const front = read(head);
 	const back = read(rest);
-	const groups = text.includes('::') ? [...front, ...Array(Math.max(0, 8 - front.length - back.length)).fill(0), ...back] : front;
+	const groups = text.includes('::')
+		? [...front, ...Array(Math.max(0, 8 - front.length - back.length)).fill(0), ...back]
+		: front;
 	return groups.length === 8 && groups.every((g) => Number.isInteger(g)) ? groups : undefined;
 }
 
@@ -166,7 +172,12 @@ const KIND: Record<Exclude<AddressClass, 'public'>, string> = {
  * Why an address of this class is refused under the policy, or undefined when it is allowed.
  * `shown` is the address as the message names it; `resolved` says it came from a name.
  */
-export function refusalOf(kind: AddressClass, policy: GuardPolicy, shown: string, resolved = false): string | undefined {
+export function refusalOf(
+	kind: AddressClass,
+	policy: GuardPolicy,
+	shown: string,
+	resolved = false,
+): string | undefined {
 	if (kind === 'public') return undefined;
 	const what = `the address ${resolved ? 'resolves to' : 'is'} ${KIND[kind]} (${shown})`;
 	if (kind === 'metadata' || kind === 'reserved') return `${what}, which is never fetched`;
@@ -202,7 +213,11 @@ const UNRESOLVED_NAME =
  * a name cannot be checked: for rule `user` it needs Allow Internal Addresses; a service's
  * address is sent as it is, known metadata names refused.
  */
-export async function pinTarget(url: URL, policy: GuardPolicy, resolver?: Resolver): Promise<PinnedTarget> {
+export async function pinTarget(
+	url: URL,
+	policy: GuardPolicy,
+	resolver?: Resolver,
+): Promise<PinnedTarget> {
 	const byName = classifyHost(url.hostname);
 	if (byName !== undefined) {
 		const refusal = refusalOf(byName, policy, bareHost(url.hostname));
@@ -221,6 +236,7 @@ export async function pinTarget(url: URL, policy: GuardPolicy, resolver?: Resolv
 	}
 	const [first] = addresses;
 	const pinned = new URL(url.href);
-	pinned.hostname = first.family === 6 || first.address.includes(':') ? `[${first.address}]` : first.address;
+	pinned.hostname =
+		first.family === 6 || first.address.includes(':') ? `[${first.address}]` : first.address;
 	return { url: pinned.href, headers: { Host: url.host }, servername: bareHost(url.hostname) };
 }

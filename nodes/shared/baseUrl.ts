@@ -67,19 +67,32 @@ const checkedBaseUrls = new Map<string, BaseUrlCheck>();
 function judgeBaseUrl(value: unknown, allowInsecureHttp: boolean): BaseUrlCheck {
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (text === '') {
-		return { ok: false, message: `The credential has no Base URL: set it to the service address, e.g. ${BASE_URL_EXAMPLE}` };
+		return {
+			ok: false,
+			message: `The credential has no Base URL: set it to the service address, e.g. ${BASE_URL_EXAMPLE}`,
+		};
 	}
 	let url: URL;
 	try {
 		url = new URL(text);
 	} catch {
-		return { ok: false, message: `The Base URL is not a complete web address: write it as ${BASE_URL_EXAMPLE}` };
+		return {
+			ok: false,
+			message: `The Base URL is not a complete web address: write it as ${BASE_URL_EXAMPLE}`,
+		};
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return { ok: false, message: `The Base URL must start with https:// (it starts with ${url.protocol}//): write it as ${BASE_URL_EXAMPLE}` };
+		return {
+			ok: false,
+			message: `The Base URL must start with https:// (it starts with ${url.protocol}//): write it as ${BASE_URL_EXAMPLE}`,
+		};
 	}
 	if (url.username !== '' || url.password !== '') {
-		return { ok: false, message: 'The Base URL holds a user name or password: remove them from it (the API key is the only credential the service needs)' };
+		return {
+			ok: false,
+			message:
+				'The Base URL holds a user name or password: remove them from it (the API key is the only credential the service needs)',
+		};
 	}
 	if (isMetadataHost(url.hostname) || isMetadataPath(url.pathname)) {
 		return {

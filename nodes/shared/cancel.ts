@@ -18,7 +18,8 @@ export class ExecutionStopped extends Error {
 
 /** The run's cancel signal, or undefined where n8n gives none. */
 export function cancelSignalOf(context: object): AbortSignal | undefined {
-	const get = (context as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal;
+	const get = (context as { getExecutionCancelSignal?: () => AbortSignal | undefined })
+		.getExecutionCancelSignal;
 	if (typeof get !== 'function') return undefined;
 	try {
 		return get.call(context) ?? undefined;
@@ -45,7 +46,10 @@ export function throwIfStopped(signal: AbortSignal | undefined): void {
  * Resolves when `promise` does, or rejects with ExecutionStopped as soon as the signal
  * aborts (the promise itself is left to settle on its own).
  */
-export async function untilStopped<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export async function untilStopped<T>(
+	promise: Promise<T>,
+	signal: AbortSignal | undefined,
+): Promise<T> {
 	if (!signal) return await promise;
 	throwIfStopped(signal);
 	let onAbort: () => void = () => {};
@@ -68,6 +72,8 @@ export async function untilStopped<T>(promise: Promise<T>, signal: AbortSignal |
 export async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 	if (!signal) return await sleep(ms);
 	throwIfStopped(signal);
-	const timer = (sleep as (ms: number, signal?: AbortSignal) => Promise<void>)(ms, signal).catch(() => undefined);
+	const timer = (sleep as (ms: number, signal?: AbortSignal) => Promise<void>)(ms, signal).catch(
+		() => undefined,
+	);
 	await untilStopped(timer, signal);
 }

@@ -31,7 +31,10 @@ export interface PacingPolicies {
 
 const DEFAULT_POLICIES: PacingPolicies = { limit: LIMIT_POLICY, rate: RATE_POLICY };
 
-export function newCredentialState(clock: Clock = realClock, policies: PacingPolicies = DEFAULT_POLICIES): CredentialState {
+export function newCredentialState(
+	clock: Clock = realClock,
+	policies: PacingPolicies = DEFAULT_POLICIES,
+): CredentialState {
 	return {
 		limit: new AdaptiveLimit(policies.limit, clock),
 		window: new RateWindow(policies.rate, clock),
@@ -95,7 +98,10 @@ export class CredentialStates {
 const inProcess = new CredentialStates();
 
 /** The shared state of `credentialKey`, held by a run until it calls `release`. */
-export function holdCredentialState(credentialKey: string): { state: CredentialState; release: () => void } {
+export function holdCredentialState(credentialKey: string): {
+	state: CredentialState;
+	release: () => void;
+} {
 	return inProcess.hold(credentialKey);
 }
 

@@ -42,7 +42,9 @@ interface Answer {
 function isEnvelopeList(text: string): boolean {
 	try {
 		const body = JSON.parse(text) as IDataObject;
-		return Array.isArray(body?.items) && typeof body.pageInfo === 'object' && body.pageInfo !== null;
+		return (
+			Array.isArray(body?.items) && typeof body.pageInfo === 'object' && body.pageInfo !== null
+		);
 	} catch {
 		return false;
 	}
@@ -78,7 +80,10 @@ export async function testCredential(
 				timeout: TIMEOUT_MS,
 			})) as Answer;
 		} catch (error) {
-			return { status: 'Error', message: `n8n could not reach the Base URL: ${redactSecret(messageOf(error), key)}` };
+			return {
+				status: 'Error',
+				message: `n8n could not reach the Base URL: ${redactSecret(messageOf(error), key)}`,
+			};
 		}
 		if (!isRedirect(answer.statusCode)) break;
 		const step = nextRedirect({
@@ -94,12 +99,17 @@ export async function testCredential(
 	}
 
 	const { statusCode } = answer;
-	if (statusCode === 401) return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.unauthorized };
+	if (statusCode === 401)
+		return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.unauthorized };
 	if (statusCode === 403) return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.forbidden };
 	if (statusCode === 404) return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.notFound };
 	if (statusCode >= 300) {
-		return { status: 'Error', message: `The service answered HTTP ${statusCode}: check the Base URL, or try again later` };
+		return {
+			status: 'Error',
+			message: `The service answered HTTP ${statusCode}: check the Base URL, or try again later`,
+		};
 	}
-	if (!isEnvelopeList(bodyText(answer.body))) return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.notTheApi };
+	if (!isEnvelopeList(bodyText(answer.body)))
+		return { status: 'Error', message: CREDENTIAL_TEST_MESSAGES.notTheApi };
 	return { status: 'OK', message: CREDENTIAL_TEST_MESSAGES.ok };
 }

@@ -24,9 +24,9 @@ export async function fetchEnvelopeFile(
 	opts: { binaryPropertyName?: string; itemIndex?: number },
 ): Promise<INodeExecutionData> {
 	const { binaryPropertyName, itemIndex } = opts;
-	const file = await apiRequest.call(this, 'GET', apiPath('envelopeFile', envelopeId), {
+	const file = (await apiRequest.call(this, 'GET', apiPath('envelopeFile', envelopeId), {
 		itemIndex,
-	}) as IDataObject;
+	})) as IDataObject;
 	const url = file.url as string | undefined;
 	const fileName = (file.fileName as string | undefined) || `${envelopeId}.pdf`;
 	// Fields of the answer beyond these stay.
@@ -37,7 +37,8 @@ export async function fetchEnvelopeFile(
 	if (!url) {
 		throw new NodeOperationError(this.getNode(), 'The service returned no download address', {
 			itemIndex,
-			description: 'Run the node again later; to get the file details without the PDF, turn off Include PDF as Binary Data.',
+			description:
+				'Run the node again later; to get the file details without the PDF, turn off Include PDF as Binary Data.',
 		});
 	}
 	// The presigned address carries its own authorization: fetched without the API key, through
@@ -51,13 +52,19 @@ export async function fetchEnvelopeFile(
 	});
 	const buffer = fetched.buffer;
 	if (!isPdfBytes(buffer)) {
-		const jsonAnswer = /json/i.test(fetched.contentType) || /^\s*[[{]/.test(buffer.subarray(0, 64).toString('latin1'));
+		const jsonAnswer =
+			/json/i.test(fetched.contentType) ||
+			/^\s*[[{]/.test(buffer.subarray(0, 64).toString('latin1'));
 		throw new NodeOperationError(
 			this.getNode(),
 			jsonAnswer
 				? `Download address: the service answered with JSON instead of the PDF (${buffer.length} bytes); no file was stored`
 				: `Download address: the answer is not a PDF (no "%PDF-" in its first 1024 bytes, ${buffer.length} bytes); no file was stored`,
-			{ itemIndex, description: 'The envelope file may not be ready yet, or the download address has expired: read the file again.' },
+			{
+				itemIndex,
+				description:
+					'The envelope file may not be ready yet, or the download address has expired: read the file again.',
+			},
 		);
 	}
 	const binary = await this.helpers.prepareBinaryData(buffer, fileName, PDF_MIME_TYPE);

@@ -28,7 +28,10 @@ export function systemErrorCode(error: unknown): string | undefined {
 		seen.add(current);
 		// n8n 1.x's authenticated helper wraps the socket error in a NodeApiError that keeps
 		// its code only as `httpCode` (and drops the cause).
-		for (const code of [(current as { code?: unknown }).code, (current as { httpCode?: unknown }).httpCode]) {
+		for (const code of [
+			(current as { code?: unknown }).code,
+			(current as { httpCode?: unknown }).httpCode,
+		]) {
 			if (typeof code === 'string' && (NOT_SENT_CODES.has(code) || MAYBE_SENT_CODES.has(code))) {
 				return code;
 			}

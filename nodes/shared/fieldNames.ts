@@ -80,7 +80,14 @@ export function fieldNameOfDotted(path: string, keepLast = false): string {
 	return head ? `${head} > ${last}` : last;
 }
 
-const kind = (type: string) => (type === 'array' ? 'a list' : type === 'object' ? 'an object' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+const kind = (type: string) =>
+	type === 'array'
+		? 'a list'
+		: type === 'object'
+			? 'an object'
+			: /^[aeiou]/.test(type)
+				? `an ${type}`
+				: `a ${type}`;
 
 /** The rule of an issue in plain words; the schema's own messages are kept. */
 export function ruleText(issue: z.ZodIssue): string {
@@ -88,7 +95,9 @@ export function ruleText(issue: z.ZodIssue): string {
 		case 'invalid_enum_value':
 			return `must be one of: ${issue.options.map(String).join(', ')} (received ${JSON.stringify(issue.received)})`;
 		case 'invalid_type':
-			return issue.received === 'undefined' ? 'is required' : `must be ${kind(issue.expected)}, but received ${kind(issue.received)}`;
+			return issue.received === 'undefined'
+				? 'is required'
+				: `must be ${kind(issue.expected)}, but received ${kind(issue.received)}`;
 		case 'invalid_literal':
 			return `must be ${JSON.stringify(issue.expected)}`;
 		case 'invalid_string':
@@ -110,7 +119,8 @@ export interface PathIssue {
 /** "<field>: <rule>" for each issue; an issue of the whole input is its rule alone. */
 export function issueLines(issues: ReadonlyArray<z.ZodIssue | PathIssue>): string[] {
 	return issues.map((issue) => {
-		const rule = 'code' in issue && issue.code !== undefined ? ruleText(issue as z.ZodIssue) : issue.message;
+		const rule =
+			'code' in issue && issue.code !== undefined ? ruleText(issue as z.ZodIssue) : issue.message;
 		return issue.path.length > 0 ? `${fieldName(issue.path)}: ${rule}` : rule;
 	});
 }

@@ -1,11 +1,14 @@
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
+import { NOT_SENT_CODES, systemErrorCode } from './failures';
+import { backoffMs, RETRY_POLICY } from './retry';
+
 import type { GuardPolicy, PinnedTarget, ResolvedAddress, Resolver } from './addressGuard';
 import { AddressRefused, pinTarget } from './addressGuard';
 import { isRedirect } from './redirects';
 import type { ApiContext } from './transport';
-import { guardedSend } from './transport';
 
 /**
  * Fetching an address other than the API's through the address guard (addressGuard.ts):
@@ -37,7 +40,11 @@ export interface FetchedFile {
 }
 
 interface LookupLike {
-	(hostname: string, options: { all: true }, callback: (error: Error | null, addresses: ResolvedAddress[]) => void): void;
+	(
+		hostname: string,
+		options: { all: true },
+		callback: (error: Error | null, addresses: ResolvedAddress[]) => void,
+	): void;
 }
 
 /**
@@ -45,19 +52,27 @@ interface LookupLike {
  * what n8n's settings refuse. Undefined on n8n versions without it (1.x).
  */
 export function helperResolver(context: ApiContext): Resolver | undefined {
-	const helpers = context.helpers as { getSecureEgressFilter?: () => { createSecureLookup(): unknown } };
+	const helpers = context.helpers as {
+		getSecureEgressFilter?: () => { createSecureLookup(): unknown };
+	};
 	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
 	const lookup = helpers.getSecureEgressFilter().createSecureLookup() as LookupLike;
 	return async (hostname) =>
 		await new Promise<ResolvedAddress[]>((resolve, reject) => {
-			lookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+			lookup(hostname, { all: true }, (error, addresses) =>
+				error ? reject(error) : resolve(addresses),
+			);
 		});
 }
 
 /** n8n's SSRF protection refused the address (its error names no port or body). */
 function isN8nSsrfBlock(error: unknown): boolean {
 	const seen = new Set<unknown>();
-	for (let e = error; e && typeof e === 'object' && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+	for (
+		let e = error;
+		e && typeof e === 'object' && !seen.has(e);
+		e = (e as { cause?: unknown }).cause
+	) {
 		seen.add(e);
 		if (/^Ssrf/.test(String((e as { name?: unknown }).name))) return true;
 	}
@@ -70,9 +85,14 @@ export async function pinOrRefuse(
 	url: URL,
 	options: Pick<GuardedFetchOptions, 'rule' | 'allowInternal' | 'field' | 'itemIndex' | 'resolver'>,
 ): Promise<PinnedTarget> {
-	const fail = (rule: string) => new NodeOperationError(this.getNode(), `${options.field}: ${rule}`, { itemIndex: options.itemIndex });
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail(`only http:// and https:// addresses are fetched, not ${url.protocol}//`);
-	if (url.username || url.password) throw fail('the address holds a user name or password; remove them');
+	const fail = (rule: string) =>
+		new NodeOperationError(this.getNode(), `${options.field}: ${rule}`, {
+			itemIndex: options.itemIndex,
+		});
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		throw fail(`only http:// and https:// addresses are fetched, not ${url.protocol}//`);
+	if (url.username || url.password)
+		throw fail('the address holds a user name or password; remove them');
 	try {
 		return await pinTarget(url, options, options.resolver ?? helperResolver(this));
 	} catch (error) {
@@ -82,7 +102,8 @@ export async function pinOrRefuse(
 }
 
 function failureReason(error: unknown): string {
-	if (isN8nSsrfBlock(error)) return "the address is refused by n8n's request protection (N8N_SSRF_PROTECTION_ENABLED); ask the n8n administrator to allow it";
+	if (isN8nSsrfBlock(error))
+		return "the address is refused by n8n's request protection (N8N_SSRF_PROTECTION_ENABLED); ask the n8n administrator to allow it";
 	return 'the address could not be fetched';
 }
 
@@ -93,13 +114,22 @@ function discard(body: unknown): void {
 }
 
 /** GETs the address through the guard, hop by hop, reading at most maxBytes. */
-export async function fetchGuarded(this: ApiContext, address: string, options: GuardedFetchOptions): Promise<FetchedFile> {
-	const fail = (rule: string) => new NodeOperationError(this.getNode(), `${options.field}: ${rule}`, { itemIndex: options.itemIndex });
+export async function fetchGuarded(
+	this: ApiContext,
+	address: string,
+	options: GuardedFetchOptions,
+): Promise<FetchedFile> {
+	const fail = (rule: string) =>
+		new NodeOperationError(this.getNode(), `${options.field}: ${rule}`, {
+			itemIndex: options.itemIndex,
+		});
 	let url: URL;
 	try {
 		url = new URL(address);
 	} catch {
-		throw fail('not a complete web address; give the full address, e.g. https://example.com/contract.pdf');
+		throw fail(
+			'not a complete web address; give the full address, e.g. https://example.com/contract.pdf',
+		);
 	}
 	for (let hop = 0; ; hop++) {
 		const target = await pinOrRefuse.call(this, url, options);
@@ -107,7 +137,11 @@ export async function fetchGuarded(this: ApiContext, address: string, options: G
 			method: 'GET',
 			url: target.url,
 			// Identity: the limit counts the file's own bytes, not a compressed form of them.
-			headers: { Accept: options.accept ?? '*/*', 'Accept-Encoding': 'identity', ...target.headers },
+			headers: {
+				Accept: options.accept ?? '*/*',
+				'Accept-Encoding': 'identity',
+				...target.headers,
+			},
 			encoding: 'stream',
 			...(target.servername ? { agentOptions: { servername: target.servername } } : {}),
 		};
@@ -123,7 +157,10 @@ export async function fetchGuarded(this: ApiContext, address: string, options: G
 			const location = headerOf(response.headers, 'location');
 			if (hop >= MAX_HOPS) throw fail(`the address redirected more than ${MAX_HOPS} times`);
 			const next = location ? parseUrl(location, url) : undefined;
-			if (!next) throw fail(`the address answered a redirect (HTTP ${response.statusCode}) without a valid address`);
+			if (!next)
+				throw fail(
+					`the address answered a redirect (HTTP ${response.statusCode}) without a valid address`,
+				);
 			url = next;
 			continue;
 		}
@@ -146,7 +183,11 @@ function tooLarge(maxBytes: number, size: string): string {
 }
 
 /** Reads a stream, abandoning it as soon as it passes maxBytes. */
-async function readCapped(body: Stream, maxBytes: number, fail: (rule: string) => Error): Promise<Buffer> {
+async function readCapped(
+	body: Stream,
+	maxBytes: number,
+	fail: (rule: string) => Error,
+): Promise<Buffer> {
 	if (Buffer.isBuffer(body)) {
 		if (body.length > maxBytes) throw fail(tooLarge(maxBytes, `${body.length} bytes`));
 		return body;
@@ -181,4 +222,43 @@ export function headerOf(headers: IDataObject | undefined, name: string): string
 	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
 	const first = Array.isArray(value) ? value[0] : value;
 	return first === undefined || first === null ? undefined : String(first);
+}
+
+/**
+ * One request to an address the address guard has checked (guardedFetch.ts): no API key,
+ * no redirect followed (the caller checks each hop), status and body left to the caller.
+ * Only failures before a byte was sent are tried again.
+ */
+async function guardedSend(
+	this: ApiContext,
+	options: IHttpRequestOptions,
+): Promise<IN8nHttpFullResponse> {
+	const headers: IDataObject = {};
+	for (const [name, value] of Object.entries(options.headers ?? {})) {
+		if (name.toLowerCase() !== 'authorization') headers[name] = value;
+	}
+	// n8n's Stop ends a fetch as it ends an API request: nothing new starts, the one in flight is aborted.
+	const signal = cancelSignalOf(this);
+	for (let attempt = 0; ; attempt++) {
+		throwIfStopped(signal);
+		try {
+			return (await this.helpers.httpRequest({
+				timeout: RETRY_POLICY.timeoutMs,
+				...options,
+				headers,
+				disableFollowRedirect: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				...(signal ? { abortSignal: signal } : {}),
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			if (signal?.aborted) stopNow(false);
+			const code = systemErrorCode(error);
+			const retry = code !== undefined && NOT_SENT_CODES.has(code) && code !== 'ENOTFOUND';
+			// The cause stays readable (guardedFetch.ts tells n8n's SSRF refusals apart).
+			if (!retry || attempt >= RETRY_POLICY.maxRetries)
+				throw new NodeOperationError(this.getNode(), error as Error);
+			await pause(backoffMs(attempt), signal);
+		}
+	}
 }

@@ -129,8 +129,10 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 	/** Requests (items) allowed in flight now. */
 	get limit(): number {
 		// The clock ramps only until the first answer: from then on answers pace the growth.
-		if (!this.slowStart || this.slowStartFrom === undefined || this.fastest !== undefined) return Math.floor(this.value);
-		const byClock = this.slowStartBase * 2 ** ((this.clock.now() - this.slowStartFrom) / this.policy.doublingMs);
+		if (!this.slowStart || this.slowStartFrom === undefined || this.fastest !== undefined)
+			return Math.floor(this.value);
+		const byClock =
+			this.slowStartBase * 2 ** ((this.clock.now() - this.slowStartFrom) / this.policy.doublingMs);
 		// Blind (no answer yet): never more than blindMax, whatever the clock says.
 		return Math.floor(Math.max(this.value, Math.min(this.policy.blindMax, byClock)));
 	}
@@ -151,9 +153,13 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 	/** Takes a place; while the limit is used up, waits behind the items that came first. */
 	async acquire(signal?: AbortSignal): Promise<void> {
 		throwIfStopped(signal);
-		if (this.inflight === 0 && this.clock.now() - this.idleSince >= this.policy.restartAfterIdleMs) this.restart();
+		if (this.inflight === 0 && this.clock.now() - this.idleSince >= this.policy.restartAfterIdleMs)
+			this.restart();
 		this.slowStartFrom ??= this.clock.now();
-		if (this.fastest === undefined && this.clock.now() - this.lastYield >= this.policy.yieldEveryMs) {
+		if (
+			this.fastest === undefined &&
+			this.clock.now() - this.lastYield >= this.policy.yieldEveryMs
+		) {
 			this.lastYield = this.clock.now(); // one turn given per interval, however many start at once
 			await this.clock.sleep(0, signal);
 		}
@@ -187,9 +193,12 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 	 * allows one more in flight, set only while an item waits (no polling).
 	 */
 	private growByClock(): void {
-		if (this.growing || this.queue.length === 0 || !this.slowStart || this.fastest !== undefined) return;
+		if (this.growing || this.queue.length === 0 || !this.slowStart || this.fastest !== undefined)
+			return;
 		if (this.slowStartFrom === undefined || this.inflight + 1 > this.policy.blindMax) return;
-		const at = this.slowStartFrom + this.policy.doublingMs * Math.log2((this.inflight + 1) / this.slowStartBase);
+		const at =
+			this.slowStartFrom +
+			this.policy.doublingMs * Math.log2((this.inflight + 1) / this.slowStartBase);
 		this.growing = true;
 		void this.clock.sleep(Math.max(1, Math.ceil(at - this.clock.now()))).then(() => {
 			this.growing = false;
@@ -277,7 +286,9 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 		if (this.slowStart) {
 			if (delay > base * this.policy.exitRtt) {
 				// At most halved (TCP's cut): the last answers may all have waited on n8n itself.
-				this.endSlowStart(Math.max(this.policy.initial, limit * this.policy.decrease, (limit * base) / delay));
+				this.endSlowStart(
+					Math.max(this.policy.initial, limit * this.policy.decrease, (limit * base) / delay),
+				);
 			} else if (used && rtt <= base * this.policy.growRtt) {
 				// A slow service (long round trips, no queue) is ramped by TCP's doubling per round trip.
 				const growth = this.fastest >= this.policy.slowRttMs ? 1 : this.policy.growth;

@@ -37,7 +37,11 @@ type Resolved = RunPacing | BaseUrlRefused;
 
 const runs = new WeakMap<object, Promise<Resolved>>();
 
-async function resolve(context: ApiContext, settings: RateSettings, hold: boolean): Promise<Resolved> {
+async function resolve(
+	context: ApiContext,
+	settings: RateSettings,
+	hold: boolean,
+): Promise<Resolved> {
 	const credentials = await credentialsOf(context, CREDENTIAL_TYPE);
 	const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
 	if (!base.ok) return { refused: base.message };

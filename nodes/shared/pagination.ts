@@ -39,7 +39,9 @@ export function lowerLimit(error: unknown, refused: number): number | undefined 
 	if (code !== 'VALIDATION_ERROR' && httpCode !== '400') return undefined;
 	const lines = (fieldErrors ?? []).filter((line) => /^limit\b/i.test(line));
 	if (lines.length === 0) return undefined;
-	const named = (lines.join(' ').match(/\d+/g) ?? []).map(Number).filter((n) => n >= 1 && n < refused);
+	const named = (lines.join(' ').match(/\d+/g) ?? [])
+		.map(Number)
+		.filter((n) => n >= 1 && n < refused);
 	const next = named.length > 0 ? Math.max(...named) : Math.floor(refused / 2);
 	return next >= 1 && next < refused ? next : undefined;
 }
@@ -174,7 +176,8 @@ function checkNotRepeated(
 			`Page ${page} of GET ${path} repeats the items of page ${earlier}: the service does not move on to the next page`,
 			{
 				itemIndex,
-				description: 'Reading on would never end, so the list is not returned. Check the API Base URL and the list path in the credential.',
+				description:
+					'Reading on would never end, so the list is not returned. Check the API Base URL and the list path in the credential.',
 			},
 		);
 	}

@@ -58,7 +58,8 @@ export const GUESSED_PATH_PROPERTIES: INodeProperties[] = [
 		type: 'string',
 		default: '/workflows',
 		placeholder: `e.g. ${ENDPOINTS.workflows}`,
-		description: 'Path of the signing workflow list (Signing Workflow > Get Many and the workflow picker)',
+		description:
+			'Path of the signing workflow list (Signing Workflow > Get Many and the workflow picker)',
 	},
 	{
 		displayName: GUESSED_PATHS.workflow.label,
@@ -70,4 +71,3 @@ export const GUESSED_PATH_PROPERTIES: INodeProperties[] = [
 			'Path of one signing workflow (Signing Workflow > Get and the participant list of Run); {workflowId} stands for its ID',
 	},
 ];
-

@@ -18,7 +18,11 @@ export function pathSetting(endpoint: GuessedEndpoint): string {
  * The path of a guessed endpoint as the credential sets it (the guess when empty), with
  * `{workflowId}` filled. A path must stay under the Base URL: the API key goes nowhere else.
  */
-export async function guessedPath(this: ApiContext, endpoint: GuessedEndpoint, id?: string): Promise<string> {
+export async function guessedPath(
+	this: ApiContext,
+	endpoint: GuessedEndpoint,
+	id?: string,
+): Promise<string> {
 	const setting = GUESSED_PATHS[endpoint];
 	const credentials = await credentialsOf(this, CREDENTIAL_TYPE);
 	const raw = String(credentials[setting.field] ?? '').trim() || ENDPOINTS[endpoint];
@@ -27,7 +31,9 @@ export async function guessedPath(this: ApiContext, endpoint: GuessedEndpoint, i
 			description: `Change it in ${WHERE}; the default is ${ENDPOINTS[endpoint]}.`,
 		});
 	if (!/^\/[^/\\]/.test(raw) || /\s|\.\.|[?#]/.test(raw)) {
-		throw refuse(`"${raw}" is not a path under the Base URL (it starts with one "/", e.g. ${ENDPOINTS[endpoint]})`);
+		throw refuse(
+			`"${raw}" is not a path under the Base URL (it starts with one "/", e.g. ${ENDPOINTS[endpoint]})`,
+		);
 	}
 	if (!setting.parameter) return raw;
 	const placeholder = `{${setting.parameter}}`;
@@ -53,7 +59,11 @@ export async function guessedRequest<T = IDataObject>(
 }
 
 /** Adds to a 404 / 405 of a guessed path what the path is and where it is changed. */
-export function explainGuessedPath(error: unknown, endpoint: GuessedEndpoint, path: string): unknown {
+export function explainGuessedPath(
+	error: unknown,
+	endpoint: GuessedEndpoint,
+	path: string,
+): unknown {
 	const { httpCode } = apiErrorFields(error);
 	if (!(error instanceof NodeApiError) || (httpCode !== '404' && httpCode !== '405')) return error;
 	const setting = GUESSED_PATHS[endpoint];

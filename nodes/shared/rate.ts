@@ -72,7 +72,10 @@ export class RateController {
 				continue;
 			}
 			const { epoch, generation } = window;
-			const gap = Math.max(Number.isFinite(this.ceiling) ? 1000 / this.ceiling : 0, this.spreadMs());
+			const gap = Math.max(
+				Number.isFinite(this.ceiling) ? 1000 / this.ceiling : 0,
+				this.spreadMs(),
+			);
 			// The user's pace follows its planned timeline (a late timer does not lower it);
 			// after a quiet spell it starts again from now (no burst to catch up).
 			const slot = window.nextSlot(now);
@@ -118,7 +121,8 @@ export class RateController {
 		ticket.answeredAt = this.shared.clock.now();
 		const took = ticket.answeredAt - ticket.at;
 		const weight = this.shared.window.policy.roundTripWeight;
-		this.roundTripMs = this.roundTripMs === undefined ? took : this.roundTripMs + weight * (took - this.roundTripMs);
+		this.roundTripMs =
+			this.roundTripMs === undefined ? took : this.roundTripMs + weight * (took - this.roundTripMs);
 		this.shared.window.accepted(ticket);
 		this.limit.observe('ok', ticket.at);
 	}

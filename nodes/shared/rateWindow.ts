@@ -103,9 +103,11 @@ export class RateWindow {
 		const decisive = this.decisive();
 		if (!decisive) return now;
 		// Unanswered for a window's length (a lost answer): counted as answered now.
-		const answeredAt = decisive.answeredAt ?? (now - decisive.at >= this.windowMs ? now : undefined);
+		const answeredAt =
+			decisive.answeredAt ?? (now - decisive.at >= this.windowMs ? now : undefined);
 		if (answeredAt === undefined) return undefined;
-		const early = !this.countsLate && decisive.answeredAt !== undefined && this.fastestRtt !== undefined;
+		const early =
+			!this.countsLate && decisive.answeredAt !== undefined && this.fastestRtt !== undefined;
 		const countedAt = early ? Math.max(decisive.at, answeredAt - this.fastestRtt!) : answeredAt;
 		return Math.max(now, countedAt + this.windowMs + this.policy.marginMs);
 	}
@@ -201,7 +203,10 @@ export class RateWindow {
 					// The raise found the limit: back to what was accepted; the next raise small and later.
 					this.count = this.beforeProbe;
 					this.probeStep = this.policy.probe;
-					this.probeAfterWindows = Math.min(this.policy.maxProbeAfterWindows, 2 * this.probeAfterWindows);
+					this.probeAfterWindows = Math.min(
+						this.policy.maxProbeAfterWindows,
+						2 * this.probeAfterWindows,
+					);
 					this.lastCut = now;
 				} else if (!this.countsLate && this.fastestRtt !== undefined) {
 					// Paced by the early estimate of when the service counts: it counts later; from
@@ -223,12 +228,18 @@ export class RateWindow {
 			}
 			return false;
 		}
-		const windowMs = Math.min(this.policy.maxWindowMs, Math.max(this.policy.minWindowMs, retryAfterMs));
+		const windowMs = Math.min(
+			this.policy.maxWindowMs,
+			Math.max(this.policy.minWindowMs, retryAfterMs),
+		);
 		// Accepted: the requests let go in the window before the refused one (the service
 		// counted them ahead of it), answered or still on their way back.
 		// A 429 to a request sent before the last pause only lengthens it.
 		const current = ticket.epoch === this.epoch;
-		const accepted = current ? this.sends.filter((t) => t.at > ticket.at - windowMs && t.at <= ticket.at && !t.refused).length : 0;
+		const accepted = current
+			? this.sends.filter((t) => t.at > ticket.at - windowMs && t.at <= ticket.at && !t.refused)
+					.length
+			: 0;
 		const learned = accepted >= this.policy.minSample;
 		if (learned) {
 			this.count = accepted;
@@ -246,4 +257,3 @@ export class RateWindow {
 		return learned;
 	}
 }
-

@@ -35,7 +35,14 @@ export interface RedirectInput {
 
 const pathOf = (url: URL) => url.pathname;
 
-export function nextRedirect({ statusCode, location, from, origin, method, followed }: RedirectInput): RedirectStep {
+export function nextRedirect({
+	statusCode,
+	location,
+	from,
+	origin,
+	method,
+	followed,
+}: RedirectInput): RedirectStep {
 	const fromUrl = new URL(from);
 	const text = Array.isArray(location) ? location[0] : location;
 	let target: URL | undefined;
@@ -46,7 +53,9 @@ export function nextRedirect({ statusCode, location, from, origin, method, follo
 	}
 	const request = `${method} ${pathOf(fromUrl)}`;
 	if (!target) {
-		return { refuse: `The API answered ${request} with a redirect (HTTP ${statusCode}) without a valid address to go to. Check the Base URL in the credential.` };
+		return {
+			refuse: `The API answered ${request} with a redirect (HTTP ${statusCode}) without a valid address to go to. Check the Base URL in the credential.`,
+		};
 	}
 	if (target.origin !== origin) {
 		return {
@@ -60,7 +69,9 @@ export function nextRedirect({ statusCode, location, from, origin, method, follo
 		};
 	}
 	if (followed >= MAX_SAME_ORIGIN_REDIRECTS) {
-		return { refuse: `The API redirected ${request} more than ${MAX_SAME_ORIGIN_REDIRECTS} times. Check the Base URL in the credential.` };
+		return {
+			refuse: `The API redirected ${request} more than ${MAX_SAME_ORIGIN_REDIRECTS} times. Check the Base URL in the credential.`,
+		};
 	}
 	return { follow: target.href };
 }

@@ -68,17 +68,27 @@ export function decideRetry(
 	if ('failure' in outcome) {
 		const notSent = outcome.failure !== undefined && NOT_SENT_CODES.has(outcome.failure);
 		const maybeSent = outcome.failure !== undefined && MAYBE_SENT_CODES.has(outcome.failure);
-		if (canRetry && (notSent || (maybeSent && resendable))) return { retry: true, afterMs: backoff };
+		if (canRetry && (notSent || (maybeSent && resendable)))
+			return { retry: true, afterMs: backoff };
 		return { retry: false, fail: maybeSent && !resendable ? 'mayHaveArrived' : 'exhausted' };
 	}
 	const status = outcome.answer;
 	if (status === 429 && paced) {
 		if (rateLimited >= policy.maxRateLimitedRetries) return { retry: false };
-		return { retry: true, afterMs: outcome.retryAfterMs ?? backoffMs(rateLimited, policy), rateLimited: true };
+		return {
+			retry: true,
+			afterMs: outcome.retryAfterMs ?? backoffMs(rateLimited, policy),
+			rateLimited: true,
+		};
 	}
-	if (RETRY_STATUSES.has(status) && canRetry) return { retry: true, afterMs: outcome.retryAfterMs ?? backoff };
-	if (RESEND_STATUSES.has(status) && canRetry && resendable) return { retry: true, afterMs: backoff };
-	if (outcome.malformed) return canRetry && resendable ? { retry: true, afterMs: backoff } : { retry: false, fail: 'malformed' };
+	if (RETRY_STATUSES.has(status) && canRetry)
+		return { retry: true, afterMs: outcome.retryAfterMs ?? backoff };
+	if (RESEND_STATUSES.has(status) && canRetry && resendable)
+		return { retry: true, afterMs: backoff };
+	if (outcome.malformed)
+		return canRetry && resendable
+			? { retry: true, afterMs: backoff }
+			: { retry: false, fail: 'malformed' };
 	return { retry: false };
 }
 

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, IGetNodeParameterOptions, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IGetNodeParameterOptions,
+	INodeParameters,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
 /**
@@ -22,7 +27,12 @@ export function readingOncePerRun(context: IExecuteFunctions): IExecuteFunctions
 		options?: IGetNodeParameterOptions,
 	) => unknown;
 	const run = Object.create(context) as IExecuteFunctions;
-	const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown, options?: IGetNodeParameterOptions) => {
+	const getNodeParameter = (
+		name: string,
+		itemIndex: number,
+		fallback?: unknown,
+		options?: IGetNodeParameterOptions,
+	) => {
 		const value = valueAt(stored, name);
 		// Not stored (n8n fills in the default itself): left to n8n.
 		if (value === undefined) return read(name, itemIndex, fallback, options);
@@ -58,9 +68,13 @@ function hasExpression(value: unknown): boolean {
 
 /** `={{ $json.a.b }}` or `={{ $json["a b"] }}`: the path; undefined for any other expression. */
 function itemFieldPath(expression: string): string[] | undefined {
-	const match = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*')\])+)\s*\}\}$/.exec(expression);
+	const match = /^=\{\{\s*\$json((?:\.[A-Za-z_$][\w$]*|\[(?:"[^"\\]*"|'[^'\\]*')\])+)\s*\}\}$/.exec(
+		expression,
+	);
 	if (!match) return undefined;
-	return [...match[1].matchAll(/\.([A-Za-z_$][\w$]*)|\[(?:"([^"]*)"|'([^']*)')\]/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+	return [...match[1].matchAll(/\.([A-Za-z_$][\w$]*)|\[(?:"([^"]*)"|'([^']*)')\]/g)].map(
+		(m) => m[1] ?? m[2] ?? m[3],
+	);
 }
 
 /**
@@ -75,7 +89,8 @@ function fieldOfItem(
 	options: IGetNodeParameterOptions | undefined,
 ): unknown {
 	if (options && Object.keys(options).some((option) => option !== 'extractValue')) return undefined;
-	const locator = typeof value === 'object' && value !== null && (value as { __rl?: boolean }).__rl === true;
+	const locator =
+		typeof value === 'object' && value !== null && (value as { __rl?: boolean }).__rl === true;
 	// Only a locator's ID mode gives the value as it is: other modes (By URL) extract the id
 	// with the mode's pattern, which n8n applies.
 	if (locator && (value as { mode?: unknown }).mode !== 'id') return undefined;
@@ -85,7 +100,12 @@ function fieldOfItem(
 	if (!path) return undefined;
 	let field: unknown = context.getInputData()[itemIndex]?.json;
 	for (const key of path) {
-		if (typeof field !== 'object' || field === null || !Object.prototype.hasOwnProperty.call(field, key)) return undefined;
+		if (
+			typeof field !== 'object' ||
+			field === null ||
+			!Object.prototype.hasOwnProperty.call(field, key)
+		)
+			return undefined;
 		field = (field as Record<string, unknown>)[key];
 	}
 	if (!['string', 'number', 'boolean'].includes(typeof field)) return undefined;

@@ -15,7 +15,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { originOf } from './baseUrl';
 import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
-import { addressWithoutQuery, bodyText, isJson, messageOf, NOT_SENT_CODES, systemErrorCode } from './failures';
+import { addressWithoutQuery, bodyText, isJson, messageOf, systemErrorCode } from './failures';
 import { CREDENTIAL_TYPE, pacingOf, type RunPacing } from './pacing';
 import { type AttemptOutcome, backoffMs, decideRetry, RETRY_POLICY, retryAfterMs } from './retry';
 import { isRedirect, nextRedirect } from './redirects';
@@ -53,7 +53,6 @@ export interface ApiRequestOptions {
 	oncePerRun?: boolean;
 }
 
-
 /** Calls the API at `<baseUrl><endpoint>` with the credential's key and returns the parsed JSON body. */
 export async function apiRequest<T = IDataObject>(
 	this: ApiContext,
@@ -82,10 +81,15 @@ async function apiRequestText(
 	options: ApiRequestOptions,
 ): Promise<string> {
 	const pacing = await pacingOf(this);
-	if ('refused' in pacing) throw new NodeOperationError(this.getNode(), pacing.refused, { itemIndex: options.itemIndex });
+	if ('refused' in pacing)
+		throw new NodeOperationError(this.getNode(), pacing.refused, { itemIndex: options.itemIndex });
 	const { secret, origin } = pacing;
 	// A full address as the path would replace the Base URL (and take the key elsewhere).
-	if (!endpoint.startsWith('/') || endpoint.startsWith('//') || originOf(`${pacing.baseUrl}${endpoint}`) !== origin) {
+	if (
+		!endpoint.startsWith('/') ||
+		endpoint.startsWith('//') ||
+		originOf(`${pacing.baseUrl}${endpoint}`) !== origin
+	) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The API path "${endpoint.slice(0, 100)}" is not a path under the Base URL: write it starting with a single /, e.g. /envelopes`,
@@ -118,7 +122,8 @@ async function apiRequestText(
 			method,
 			followed,
 		});
-		if ('refuse' in step) throw new NodeOperationError(this.getNode(), step.refuse, { itemIndex: options.itemIndex });
+		if ('refuse' in step)
+			throw new NodeOperationError(this.getNode(), step.refuse, { itemIndex: options.itemIndex });
 		// The Location holds the whole address, query included.
 		request = { ...request, baseURL: undefined, url: step.follow, qs: undefined };
 		response = await sendWithRetries.call(this, request, send);
@@ -176,41 +181,6 @@ export async function storageRequest(
 	return response;
 }
 
-/**
- * One request to an address the address guard has checked (guardedFetch.ts): no API key,
- * no redirect followed (the caller checks each hop), status and body left to the caller.
- * Only failures before a byte was sent are tried again.
- */
-export async function guardedSend(this: ApiContext, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
-	const headers: IDataObject = {};
-	for (const [name, value] of Object.entries(options.headers ?? {})) {
-		if (name.toLowerCase() !== 'authorization') headers[name] = value;
-	}
-	// n8n's Stop ends a fetch as it ends an API request: nothing new starts, the one in flight is aborted.
-	const signal = cancelSignalOf(this);
-	for (let attempt = 0; ; attempt++) {
-		throwIfStopped(signal);
-		try {
-			return (await this.helpers.httpRequest({
-				timeout: RETRY_POLICY.timeoutMs,
-				...options,
-				headers,
-				disableFollowRedirect: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				...(signal ? { abortSignal: signal } : {}),
-			})) as IN8nHttpFullResponse;
-		} catch (error) {
-			if (signal?.aborted) stopNow(false);
-			const code = systemErrorCode(error);
-			const retry = code !== undefined && NOT_SENT_CODES.has(code) && code !== 'ENOTFOUND';
-			// The cause stays readable (guardedFetch.ts tells n8n's SSRF refusals apart).
-			if (!retry || attempt >= RETRY_POLICY.maxRetries) throw new NodeOperationError(this.getNode(), error as Error);
-			await pause(backoffMs(attempt), signal);
-		}
-	}
-}
-
 interface SendOptions {
 	resendable: boolean;
 	secret: string | undefined;
@@ -253,13 +223,24 @@ async function sendWithRetries(
 		let failure: unknown;
 		try {
 			const answer: IN8nHttpFullResponse = pacing
-				? await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, attemptOptions, {
-						// The credential as read once for this run (n8n still applies its `authenticate` block).
-						credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: pacing.credentials },
-					})
+				? await this.helpers.httpRequestWithAuthentication.call(
+						this,
+						CREDENTIAL_TYPE,
+						attemptOptions,
+						{
+							// The credential as read once for this run (n8n still applies its `authenticate` block).
+							credentialsDecrypted: {
+								id: '',
+								name: '',
+								type: CREDENTIAL_TYPE,
+								data: pacing.credentials,
+							},
+						},
+					)
 				: await this.helpers.httpRequest(attemptOptions);
 			const status = answer.statusCode;
-			const malformed = expectJson && status < 400 && !isRedirect(status) && !isJson(bodyText(answer.body));
+			const malformed =
+				expectJson && status < 400 && !isRedirect(status) && !isJson(bodyText(answer.body));
 			outcome = { answer: status, retryAfterMs: retryAfterMs(answer.headers), malformed };
 			response = answer;
 		} catch (error) {
@@ -286,7 +267,14 @@ async function sendWithRetries(
 			continue;
 		}
 		if (response && decision.fail !== 'malformed') return response;
-		if (response) throw malformedResponseError(this.getNode(), response.statusCode, bodyText(response.body), secret, itemIndex);
+		if (response)
+			throw malformedResponseError(
+				this.getNode(),
+				response.statusCode,
+				bodyText(response.body),
+				secret,
+				itemIndex,
+			);
 		const code = 'failure' in outcome ? outcome.failure : undefined;
 		const target = `${request.method ?? 'GET'} ${addressWithoutQuery(request.url)}`;
 		const detail =

@@ -59,14 +59,18 @@ export async function readPdfFromItem(
 
 	// Cheap check on the metadata first, so a huge file is not loaded for nothing.
 	if (typeof binary.bytes === 'number' && binary.bytes > MAX_PDF_BYTES) {
-		throw fail(`the file has ${binary.bytes} bytes; the limit is ${MAX_PDF_BYTES} bytes (${MAX_PDF_MB} MB)`);
+		throw fail(
+			`the file has ${binary.bytes} bytes; the limit is ${MAX_PDF_BYTES} bytes (${MAX_PDF_MB} MB)`,
+		);
 	}
 	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
 	if (buffer.length === 0) {
 		throw fail('the file is empty; a PDF document is required');
 	}
 	if (buffer.length > MAX_PDF_BYTES) {
-		throw fail(`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (${MAX_PDF_MB} MB)`);
+		throw fail(
+			`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (${MAX_PDF_MB} MB)`,
+		);
 	}
 	if (!isPdfBytes(buffer)) {
 		throw fail(
@@ -101,13 +105,17 @@ export async function readPdfFromUrl(
 	const fail = (rule: string) =>
 		new NodeOperationError(this.getNode(), `PDF URL: ${rule}`, { itemIndex });
 	if (typeof url !== 'string') {
-		throw fail(`expected the address as text, got ${url === null ? 'null' : Array.isArray(url) ? 'an array' : typeof url}`);
+		throw fail(
+			`expected the address as text, got ${url === null ? 'null' : Array.isArray(url) ? 'an array' : typeof url}`,
+		);
 	}
 	let address: URL;
 	try {
 		address = new URL(url.trim());
 	} catch {
-		throw fail(`"${url.slice(0, 200)}" is not a URL; give the full address of a PDF, e.g. https://example.com/contract.pdf`);
+		throw fail(
+			`"${url.slice(0, 200)}" is not a URL; give the full address of a PDF, e.g. https://example.com/contract.pdf`,
+		);
 	}
 	if (address.protocol !== 'https:' && address.protocol !== 'http:') {
 		throw fail(`must start with https:// or http://, got "${address.protocol}"`);
@@ -123,9 +131,12 @@ export async function readPdfFromUrl(
 		itemIndex,
 	});
 	const buffer = fetched.buffer;
-	if (buffer.length === 0) throw fail('the address returned an empty file; a PDF document is required');
+	if (buffer.length === 0)
+		throw fail('the address returned an empty file; a PDF document is required');
 	if (!isPdfBytes(buffer)) {
-		throw fail('the address did not return a PDF (no "%PDF-" in its first 1024 bytes); only PDF files can be signed');
+		throw fail(
+			'the address did not return a PDF (no "%PDF-" in its first 1024 bytes); only PDF files can be signed',
+		);
 	}
 	const last = safeDecode(fetched.url.pathname.split('/').pop() ?? '');
 	return {
@@ -150,9 +161,15 @@ async function uploadTarget(this: ApiContext, url: string) {
 	try {
 		address = new URL(url);
 	} catch {
-		throw new NodeOperationError(this.getNode(), 'Upload address: the service returned an address that is not a URL');
+		throw new NodeOperationError(
+			this.getNode(),
+			'Upload address: the service returned an address that is not a URL',
+		);
 	}
-	const target = await pinOrRefuse.call(this, address, { field: 'Upload address', rule: 'service' });
+	const target = await pinOrRefuse.call(this, address, {
+		field: 'Upload address',
+		rule: 'service',
+	});
 	return {
 		url: target.url,
 		headers: target.headers,
@@ -164,7 +181,10 @@ async function uploadTarget(this: ApiContext, url: string) {
 /** A redirect answered to an upload is not followed: the PDF would go to an unchecked place. */
 function refuseRedirect(this: ApiContext, statusCode: number): void {
 	if (isRedirect(statusCode)) {
-		throw new NodeOperationError(this.getNode(), `Upload address: the storage answered a redirect (HTTP ${statusCode}), which is not followed for uploads`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`Upload address: the storage answered a redirect (HTTP ${statusCode}), which is not followed for uploads`,
+		);
 	}
 }
 

@@ -36,7 +36,9 @@ export function readableIssues(issues: ReadonlyArray<z.ZodIssue>, value: unknown
 			out.push(issue);
 			continue;
 		}
-		const other = issues.some((o) => o !== issue && o.code !== 'invalid_string' && samePath(o.path, issue.path));
+		const other = issues.some(
+			(o) => o !== issue && o.code !== 'invalid_string' && samePath(o.path, issue.path),
+		);
 		if (!other) out.push({ ...issue, message: 'must not be empty' });
 	}
 	return out;
@@ -71,7 +73,10 @@ export function validateInput<S extends ZodTypeAny>(
 		// (or a panel field a schema misses) the service would never see: refused by name,
 		// never dropped silently. Inputs meant to carry what the specification leaves open
 		// are sent as given without this check (e.g. Add Recipients' replace fields).
-		const lines = unknown.map((path) => `${fieldNameOfDotted(path, true)}: is not a field the API takes (check its spelling, or remove it)`);
+		const lines = unknown.map(
+			(path) =>
+				`${fieldNameOfDotted(path, true)}: is not a field the API takes (check its spelling, or remove it)`,
+		);
 		throw validationError(source, what, lines, itemIndex);
 	}
 
@@ -140,15 +145,34 @@ export const MAX_RESOURCE_ID_LENGTH = 128;
  *
  * @param label  the field as the user sees it, e.g. "Envelope"
  */
-export function resourceId(source: NodeSource, label: string, value: unknown, itemIndex: number): string {
+export function resourceId(
+	source: NodeSource,
+	label: string,
+	value: unknown,
+	itemIndex: number,
+): string {
 	const id = textValue(source, label, value, itemIndex);
 	const noun = label.toLowerCase();
-	if (!id) throw inputError(source.getNode(), `${label}: ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} ID is required`, itemIndex);
+	if (!id)
+		throw inputError(
+			source.getNode(),
+			`${label}: ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun} ID is required`,
+			itemIndex,
+		);
 	if (id === '.' || id === '..') {
-		throw inputError(source.getNode(), `${label}: "${id}" is not an ID`, itemIndex, 'An ID cannot be "." or "..".');
+		throw inputError(
+			source.getNode(),
+			`${label}: "${id}" is not an ID`,
+			itemIndex,
+			'An ID cannot be "." or "..".',
+		);
 	}
 	if (id.length > MAX_RESOURCE_ID_LENGTH) {
-		throw inputError(source.getNode(), `${label}: the ID is ${id.length} characters long, at most ${MAX_RESOURCE_ID_LENGTH} are allowed`, itemIndex);
+		throw inputError(
+			source.getNode(),
+			`${label}: the ID is ${id.length} characters long, at most ${MAX_RESOURCE_ID_LENGTH} are allowed`,
+			itemIndex,
+		);
 	}
 	return id;
 }
@@ -159,7 +183,8 @@ export function kindOf(value: unknown): string {
 	if (Array.isArray(value)) return `an array (${value.length} entries)`;
 	if (value instanceof Date) return 'a date object';
 	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : `the number ${String(value)}`;
+	if (typeof value === 'number')
+		return Number.isFinite(value) ? `the number ${value}` : `the number ${String(value)}`;
 	return `a ${typeof value}`;
 }
 
@@ -171,7 +196,12 @@ export function kindOf(value: unknown): string {
  *
  * @param label  the field as the user sees it, e.g. "Title"
  */
-export function textValue(source: NodeSource, label: string, value: unknown, itemIndex: number): string {
+export function textValue(
+	source: NodeSource,
+	label: string,
+	value: unknown,
+	itemIndex: number,
+): string {
 	if (value === undefined) return '';
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
@@ -188,9 +218,20 @@ export function textValue(source: NodeSource, label: string, value: unknown, ite
  * The one rule for a Limit: a whole number from 1 to `max` (a number or its text);
  * anything else is refused naming the field, never sent as NaN or quietly raised to 1.
  */
-export function limitValue(source: NodeSource, label: string, value: unknown, max: number, itemIndex: number): number {
+export function limitValue(
+	source: NodeSource,
+	label: string,
+	value: unknown,
+	max: number,
+	itemIndex: number,
+): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value;
-	if (typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= max) return number;
+	if (typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= max)
+		return number;
 	const got = typeof value === 'string' ? `"${value.slice(0, 40)}"` : kindOf(value);
-	throw inputError(source.getNode(), `${label}: must be a whole number from 1 to ${max}, but received ${got}`, itemIndex);
+	throw inputError(
+		source.getNode(),
+		`${label}: must be a whole number from 1 to ${max}, but received ${got}`,
+		itemIndex,
+	);
 }

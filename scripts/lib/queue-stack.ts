@@ -32,7 +32,8 @@ export interface QueueStackOptions {
 function findCommand(name: string): string | undefined {
 	const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/bin'];
 	try {
-		for (const version of readdirSync('/usr/lib/postgresql')) dirs.push(`/usr/lib/postgresql/${version}/bin`);
+		for (const version of readdirSync('/usr/lib/postgresql'))
+			dirs.push(`/usr/lib/postgresql/${version}/bin`);
 	} catch {
 		// no Debian PostgreSQL
 	}
@@ -58,9 +59,12 @@ async function aptInstall(packages: string[], log: Log): Promise<void> {
 }
 
 /** Installs what is missing; returns the paths of the server commands. */
-export async function ensureServers(log: Log): Promise<{ initdb: string; postgres: string; psql: string; redis: string }> {
+export async function ensureServers(
+	log: Log,
+): Promise<{ initdb: string; postgres: string; psql: string; redis: string }> {
 	const missing: string[] = [];
-	if (!findCommand('initdb') || !findCommand('postgres') || !findCommand('psql')) missing.push('postgresql');
+	if (!findCommand('initdb') || !findCommand('postgres') || !findCommand('psql'))
+		missing.push('postgresql');
 	if (!findCommand('redis-server')) missing.push('redis-server');
 	if (missing.length > 0) await aptInstall(missing, log);
 	const found = {
@@ -69,7 +73,8 @@ export async function ensureServers(log: Log): Promise<{ initdb: string; postgre
 		psql: findCommand('psql'),
 		redis: findCommand('redis-server'),
 	};
-	for (const [name, where] of Object.entries(found)) if (!where) throw new Error(`${name} is not installed and apt-get did not install it`);
+	for (const [name, where] of Object.entries(found))
+		if (!where) throw new Error(`${name} is not installed and apt-get did not install it`);
 	return found as { initdb: string; postgres: string; psql: string; redis: string };
 }
 
@@ -131,7 +136,11 @@ export class QueueStack {
 	}
 
 	static async create(options: QueueStackOptions): Promise<QueueStack> {
-		return new QueueStack(options, { postgres: await freePort(), redis: await freePort(), webhook: await freePort() });
+		return new QueueStack(options, {
+			postgres: await freePort(),
+			redis: await freePort(),
+			webhook: await freePort(),
+		});
 	}
 
 	private log(line: string): void {
@@ -169,7 +178,20 @@ export class QueueStack {
 	/** Runs SQL on n8n's database (fault checks); returns psql's unaligned output. */
 	async sql(statement: string): Promise<string> {
 		if (!this.psqlCommand) throw new Error('PostgreSQL is not started');
-		return await run(this.psqlCommand, ['-h', HOST, '-p', String(this.ports.postgres), '-U', 'postgres', '-d', 'n8n', '-v', 'ON_ERROR_STOP=1', '-qAtc', statement]);
+		return await run(this.psqlCommand, [
+			'-h',
+			HOST,
+			'-p',
+			String(this.ports.postgres),
+			'-U',
+			'postgres',
+			'-d',
+			'n8n',
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-qAtc',
+			statement,
+		]);
 	}
 
 	/**
@@ -216,7 +238,8 @@ export class QueueStack {
 
 	/** Starts Redis again on the same port. */
 	async restartRedis(): Promise<void> {
-		if (!this.redisCommand || this.pidOf('redis') !== undefined) throw new Error('Redis was not stopped');
+		if (!this.redisCommand || this.pidOf('redis') !== undefined)
+			throw new Error('Redis was not stopped');
 		await this.startRedis(this.redisCommand, 'a');
 	}
 
@@ -229,7 +252,13 @@ export class QueueStack {
 		await fs.rename(logFile, path.join(this.stack.dir, `${name}.${n}.log`)).catch(() => undefined);
 		if (name === 'webhook') await this.startWebhookProcess(false);
 		else if (this.workerNames.includes(name)) await this.startWorker(name, false);
-		else if (name === 'n8n') await this.stack.startN8nProcess('n8n', ['start'], this.stack.n8nEnv(), `${this.stack.n8nUrl}/healthz/readiness`);
+		else if (name === 'n8n')
+			await this.stack.startN8nProcess(
+				'n8n',
+				['start'],
+				this.stack.n8nEnv(),
+				`${this.stack.n8nUrl}/healthz/readiness`,
+			);
 		else throw new Error(`no way to restart ${name}`);
 	}
 
@@ -238,28 +267,65 @@ export class QueueStack {
 		return ['n8n', 'webhook', ...this.workerNames].filter((name) => this.pidOf(name) === undefined);
 	}
 
-	private async startPostgres(servers: { initdb: string; postgres: string; psql: string }): Promise<void> {
+	private async startPostgres(servers: {
+		initdb: string;
+		postgres: string;
+		psql: string;
+	}): Promise<void> {
 		const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'n8n-queue-pg-'));
 		this.stack.cleanups.push(async () => await fs.rm(dataDir, { recursive: true, force: true }));
 		// PostgreSQL refuses to run as root: as root, its files belong to the postgres user.
 		const asRoot = process.getuid?.() === 0;
 		if (asRoot) await run('chown', ['postgres:postgres', dataDir]);
 		const command = (bin: string, args: string[]): [string, string[]] =>
-			asRoot ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', bin, ...args]] : [bin, args];
+			asRoot
+				? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', bin, ...args]]
+				: [bin, args];
 		this.log(`starting PostgreSQL on ${HOST}:${this.ports.postgres} (throwaway data folder)`);
-		await run(...command(servers.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync']));
+		await run(
+			...command(servers.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync']),
+		);
 		const [bin, args] = command(servers.postgres, [
 			...['-D', dataDir, '-p', String(this.ports.postgres), '-k', dataDir],
-			...['-c', `listen_addresses=${HOST}`, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+			...[
+				'-c',
+				`listen_addresses=${HOST}`,
+				'-c',
+				'fsync=off',
+				'-c',
+				'synchronous_commit=off',
+				'-c',
+				'full_page_writes=off',
+			],
 		]);
 		const logFile = path.join(this.stack.dir, 'postgres.log');
-		const child = this.stack.processes.start('postgres', bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = this.stack.processes.start('postgres', bin, args, {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		const out = (await fs.open(logFile, 'w')).createWriteStream();
 		child.stdout!.pipe(out);
 		child.stderr!.pipe(out);
 		const psql = async (sql: string) =>
-			await run(servers.psql, ['-h', HOST, '-p', String(this.ports.postgres), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAtc', sql]);
-		await waitFor('PostgreSQL to accept connections', async () => (await psql('SELECT 1')).trim() === '1', 60_000, 300);
+			await run(servers.psql, [
+				'-h',
+				HOST,
+				'-p',
+				String(this.ports.postgres),
+				'-U',
+				'postgres',
+				'-d',
+				'postgres',
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-qAtc',
+				sql,
+			]);
+		await waitFor(
+			'PostgreSQL to accept connections',
+			async () => (await psql('SELECT 1')).trim() === '1',
+			60_000,
+			300,
+		);
 		await psql('CREATE DATABASE n8n');
 	}
 
@@ -268,10 +334,23 @@ export class QueueStack {
 		const child = this.stack.processes.start(
 			'redis',
 			redis,
-			['--port', String(this.ports.redis), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()],
+			[
+				'--port',
+				String(this.ports.redis),
+				'--bind',
+				HOST,
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+				'--dir',
+				os.tmpdir(),
+			],
 			{ stdio: ['ignore', 'pipe', 'pipe'] },
 		);
-		const out = (await fs.open(path.join(this.stack.dir, 'redis.log'), logFlags)).createWriteStream();
+		const out = (
+			await fs.open(path.join(this.stack.dir, 'redis.log'), logFlags)
+		).createWriteStream();
 		child.stdout!.pipe(out);
 		child.stderr!.pipe(out);
 		await waitFor('Redis to answer', async () => await redisAnswers(this.ports.redis), 30_000, 200);
@@ -282,7 +361,11 @@ export class QueueStack {
 		const folder = path.join(this.stack.dir, name);
 		if (!fresh) return folder;
 		await fs.mkdir(path.join(folder, '.n8n'), { recursive: true });
-		await fs.symlink(path.join(this.stack.userFolder, '.n8n', 'nodes'), path.join(folder, '.n8n', 'nodes'), 'dir');
+		await fs.symlink(
+			path.join(this.stack.userFolder, '.n8n', 'nodes'),
+			path.join(folder, '.n8n', 'nodes'),
+			'dir',
+		);
 		return folder;
 	}
 
@@ -311,6 +394,11 @@ export class QueueStack {
 			N8N_PORT: String(this.ports.webhook),
 		});
 		this.log(`starting the webhook process on ${this.webhookOrigin}`);
-		await this.stack.startN8nProcess('webhook', ['webhook'], env, `${this.webhookOrigin}/healthz/readiness`);
+		await this.stack.startN8nProcess(
+			'webhook',
+			['webhook'],
+			env,
+			`${this.webhookOrigin}/healthz/readiness`,
+		);
 	}
 }

@@ -20,7 +20,9 @@ const path = require('node:path');
 async function main() {
 	const [n8nModules, userFolder, packageName] = process.argv.slice(2);
 	if (!n8nModules || !userFolder || !packageName) {
-		throw new Error('usage: register-community-package.js <n8n node_modules> <user folder> <package name>');
+		throw new Error(
+			'usage: register-community-package.js <n8n node_modules> <user folder> <package name>',
+		);
 	}
 	const n8nDir = path.join(userFolder, '.n8n');
 	const packageDir = path.join(n8nDir, 'nodes', 'node_modules', packageName);
@@ -29,7 +31,9 @@ async function main() {
 	const loader = new PackageDirectoryLoader(packageDir);
 	await loader.loadAll();
 	if (loader.loadedNodes.length === 0) {
-		throw new Error(`package ${packageName} loads no nodes (check the "n8n.nodes" list of its package.json)`);
+		throw new Error(
+			`package ${packageName} loads no nodes (check the "n8n.nodes" list of its package.json)`,
+		);
 	}
 	const { name, version, author } = loader.packageJson;
 	const nodes = loader.loadedNodes.map((node) => ({
@@ -39,7 +43,10 @@ async function main() {
 	}));
 
 	const prefix = process.env.DB_TABLE_PREFIX ?? '';
-	const db = process.env.DB_TYPE === 'postgresdb' ? await openPostgres(n8nModules) : openSqlite(n8nModules, n8nDir);
+	const db =
+		process.env.DB_TYPE === 'postgresdb'
+			? await openPostgres(n8nModules)
+			: openSqlite(n8nModules, n8nDir);
 	const { run } = db;
 	const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
 	try {
@@ -63,7 +70,9 @@ async function main() {
 	} finally {
 		await db.close();
 	}
-	process.stdout.write(`${JSON.stringify({ packageName: name, installedVersion: version, nodes })}\n`);
+	process.stdout.write(
+		`${JSON.stringify({ packageName: name, installedVersion: version, nodes })}\n`,
+	);
 }
 
 /** n8n's default database: the SQLite file in the user folder. */
@@ -71,7 +80,9 @@ function openSqlite(n8nModules, n8nDir) {
 	const sqlite3 = require(path.join(n8nModules, 'sqlite3'));
 	const db = new sqlite3.Database(path.join(n8nDir, 'database.sqlite'));
 	const run = (sql, params = []) =>
-		new Promise((resolve, reject) => db.run(sql, params, (error) => (error ? reject(error) : resolve())));
+		new Promise((resolve, reject) =>
+			db.run(sql, params, (error) => (error ? reject(error) : resolve())),
+		);
 	return {
 		run: async (sql, params) => {
 			if (sql === 'BEGIN') await run('PRAGMA foreign_keys = ON');
@@ -93,11 +104,15 @@ async function openPostgres(n8nModules) {
 		password: env.DB_POSTGRESDB_PASSWORD || undefined,
 	});
 	await client.connect();
-	if (env.DB_POSTGRESDB_SCHEMA) await client.query(`SET search_path TO "${env.DB_POSTGRESDB_SCHEMA}"`);
+	if (env.DB_POSTGRESDB_SCHEMA)
+		await client.query(`SET search_path TO "${env.DB_POSTGRESDB_SCHEMA}"`);
 	return {
 		run: async (sql, params = []) => {
 			let n = 0;
-			await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+			await client.query(
+				sql.replace(/\?/g, () => `$${++n}`),
+				params,
+			);
 		},
 		close: () => client.end(),
 	};

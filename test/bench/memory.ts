@@ -49,7 +49,9 @@ function memoryWorkflow(id: string, pathName: string, upload: boolean): Workflow
 					pdfSource: 'binary',
 					binaryPropertyName: 'data',
 					title: 'Memory bench',
-					recipients: { recipient: [{ name: 'Asha Rao', email: 'asha@example.com', role: 'signer' }] },
+					recipients: {
+						recipient: [{ name: 'Asha Rao', email: 'asha@example.com', role: 'signer' }],
+					},
 				},
 			}
 		: // Ends like the upload does: one item of JSON without the binary (Edit Fields with no
@@ -70,7 +72,13 @@ function memoryWorkflow(id: string, pathName: string, upload: boolean): Workflow
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: `c4d5e6f7-0000-4000-8000-0000000001${tail}`,
-				parameters: { httpMethod: 'POST', path: pathName, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: pathName,
+					responseMode: 'lastNode',
+					responseData: 'firstEntryJson',
+					options: {},
+				},
 			},
 			{
 				id: `c4d5e6f7-0000-4000-8000-0000000002${tail}`,
@@ -78,7 +86,11 @@ function memoryWorkflow(id: string, pathName: string, upload: boolean): Workflow
 				type: 'n8n-nodes-base.readWriteFile',
 				typeVersion: 1.1,
 				position: [200, 0],
-				parameters: { operation: 'read', fileSelector: '__FILES_DIR__/large.pdf', options: { dataPropertyName: 'data' } },
+				parameters: {
+					operation: 'read',
+					fileSelector: '__FILES_DIR__/large.pdf',
+					options: { dataPropertyName: 'data' },
+				},
 			},
 			{ id: `c4d5e6f7-0000-4000-8000-0000000003${tail}`, position: [400, 0], ...last },
 		],
@@ -113,21 +125,34 @@ async function collectGarbage(port: number): Promise<void> {
 }
 
 /** Peak RSS of n8n during one run of the workflow at `url`, over its RSS just before. */
-async function peakAdded(pid: number, inspectPort: number, url: string, check: (data: Record<string, unknown>) => void): Promise<number> {
+async function peakAdded(
+	pid: number,
+	inspectPort: number,
+	url: string,
+	check: (data: Record<string, unknown>) => void,
+): Promise<number> {
 	await new Promise((r) => setTimeout(r, 300)); // let the last run's answer settle
 	await collectGarbage(inspectPort);
 	await new Promise((r) => setTimeout(r, 200)); // and the pages it frees return
 	const before = await kb(pid, 'VmRSS');
 	await fs.writeFile(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
 	const response = await axios.post(url, {}, { validateStatus: () => true, timeout: 120_000 });
-	if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`);
+	if (response.status !== 200)
+		throw new Error(
+			`${url} answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`,
+		);
 	check(response.data as Record<string, unknown>);
 	return (await kb(pid, 'VmHWM')) - before;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function measureMode(mode: 'filesystem' | 'default', pdf: Buffer, log: (line: string) => void): Promise<MemoryFigure> {
+async function measureMode(
+	mode: 'filesystem' | 'default',
+	pdf: Buffer,
+	log: (line: string) => void,
+): Promise<MemoryFigure> {
 	const inspectPort = await freePort();
 	const stack = new Stack({
 		name: `bench-memory-${mode}`,
@@ -140,7 +165,18 @@ async function measureMode(mode: 'filesystem' | 'default', pdf: Buffer, log: (li
 	const readOnly = memoryWorkflow('DsBenchMemRead01', 'bench-memory-read', false);
 	try {
 		await stack.start({
-			credentials: (sandbox) => [{ id: CREDENTIAL_ID, name: 'Document Signing bench', type: 'documentSigningApi', data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret } }],
+			credentials: (sandbox) => [
+				{
+					id: CREDENTIAL_ID,
+					name: 'Document Signing bench',
+					type: 'documentSigningApi',
+					data: {
+						baseUrl: sandbox.baseUrl,
+						apiKey: sandbox.apiKey,
+						webhookSecret: sandbox.webhookSecret,
+					},
+				},
+			],
 			workflows: [upload, readOnly],
 			substitutions: { __FILES_DIR__: stack.filesDir },
 		});
@@ -149,12 +185,16 @@ async function measureMode(mode: 'filesystem' | 'default', pdf: Buffer, log: (li
 		if (!pid) throw new Error('n8n is not running');
 		const uploaded = (data: Record<string, unknown>) => {
 			const size = (data.uploaded as { size?: number } | undefined)?.size;
-			if (size !== pdf.length) throw new Error(`the upload run uploaded ${String(size)} bytes, not ${pdf.length}`);
+			if (size !== pdf.length)
+				throw new Error(`the upload run uploaded ${String(size)} bytes, not ${pdf.length}`);
 		};
 		const read = (data: Record<string, unknown>) => {
 			if (!data || typeof data !== 'object') throw new Error('the read-only run answered nothing');
 		};
-		const urls = { upload: `${stack.n8nUrl}/webhook/bench-memory-upload`, readOnly: `${stack.n8nUrl}/webhook/bench-memory-read` };
+		const urls = {
+			upload: `${stack.n8nUrl}/webhook/bench-memory-upload`,
+			readOnly: `${stack.n8nUrl}/webhook/bench-memory-read`,
+		};
 		const samples = { upload: [] as number[], readOnly: [] as number[] };
 		for (let k = 0; k < WARM_UP + RUNS; k++) {
 			const u = await peakAdded(pid, inspectPort, urls.upload, uploaded);
@@ -164,9 +204,17 @@ async function measureMode(mode: 'filesystem' | 'default', pdf: Buffer, log: (li
 				samples.readOnly.push(r);
 			}
 		}
-		const figure = { mode, upload: median(samples.upload), readOnly: median(samples.readOnly), node: 0, samples };
+		const figure = {
+			mode,
+			upload: median(samples.upload),
+			readOnly: median(samples.readOnly),
+			node: 0,
+			samples,
+		};
 		figure.node = figure.upload - figure.readOnly;
-		log(`4 (${mode}): upload ${(figure.upload / MB).toFixed(1)} MB, read only ${(figure.readOnly / MB).toFixed(1)} MB (medians of ${RUNS})`);
+		log(
+			`4 (${mode}): upload ${(figure.upload / MB).toFixed(1)} MB, read only ${(figure.readOnly / MB).toFixed(1)} MB (medians of ${RUNS})`,
+		);
 		return figure;
 	} finally {
 		await stack.stop();
@@ -177,6 +225,7 @@ async function measureMode(mode: 'filesystem' | 'default', pdf: Buffer, log: (li
 export async function uploadMemory(log: (line: string) => void): Promise<MemoryFigure[]> {
 	const pdf = await pdfOfSize(MEMORY_PDF_BYTES, 'Memory bench');
 	const figures: MemoryFigure[] = [];
-	for (const mode of ['filesystem', 'default'] as const) figures.push(await measureMode(mode, pdf, log));
+	for (const mode of ['filesystem', 'default'] as const)
+		figures.push(await measureMode(mode, pdf, log));
 	return figures;
 }

@@ -21,8 +21,12 @@ for (const ext of ['.json', '.node']) {
 	}
 }
 
-const workflowEntry = require.resolve('n8n-workflow', { paths: [path.resolve(__dirname, '..', '..')] });
-const resolver = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+const workflowEntry = require.resolve('n8n-workflow', {
+	paths: [path.resolve(__dirname, '..', '..')],
+});
+const resolver = Module as unknown as {
+	_resolveFilename: (request: string, ...rest: unknown[]) => string;
+};
 const resolve = resolver._resolveFilename;
 resolver._resolveFilename = function (request: string, ...rest: unknown[]) {
 	if (request === 'n8n-workflow') return workflowEntry;

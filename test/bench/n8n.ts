@@ -42,7 +42,12 @@ async function main(): Promise<void> {
 		}
 		process.exit(finish('npm run bench:queue', rows, t0));
 	}
-	const stack = new Stack({ name: process.env.E2E_STACK || 'bench', fresh: true, log, n8nNodeArgs: process.env.BENCH_N8N_ARGS ? process.env.BENCH_N8N_ARGS.split(' ') : undefined });
+	const stack = new Stack({
+		name: process.env.E2E_STACK || 'bench',
+		fresh: true,
+		log,
+		n8nNodeArgs: process.env.BENCH_N8N_ARGS ? process.env.BENCH_N8N_ARGS.split(' ') : undefined,
+	});
 	const stopAndExit = stopOnExit(stack, log);
 	let exitCode = 1;
 	try {
@@ -52,7 +57,18 @@ async function main(): Promise<void> {
 		await stack.start({
 			credentials: (sandbox) => {
 				side = sideWorkflows(sandbox);
-				return [{ id: CREDENTIAL_ID, name: 'Document Signing bench', type: 'documentSigningApi', data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret } }];
+				return [
+					{
+						id: CREDENTIAL_ID,
+						name: 'Document Signing bench',
+						type: 'documentSigningApi',
+						data: {
+							baseUrl: sandbox.baseUrl,
+							apiKey: sandbox.apiKey,
+							webhookSecret: sandbox.webhookSecret,
+						},
+					},
+				];
 			},
 			get workflows() {
 				return [list, ...side.workflows];
@@ -80,7 +96,10 @@ async function main(): Promise<void> {
 function finish(command: string, rows: Row[], t0: number): number {
 	const against = yardstick(process.env.BENCH_YARDSTICK);
 	if (NODE_ONLY) {
-		for (const r of rows) console.log(`${r.scenario} ${r.contender}: ${r.value.toFixed(2)} s (${r.runs?.map((v) => v.toFixed(2)).join(' / ')}), ${r.failed} failed, ${r.rateLimited} 429s`);
+		for (const r of rows)
+			console.log(
+				`${r.scenario} ${r.contender}: ${r.value.toFixed(2)} s (${r.runs?.map((v) => v.toFixed(2)).join(' / ')}), ${r.failed} failed, ${r.rateLimited} 429s`,
+			);
 		return 0;
 	}
 	const table = publish(command, rows, machine((Date.now() - t0) / 1000), against);
@@ -97,19 +116,32 @@ async function freshSandbox(sandbox: SandboxInfo, faults: Record<string, unknown
 }
 
 const api = (sandbox: SandboxInfo) =>
-	axios.create({ baseURL: sandbox.baseUrl, headers: { authorization: `Bearer ${sandbox.apiKey}` }, validateStatus: () => true });
+	axios.create({
+		baseURL: sandbox.baseUrl,
+		headers: { authorization: `Bearer ${sandbox.apiKey}` },
+		validateStatus: () => true,
+	});
 
 async function listAll(stack: Stack, sandbox: SandboxInfo): Promise<Row[]> {
 	await freshSandbox(sandbox, {});
 	log(`3: seeding ${LIST_ENVELOPES} envelopes`);
 	const client = api(sandbox);
 	let next = 0;
-	await Promise.all(Array.from({ length: 20 }, async () => {
-		while (next < LIST_ENVELOPES) { const n = next++; await client.post('/envelopes', { fileName: 'bench.pdf', title: `List ${n}` }); }
-	}));
+	await Promise.all(
+		Array.from({ length: 20 }, async () => {
+			while (next < LIST_ENVELOPES) {
+				const n = next++;
+				await client.post('/envelopes', { fileName: 'bench.pdf', title: `List ${n}` });
+			}
+		}),
+	);
 	await admin(sandbox).post('/faults', { latencyMs: LATENCY_MS });
 	const t0 = performance.now();
-	const response = await axios.post(`${stack.n8nUrl}/webhook/bench-list`, { items: [{ title: 'list' }] }, { validateStatus: () => true, timeout: 600_000 });
+	const response = await axios.post(
+		`${stack.n8nUrl}/webhook/bench-list`,
+		{ items: [{ title: 'list' }] },
+		{ validateStatus: () => true, timeout: 600_000 },
+	);
 	const wall = (performance.now() - t0) / 1000;
 	const nodeS = (await latestCallSeconds(stack, list.id)) ?? wall;
 	const got = Array.isArray(response.data) ? response.data.length : 0;
@@ -118,7 +150,9 @@ async function listAll(stack: Stack, sandbox: SandboxInfo): Promise<Row[]> {
 	const t1 = performance.now();
 	let rawCount = 0;
 	for (let page = 1; ; page++) {
-		const body = (await (await fetch(`${sandbox.baseUrl}/envelopes?page=${page}&limit=100`, { headers })).json()) as { items: unknown[]; pageInfo: { hasNext: boolean } };
+		const body = (await (
+			await fetch(`${sandbox.baseUrl}/envelopes?page=${page}&limit=100`, { headers })
+		).json()) as { items: unknown[]; pageInfo: { hasNext: boolean } };
 		rawCount += body.items.length;
 		if (!body.pageInfo.hasNext) break;
 	}
@@ -126,8 +160,20 @@ async function listAll(stack: Stack, sandbox: SandboxInfo): Promise<Row[]> {
 	await admin(sandbox).post('/faults', {});
 	const base = { scenario: '7', duplicates: 0, rateLimited: 0, serverErrors: 0, requests: 0 };
 	return [
-		{ ...base, contender: 'this node, Get Many, Return All', kind: 'node', value: nodeS, failed: LIST_ENVELOPES - got },
-		{ ...base, contender: 'raw paging loop (limit 100)', kind: 'raw', value: rawS, failed: LIST_ENVELOPES - rawCount },
+		{
+			...base,
+			contender: 'this node, Get Many, Return All',
+			kind: 'node',
+			value: nodeS,
+			failed: LIST_ENVELOPES - got,
+		},
+		{
+			...base,
+			contender: 'raw paging loop (limit 100)',
+			kind: 'raw',
+			value: rawS,
+			failed: LIST_ENVELOPES - rawCount,
+		},
 	];
 }
 
@@ -136,7 +182,8 @@ async function memoryRows(): Promise<Row[]> {
 	const rows: Row[] = [];
 	for (const f of await uploadMemory(log)) {
 		const mb = (bytes: number) => bytes / MB;
-		const spread = (values: number[]) => `${mb(Math.min(...values)).toFixed(1)}-${mb(Math.max(...values)).toFixed(1)}`;
+		const spread = (values: number[]) =>
+			`${mb(Math.min(...values)).toFixed(1)}-${mb(Math.max(...values)).toFixed(1)}`;
 		rows.push({
 			scenario: '8',
 			contender: `this node, create with upload, ${f.mode} binary mode`,
@@ -156,7 +203,13 @@ async function memoryRows(): Promise<Row[]> {
 
 /** Scenario 9: the trigger's signature check of a 64 KB body, per call (the node's own function). */
 function signatureCheck(): Row {
-	const body = Buffer.from(JSON.stringify({ id: 'evt_bench', event: 'document.sent', data: { note: 'x'.repeat(64 * 1024 - 80) } }));
+	const body = Buffer.from(
+		JSON.stringify({
+			id: 'evt_bench',
+			event: 'document.sent',
+			data: { note: 'x'.repeat(64 * 1024 - 80) },
+		}),
+	);
 	const secret = randomBytes(24).toString('hex');
 	const header = computeSignature(body, secret);
 	const calls = 5000;
@@ -165,8 +218,19 @@ function signatureCheck(): Row {
 	let ok = 0;
 	for (let k = 0; k < calls; k++) if (verifySignature({ rawBody: body, header, secret }).ok) ok++;
 	const perCallMs = (performance.now() - t0) / calls;
-	return { scenario: '9', contender: 'trigger signature check, per call', kind: 'node', value: perCallMs, limit: 0.1, failed: calls - ok, duplicates: 0, rateLimited: 0, serverErrors: 0, requests: 0, note: `${body.length} bytes, ${calls} calls` };
+	return {
+		scenario: '9',
+		contender: 'trigger signature check, per call',
+		kind: 'node',
+		value: perCallMs,
+		limit: 0.1,
+		failed: calls - ok,
+		duplicates: 0,
+		rateLimited: 0,
+		serverErrors: 0,
+		requests: 0,
+		note: `${body.length} bytes, ${calls} calls`,
+	};
 }
-
 
 void main();

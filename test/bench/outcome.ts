@@ -12,9 +12,16 @@ import { CALL_NODES, TEMPLATE_ID } from './contenders';
 import { RATE_POLICY } from '../../nodes/shared/rateWindow';
 
 /** The sandbox's control interface. */
-export const admin = (sandbox: SandboxInfo) => axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
+export const admin = (sandbox: SandboxInfo) =>
+	axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
 
-interface LogEntry { method: string; path: string; status: number | null; body: { title?: string } | null; time: string }
+interface LogEntry {
+	method: string;
+	path: string;
+	status: number | null;
+	body: { title?: string } | null;
+	time: string;
+}
 
 export interface Outcome {
 	requests: number;
@@ -31,10 +38,16 @@ export interface Outcome {
 export async function outcome(sandbox: SandboxInfo, from = 0): Promise<Outcome> {
 	const requests = ((await admin(sandbox).get('/requests')).data.items as LogEntry[]).slice(from);
 	const creates = [`/api/v1/templates/${TEMPLATE_ID}/documents`, '/api/v1/envelopes'];
-	const created = requests.filter((r) => r.method === 'POST' && creates.includes(r.path) && r.status === 201);
+	const created = requests.filter(
+		(r) => r.method === 'POST' && creates.includes(r.path) && r.status === 201,
+	);
 	const titles = new Set(created.map((r) => r.body?.title));
-	const second = (r: LogEntry) => (r.method === 'POST' && /^\/api\/v1\/documents\/[^/]+\/send$/.test(r.path)) || (r.method === 'GET' && r.path.endsWith('/status'));
-	const secondOk = new Set(requests.filter((r) => second(r) && r.status === 200).map((r) => r.path));
+	const second = (r: LogEntry) =>
+		(r.method === 'POST' && /^\/api\/v1\/documents\/[^/]+\/send$/.test(r.path)) ||
+		(r.method === 'GET' && r.path.endsWith('/status'));
+	const secondOk = new Set(
+		requests.filter((r) => second(r) && r.status === 200).map((r) => r.path),
+	);
 	return {
 		requests: requests.length,
 		rateLimited: requests.filter((r) => r.status === 429).length,
@@ -45,9 +58,12 @@ export async function outcome(sandbox: SandboxInfo, from = 0): Promise<Outcome> 
 }
 
 /** The time of the API-calling nodes in an execution's data (n8n's own figures), in seconds. */
-export function callSeconds(runData: Record<string, Array<{ executionTime?: number }>> | undefined): number {
+export function callSeconds(
+	runData: Record<string, Array<{ executionTime?: number }>> | undefined,
+): number {
 	let ms = 0;
-	for (const name of CALL_NODES) for (const run of runData?.[name] ?? []) ms += run.executionTime ?? 0;
+	for (const name of CALL_NODES)
+		for (const run of runData?.[name] ?? []) ms += run.executionTime ?? 0;
 	return ms / 1000;
 }
 
@@ -57,9 +73,14 @@ export async function logged(sandbox: SandboxInfo): Promise<number> {
 }
 
 /** callSeconds of the latest execution of a workflow, once n8n has recorded it. */
-export async function latestCallSeconds(stack: Stack, workflowId: string | undefined): Promise<number | undefined> {
+export async function latestCallSeconds(
+	stack: Stack,
+	workflowId: string | undefined,
+): Promise<number | undefined> {
 	for (let attempt = 0; attempt < 20; attempt++) {
-		const response = await stack.api.get('/executions', { params: { workflowId, includeData: true, limit: 1 } });
+		const response = await stack.api.get('/executions', {
+			params: { workflowId, includeData: true, limit: 1 },
+		});
 		const execution = response.data?.data?.[0];
 		const runData = execution?.data?.resultData?.runData;
 		if (execution?.finished !== undefined && runData) return callSeconds(runData);
@@ -79,8 +100,13 @@ export async function timeline(sandbox: SandboxInfo, from = 0): Promise<string> 
 		slot[r.status === 429 ? 1 : (r.status ?? 0) >= 500 ? 2 : 0]++;
 	}
 	const start = new Date(t0).toISOString().slice(17, 23);
-	const first = requests.slice(0, 6).map((r) => `${r.method} ${r.path.slice(7, 40)} ${r.status} +${Date.parse(r.time) - t0}`);
-	return `${first.join(', ')}\nfrom ${start}: ` + Array.from(slots, (s, k) => `${k / 10}:${s ? s.join('/') : '-'}`).join(' ');
+	const first = requests
+		.slice(0, 6)
+		.map((r) => `${r.method} ${r.path.slice(7, 40)} ${r.status} +${Date.parse(r.time) - t0}`);
+	return (
+		`${first.join(', ')}\nfrom ${start}: ` +
+		Array.from(slots, (s, k) => `${k / 10}:${s ? s.join('/') : '-'}`).join(' ')
+	);
 }
 
 /** Waits until the pace a credential's runs learned is forgotten (RATE_POLICY.rememberMs after `lastEnd`), so the next run starts as a scheduled batch does. */

@@ -5,7 +5,14 @@ test('a fresh run takes its scenarios from the earlier runs; a run left with non
 		{ command: 'npm run bench', scenarios: ['1', '3', '7'], text: 'run A' },
 		{ command: 'npm run bench:queue', scenarios: ['6'], text: 'run Q' },
 	];
-	const merged = mergeRuns(earlier, { command: 'npm run bench', scenarios: ['3', '6'], text: 'run B' });
-	expect(merged.map(runLine)).toEqual(['npm run bench (scenarios 1, 7): run A', 'npm run bench (scenarios 3, 6): run B']);
+	const merged = mergeRuns(earlier, {
+		command: 'npm run bench',
+		scenarios: ['3', '6'],
+		text: 'run B',
+	});
+	expect(merged.map(runLine)).toEqual([
+		'npm run bench (scenarios 1, 7): run A',
+		'npm run bench (scenarios 3, 6): run B',
+	]);
 	expect(mergeRuns(merged, { command: 'x', scenarios: [], text: '' })).toEqual(merged);
 });

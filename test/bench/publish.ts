@@ -37,19 +37,34 @@ export function mergeRuns(previous: RunNote[], fresh: RunNote): RunNote[] {
 	return fresh.scenarios.length > 0 ? [...kept, fresh] : kept;
 }
 
-export const runLine = (r: RunNote): string => `${r.command} (scenarios ${r.scenarios.join(', ')}): ${r.text}`;
+export const runLine = (r: RunNote): string =>
+	`${r.command} (scenarios ${r.scenarios.join(', ')}): ${r.text}`;
 
 /** Cores, memory, Node and n8n versions, the date and the load average now. */
 export function machine(totalS: number): string {
 	const cpu = os.cpus();
-	const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+	const load = os
+		.loadavg()
+		.map((l) => l.toFixed(1))
+		.join(' ');
 	return `${new Date().toISOString().slice(0, 16)}Z, ${cpu.length} cores (${cpu[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GB, bench on Node ${process.version}, n8n 2.41.1 on Node 24; ${Math.round(totalS)} s in all; load average at the end ${load}`;
 }
 
-export function publish(command: string, fresh: Row[], description: string, against: Kind[]): string {
-	const saved: Saved = existsSync(JSON_FILE) ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as Saved) : { rows: [], runs: [] };
+export function publish(
+	command: string,
+	fresh: Row[],
+	description: string,
+	against: Kind[],
+): string {
+	const saved: Saved = existsSync(JSON_FILE)
+		? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as Saved)
+		: { rows: [], runs: [] };
 	const rows = mergeRows(saved.rows, fresh);
-	const runs = mergeRuns(Array.isArray(saved.runs) ? saved.runs : [], { command, scenarios: [...new Set(fresh.map((r) => r.scenario))].sort((a, b) => Number(a) - Number(b)), text: description });
+	const runs = mergeRuns(Array.isArray(saved.runs) ? saved.runs : [], {
+		command,
+		scenarios: [...new Set(fresh.map((r) => r.scenario))].sort((a, b) => Number(a) - Number(b)),
+		text: description,
+	});
 	writeFileSync(JSON_FILE, `${JSON.stringify({ rows, runs }, null, '\t')}\n`);
 	writeFileSync(path.join(DOCS, 'benchmarks.svg'), renderChart(rows, runs.map(runLine), against));
 	const table = `${runs.map((r) => `- ${runLine(r)}`).join('\n')}\n\n${markdownTable(rows, against)}`;
@@ -57,6 +72,7 @@ export function publish(command: string, fresh: Row[], description: string, agai
 	const md = readFileSync(mdFile, 'utf8');
 	const a = md.indexOf(BEGIN);
 	const b = md.indexOf(END);
-	if (a >= 0 && b > a) writeFileSync(mdFile, `${md.slice(0, a + BEGIN.length)}\n${table}\n${md.slice(b)}`);
+	if (a >= 0 && b > a)
+		writeFileSync(mdFile, `${md.slice(0, a + BEGIN.length)}\n${table}\n${md.slice(b)}`);
 	return table;
 }

@@ -24,8 +24,18 @@ const PATH = 'bench-queue-split';
 const FLOOR_S = (2 * ITEMS) / 100;
 
 export async function queueScenario(log: (line: string) => void): Promise<Row[]> {
-	const workflow = packageTemplateWorkflow('DsBenchQueue0001', PATH, {}, { id: CREDENTIAL_ID, name: 'Document Signing sandbox' });
-	const queue = await QueueStack.create({ name: process.env.E2E_STACK || 'bench-queue', log, workers: 2, workerConcurrency: 2 });
+	const workflow = packageTemplateWorkflow(
+		'DsBenchQueue0001',
+		PATH,
+		{},
+		{ id: CREDENTIAL_ID, name: 'Document Signing sandbox' },
+	);
+	const queue = await QueueStack.create({
+		name: process.env.E2E_STACK || 'bench-queue',
+		log,
+		workers: 2,
+		workerConcurrency: 2,
+	});
 	stopOnExit(queue.stack, log); // every process stops on Ctrl-C too
 	try {
 		await queue.start({ credentials, workflows: [workflow] });
@@ -44,8 +54,14 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 			const t0 = performance.now();
 			const answers = await Promise.all(
 				Array.from({ length: parts }, async (_, p) => {
-					const items = Array.from({ length: per }, (__, n) => ({ title: `${tag} ${p * per + n}` }));
-					return await axios.post(`${queue.webhookOrigin}/webhook/${PATH}`, { items }, { validateStatus: () => true, timeout: 600_000 });
+					const items = Array.from({ length: per }, (__, n) => ({
+						title: `${tag} ${p * per + n}`,
+					}));
+					return await axios.post(
+						`${queue.webhookOrigin}/webhook/${PATH}`,
+						{ items },
+						{ validateStatus: () => true, timeout: 600_000 },
+					);
 				}),
 			);
 			const value = (performance.now() - t0) / 1000;
@@ -54,8 +70,18 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 			const o = await outcome(sandbox);
 			log(await timeline(sandbox));
 			const bad = answers.filter((a) => a.status !== 200).length;
-			log(`  6 ${parts} execution(s): ${value.toFixed(2)} s, ${ITEMS - o.completed} failed, ${o.duplicates} twice, ${o.rateLimited} 429s`);
-			return { value, failed: ITEMS - o.completed, duplicates: o.duplicates, rateLimited: o.rateLimited, serverErrors: o.serverErrors, requests: o.requests, note: bad ? `${bad} webhook answers were not 200` : undefined };
+			log(
+				`  6 ${parts} execution(s): ${value.toFixed(2)} s, ${ITEMS - o.completed} failed, ${o.duplicates} twice, ${o.rateLimited} 429s`,
+			);
+			return {
+				value,
+				failed: ITEMS - o.completed,
+				duplicates: o.duplicates,
+				rateLimited: o.rateLimited,
+				serverErrors: o.serverErrors,
+				requests: o.requests,
+				note: bad ? `${bad} webhook answers were not 200` : undefined,
+			};
 		};
 		await run(4); // unmeasured: a fresh n8n compiles its code paths on first use
 		const split = [];
@@ -64,8 +90,24 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 		const values = split.map((r) => r.value);
 		const mid = [...split].sort((a, b) => a.value - b.value)[Math.floor((split.length - 1) / 2)];
 		return [
-			{ ...mid, scenario: '6', contender: 'this node, defaults: 4 executions x 125 at once', kind: 'node', value: median(values), runs: values, failed: Math.max(...split.map((r) => r.failed)), duplicates: Math.max(...split.map((r) => r.duplicates)), limit: 1.5 * FLOOR_S, note: [`floor ${FLOOR_S} s, target 1.5 x`, mid.note].filter(Boolean).join('; ') },
-			{ ...one, scenario: '6', contender: 'this node, defaults: 1 execution of 500 (no target)', kind: 'other' },
+			{
+				...mid,
+				scenario: '6',
+				contender: 'this node, defaults: 4 executions x 125 at once',
+				kind: 'node',
+				value: median(values),
+				runs: values,
+				failed: Math.max(...split.map((r) => r.failed)),
+				duplicates: Math.max(...split.map((r) => r.duplicates)),
+				limit: 1.5 * FLOOR_S,
+				note: [`floor ${FLOOR_S} s, target 1.5 x`, mid.note].filter(Boolean).join('; '),
+			},
+			{
+				...one,
+				scenario: '6',
+				contender: 'this node, defaults: 1 execution of 500 (no target)',
+				kind: 'other',
+			},
 		];
 	} finally {
 		await queue.stop();

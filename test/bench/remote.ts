@@ -68,14 +68,21 @@ export async function startRemoteSandbox(): Promise<RemoteSandbox> {
 			data: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = response.data;
-		if (response.status >= 400) throw new Error(`${method} ${url.split('?')[0]}: ${response.status} ${text}`);
+		if (response.status >= 400)
+			throw new Error(`${method} ${url.split('?')[0]}: ${response.status} ${text}`);
 		return (text ? JSON.parse(text) : {}) as T;
 	}
 
 	/** Any other request to the sandbox (storage, action links). */
 	async function raw(method: string, url: string, data: Buffer | string, contentType: string) {
-		const response = await client.request<string>({ method, url, data, headers: { 'content-type': contentType } });
-		if (response.status >= 400) throw new Error(`${method} ${url.split('?')[0]}: ${response.status} ${response.data}`);
+		const response = await client.request<string>({
+			method,
+			url,
+			data,
+			headers: { 'content-type': contentType },
+		});
+		if (response.status >= 400)
+			throw new Error(`${method} ${url.split('?')[0]}: ${response.status} ${response.data}`);
 		return response.data;
 	}
 

@@ -68,7 +68,8 @@ async function main(): Promise<void> {
 	}
 
 	const figures = new Map<string, Figure>();
-	for (const result of results) for (const figure of result.figures) figures.set(figure.key, figure);
+	for (const result of results)
+		for (const figure of result.figures) figures.set(figure.key, figure);
 	// Derived: what the injected latency added per item (one latency-bearing API call per item
 	// when items run one after another).
 	const mean0 = figures.get('create0.meanPerItem');
@@ -86,10 +87,13 @@ async function main(): Promise<void> {
 	}
 
 	const targetsByKey = new Map<string, Target[]>();
-	for (const target of TARGETS) targetsByKey.set(target.key, [...(targetsByKey.get(target.key) ?? []), target]);
+	for (const target of TARGETS)
+		targetsByKey.set(target.key, [...(targetsByKey.get(target.key) ?? []), target]);
 
 	const out: string[] = [];
-	out.push(`Benchmarks: Node ${process.version}, ${os.cpus().length} CPU cores (${os.cpus()[0]?.model.trim()}), ${os.platform()}`);
+	out.push(
+		`Benchmarks: Node ${process.version}, ${os.cpus().length} CPU cores (${os.cpus()[0]?.model.trim()}), ${os.platform()}`,
+	);
 	let failed = 0;
 	for (const result of results) {
 		out.push('', result.name);
@@ -117,7 +121,10 @@ async function main(): Promise<void> {
 			out.push(`  FAIL target ${target.key}: no such figure was measured`);
 		}
 	}
-	out.push('', `${failed ? `${failed} FAILED` : 'All targets hold'} (total ${Math.round((performance.now() - started) / 1000)} s)`);
+	out.push(
+		'',
+		`${failed ? `${failed} FAILED` : 'All targets hold'} (total ${Math.round((performance.now() - started) / 1000)} s)`,
+	);
 	process.stdout.write(`${out.join('\n')}\n`);
 	process.exit(failed ? 1 : 0);
 }

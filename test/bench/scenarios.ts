@@ -8,7 +8,14 @@ import type { IDataObject, INodeExecutionData, NodeParameterValueType } from 'n8
 import { PDFDocument } from 'pdf-lib';
 
 import { DEFAULTS } from '../../nodes/shared/assumptions';
-import { actionNode, chain, type Harness, type RunResult, type SeedItem, seedNode } from '../harness';
+import {
+	actionNode,
+	chain,
+	type Harness,
+	type RunResult,
+	type SeedItem,
+	seedNode,
+} from '../harness';
 import { collectGarbage, MB, pdfOfSize, percentile, round, sampleRss } from './measure';
 import type { RemoteSandbox } from './remote';
 
@@ -51,9 +58,12 @@ async function runNode(ctx: Context, parameters: IDataObject, input: SeedItem[])
 	const result = await ctx.h.run({
 		nodes: [
 			seedNode(),
-			actionNode({ resource: 'envelope', ...parameters } as Record<string, NodeParameterValueType>, {
-				continueOnFail: true,
-			}),
+			actionNode(
+				{ resource: 'envelope', ...parameters } as Record<string, NodeParameterValueType>,
+				{
+					continueOnFail: true,
+				},
+			),
 		],
 		connections: chain('Seed', NODE),
 		input,
@@ -68,16 +78,22 @@ async function runNode(ctx: Context, parameters: IDataObject, input: SeedItem[])
 function outputProblems(run: Timed, expected: number): string[] {
 	const problems: string[] = [];
 	if (run.result.error) problems.push(`workflow error: ${run.result.error.message}`);
-	if (run.items.length !== expected) problems.push(`${run.items.length} output items, expected ${expected}`);
+	if (run.items.length !== expected)
+		problems.push(`${run.items.length} output items, expected ${expected}`);
 	const failed = run.items.filter((item) => item.json.error !== undefined);
-	if (failed.length) problems.push(`${failed.length} items failed, first: ${String(failed[0].json.error)}`);
+	if (failed.length)
+		problems.push(`${failed.length} items failed, first: ${String(failed[0].json.error)}`);
 	return problems;
 }
 
 const byExpression = (expression: string) => ({ __rl: true, mode: 'id', value: expression });
 
 /** Runs `task` over `values` with at most `limit` in flight (seeding only). */
-async function inParallel<T, R>(values: T[], limit: number, task: (value: T) => Promise<R>): Promise<R[]> {
+async function inParallel<T, R>(
+	values: T[],
+	limit: number,
+	task: (value: T) => Promise<R>,
+): Promise<R[]> {
 	const results: R[] = new Array(values.length);
 	let next = 0;
 	const worker = async () => {
@@ -91,7 +107,11 @@ async function inParallel<T, R>(values: T[], limit: number, task: (value: T) => 
 }
 
 /** Creates an envelope through the API directly (setup, not measured). */
-async function seedEnvelope(sandbox: RemoteSandbox, title: string, pdf?: Buffer): Promise<IDataObject> {
+async function seedEnvelope(
+	sandbox: RemoteSandbox,
+	title: string,
+	pdf?: Buffer,
+): Promise<IDataObject> {
 	const created = await sandbox.api<IDataObject>('POST', '/envelopes', {
 		fileName: 'contract.pdf',
 		title,
@@ -125,7 +145,11 @@ function createParams(): IDataObject {
  * from the start of its POST /envelopes to the end of its storage upload, as the
  * sandbox timed them (the k-th create pairs with the k-th upload: items run in order).
  */
-export async function batchCreate(ctx: Context, latencyMs: number, tag: string): Promise<BenchResult> {
+export async function batchCreate(
+	ctx: Context,
+	latencyMs: number,
+	tag: string,
+): Promise<BenchResult> {
 	const { sandbox } = ctx;
 	await sandbox.reset();
 	await sandbox.fault(latencyMs ? { latencyMs } : {});
@@ -143,30 +167,71 @@ export async function batchCreate(ctx: Context, latencyMs: number, tag: string):
 	const problems = outputProblems(run, CREATE_ITEMS);
 	const timings = await sandbox.timings();
 	const creates = timings.filter((t) => t.method === 'POST' && t.path === '/api/v1/envelopes');
-	const uploads = timings.filter((t) => t.method === 'POST' && t.path.startsWith('/storage/upload/'));
+	const uploads = timings.filter(
+		(t) => t.method === 'POST' && t.path.startsWith('/storage/upload/'),
+	);
 	if (creates.length !== CREATE_ITEMS || creates.some((t) => t.status !== 201))
 		problems.push(`${creates.filter((t) => t.status === 201).length} creates answered 201`);
 	if (uploads.length !== CREATE_ITEMS || uploads.some((t) => t.status !== 204))
 		problems.push(`${uploads.filter((t) => t.status === 204).length} uploads answered 204`);
 	run.items.forEach((item, n) => {
 		const uploaded = item.json.uploaded as IDataObject | undefined;
-		if (uploaded?.size !== pdf.length) problems.push(`item ${n}: uploaded ${String(uploaded?.size)} bytes`);
+		if (uploaded?.size !== pdf.length)
+			problems.push(`item ${n}: uploaded ${String(uploaded?.size)} bytes`);
 	});
 	const perItem = creates.map((c, k) => (uploads[k] ? uploads[k].end - c.start : NaN));
 	// The sandbox's own share: time between the two requests is the node's.
-	const serverMs = creates.reduce((sum, c, k) => sum + (c.end - c.start) + ((uploads[k]?.end ?? 0) - (uploads[k]?.start ?? 0)), 0);
+	const serverMs = creates.reduce(
+		(sum, c, k) => sum + (c.end - c.start) + ((uploads[k]?.end ?? 0) - (uploads[k]?.start ?? 0)),
+		0,
+	);
 
 	return {
 		name: `Batch create + upload, ${CREATE_ITEMS} x ${CREATE_PDF_BYTES / 1024} KB PDF, ${latencyMs} ms latency`,
 		problems: [...new Set(problems)].slice(0, 5),
 		figures: [
-			{ key: `${tag}.itemsPerSecond`, label: 'items/s (node execution time)', value: round(CREATE_ITEMS / (run.nodeMs / 1000), 1), unit: 'items/s' },
-			{ key: `${tag}.nodeMs`, label: 'node execution time', value: Math.round(run.nodeMs), unit: 'ms' },
-			{ key: `${tag}.wallMs`, label: 'workflow wall time (Seed included)', value: Math.round(run.wallMs), unit: 'ms' },
-			{ key: `${tag}.p50`, label: 'per item p50 (create start -> upload end)', value: round(percentile(perItem, 50), 1), unit: 'ms' },
-			{ key: `${tag}.p95`, label: 'per item p95', value: round(percentile(perItem, 95), 1), unit: 'ms' },
-			{ key: `${tag}.meanPerItem`, label: 'node time per item (mean)', value: round(run.nodeMs / CREATE_ITEMS, 2), unit: 'ms' },
-			{ key: `${tag}.serverShare`, label: 'share of node time spent inside the sandbox', value: round((100 * serverMs) / run.nodeMs, 1), unit: '%' },
+			{
+				key: `${tag}.itemsPerSecond`,
+				label: 'items/s (node execution time)',
+				value: round(CREATE_ITEMS / (run.nodeMs / 1000), 1),
+				unit: 'items/s',
+			},
+			{
+				key: `${tag}.nodeMs`,
+				label: 'node execution time',
+				value: Math.round(run.nodeMs),
+				unit: 'ms',
+			},
+			{
+				key: `${tag}.wallMs`,
+				label: 'workflow wall time (Seed included)',
+				value: Math.round(run.wallMs),
+				unit: 'ms',
+			},
+			{
+				key: `${tag}.p50`,
+				label: 'per item p50 (create start -> upload end)',
+				value: round(percentile(perItem, 50), 1),
+				unit: 'ms',
+			},
+			{
+				key: `${tag}.p95`,
+				label: 'per item p95',
+				value: round(percentile(perItem, 95), 1),
+				unit: 'ms',
+			},
+			{
+				key: `${tag}.meanPerItem`,
+				label: 'node time per item (mean)',
+				value: round(run.nodeMs / CREATE_ITEMS, 2),
+				unit: 'ms',
+			},
+			{
+				key: `${tag}.serverShare`,
+				label: 'share of node time spent inside the sandbox',
+				value: round((100 * serverMs) / run.nodeMs, 1),
+				unit: '%',
+			},
 		],
 	};
 }
@@ -206,7 +271,8 @@ export async function largeFiles(ctx: Context): Promise<BenchResult> {
 	const problems = outputProblems(run, LARGE_ITEMS);
 	run.items.forEach((item, n) => {
 		const uploaded = item.json.uploaded as IDataObject | undefined;
-		if (uploaded?.size !== pdf.length) problems.push(`item ${n}: uploaded ${String(uploaded?.size)} bytes`);
+		if (uploaded?.size !== pdf.length)
+			problems.push(`item ${n}: uploaded ${String(uploaded?.size)} bytes`);
 	});
 	const uploads = (await sandbox.timings()).filter(
 		(t) => t.path.startsWith('/storage/upload/') && t.status === 204,
@@ -223,13 +289,43 @@ export async function largeFiles(ctx: Context): Promise<BenchResult> {
 		name: `Large files, ${LARGE_ITEMS} x ${round(pdf.length / MB, 2)} MB PDF`,
 		problems: [...new Set(problems)].slice(0, 5),
 		figures: [
-			{ key: 'large.peakGrowthMb', label: `peak RSS growth (${samples} samples)`, value: round(growth / MB, 1), unit: 'MB' },
-			{ key: 'large.inputCopyMb', label: "n8n's base64 copy of the inputs (20 x 12.7 MB)", value: round(inputCopy / MB, 1), unit: 'MB' },
-			{ key: 'large.nodeShareMb', label: 'peak growth beyond the input copy', value: round((growth - inputCopy) / MB, 1), unit: 'MB' },
-			{ key: 'large.peakBuffersMb', label: 'peak growth of Buffer memory (arrayBuffers)', value: round((peakBuffers - buffersBefore) / MB, 1), unit: 'MB' },
-			{ key: 'large.retainedMb', label: 'heap + Buffers kept after the run and a GC', value: round((after.heapUsed + after.arrayBuffers - heapBefore - buffersBefore) / MB, 1), unit: 'MB' },
+			{
+				key: 'large.peakGrowthMb',
+				label: `peak RSS growth (${samples} samples)`,
+				value: round(growth / MB, 1),
+				unit: 'MB',
+			},
+			{
+				key: 'large.inputCopyMb',
+				label: "n8n's base64 copy of the inputs (20 x 12.7 MB)",
+				value: round(inputCopy / MB, 1),
+				unit: 'MB',
+			},
+			{
+				key: 'large.nodeShareMb',
+				label: 'peak growth beyond the input copy',
+				value: round((growth - inputCopy) / MB, 1),
+				unit: 'MB',
+			},
+			{
+				key: 'large.peakBuffersMb',
+				label: 'peak growth of Buffer memory (arrayBuffers)',
+				value: round((peakBuffers - buffersBefore) / MB, 1),
+				unit: 'MB',
+			},
+			{
+				key: 'large.retainedMb',
+				label: 'heap + Buffers kept after the run and a GC',
+				value: round((after.heapUsed + after.arrayBuffers - heapBefore - buffersBefore) / MB, 1),
+				unit: 'MB',
+			},
 			{ key: 'large.nodeMs', label: 'node execution time', value: Math.round(nodeMs), unit: 'ms' },
-			{ key: 'large.mbPerSecond', label: 'upload throughput', value: round((LARGE_ITEMS * pdf.length) / MB / (nodeMs / 1000), 1), unit: 'MB/s' },
+			{
+				key: 'large.mbPerSecond',
+				label: 'upload throughput',
+				value: round((LARGE_ITEMS * pdf.length) / MB / (nodeMs / 1000), 1),
+				unit: 'MB/s',
+			},
 		],
 	};
 }
@@ -256,7 +352,8 @@ export async function listAll(ctx: Context): Promise<BenchResult> {
 	const problems = outputProblems(run, LIST_ENVELOPES);
 	const requests = (await sandbox.requests()).slice(logged);
 	const lists = requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/envelopes');
-	if (lists.length !== requests.length) problems.push(`${requests.length - lists.length} other requests`);
+	if (lists.length !== requests.length)
+		problems.push(`${requests.length - lists.length} other requests`);
 	if (lists.some((r) => Number(r.query.limit) !== MAX_PAGE_SIZE))
 		problems.push(`a page was not read with limit=${MAX_PAGE_SIZE}`);
 	const ids = new Set(run.items.map((item) => item.json.id));
@@ -268,8 +365,18 @@ export async function listAll(ctx: Context): Promise<BenchResult> {
 		figures: [
 			{ key: 'list.requests', label: 'API requests', value: requests.length, unit: 'requests' },
 			{ key: 'list.items', label: 'items returned', value: run.items.length, unit: 'items' },
-			{ key: 'list.nodeMs', label: 'node execution time', value: Math.round(run.nodeMs), unit: 'ms' },
-			{ key: 'list.wallMs', label: 'workflow wall time', value: Math.round(run.wallMs), unit: 'ms' },
+			{
+				key: 'list.nodeMs',
+				label: 'node execution time',
+				value: Math.round(run.nodeMs),
+				unit: 'ms',
+			},
+			{
+				key: 'list.wallMs',
+				label: 'workflow wall time',
+				value: Math.round(run.wallMs),
+				unit: 'ms',
+			},
 		],
 	};
 }
@@ -297,13 +404,18 @@ export async function downloadSigned(ctx: Context): Promise<BenchResult> {
 	);
 	for (const id of ids) {
 		const status = await sandbox.api<IDataObject>('GET', `/envelopes/${id}/status`);
-		if (status.status !== 'completed') throw new Error(`envelope ${id} is ${String(status.status)}`);
+		if (status.status !== 'completed')
+			throw new Error(`envelope ${id} is ${String(status.status)}`);
 	}
 	const logged = (await sandbox.requests()).length;
 
 	const run = await runNode(
 		ctx,
-		{ operation: 'downloadFile', envelopeId: byExpression('={{ $json.envelopeId }}'), binaryPropertyName: 'signed' },
+		{
+			operation: 'downloadFile',
+			envelopeId: byExpression('={{ $json.envelopeId }}'),
+			binaryPropertyName: 'signed',
+		},
 		ids.map((envelopeId) => ({ json: { envelopeId } })),
 	);
 
@@ -316,19 +428,36 @@ export async function downloadSigned(ctx: Context): Promise<BenchResult> {
 		if (data.length !== run.items[n].json.size) problems.push(`item ${n}: size differs`);
 		// The signed copy is the original plus the signature stamp.
 		const signed = await PDFDocument.load(data, { updateMetadata: false });
-		if (signed.getSubject() !== 'signed-by:Asha Rao') problems.push(`item ${n}: not the signed copy`);
+		if (signed.getSubject() !== 'signed-by:Asha Rao')
+			problems.push(`item ${n}: not the signed copy`);
 	}
 	const requests = (await sandbox.requests()).slice(logged);
-	if (requests.length !== 2 * DOWNLOADS) problems.push(`${requests.length} requests, expected ${2 * DOWNLOADS}`);
+	if (requests.length !== 2 * DOWNLOADS)
+		problems.push(`${requests.length} requests, expected ${2 * DOWNLOADS}`);
 
 	return {
 		name: `Download ${DOWNLOADS} signed PDFs as binary`,
 		problems: [...new Set(problems)].slice(0, 5),
 		figures: [
-			{ key: 'download.itemsPerSecond', label: 'items/s (node execution time)', value: round(DOWNLOADS / (run.nodeMs / 1000), 1), unit: 'items/s' },
-			{ key: 'download.nodeMs', label: 'node execution time', value: Math.round(run.nodeMs), unit: 'ms' },
+			{
+				key: 'download.itemsPerSecond',
+				label: 'items/s (node execution time)',
+				value: round(DOWNLOADS / (run.nodeMs / 1000), 1),
+				unit: 'items/s',
+			},
+			{
+				key: 'download.nodeMs',
+				label: 'node execution time',
+				value: Math.round(run.nodeMs),
+				unit: 'ms',
+			},
 			{ key: 'download.mb', label: 'PDF bytes received', value: round(bytes / MB, 1), unit: 'MB' },
-			{ key: 'download.requests', label: 'requests (file address + storage GET)', value: requests.length, unit: 'requests' },
+			{
+				key: 'download.requests',
+				label: 'requests (file address + storage GET)',
+				value: requests.length,
+				unit: 'requests',
+			},
 		],
 	};
 }
@@ -349,7 +478,10 @@ export async function retries(ctx: Context): Promise<BenchResult> {
 		8,
 		async (n) => String((await seedEnvelope(sandbox, `Status ${n}`)).id),
 	);
-	await sandbox.fault({ seed: 20240601, failures: [{ status: 503, rate: FAILURE_RATE, path: '/envelopes/' }] });
+	await sandbox.fault({
+		seed: 20240601,
+		failures: [{ status: 503, rate: FAILURE_RATE, path: '/envelopes/' }],
+	});
 	const logged = (await sandbox.requests()).length;
 
 	const run = await runNode(
@@ -361,7 +493,8 @@ export async function retries(ctx: Context): Promise<BenchResult> {
 
 	const problems = outputProblems(run, STATUS_CALLS);
 	run.items.forEach((item, n) => {
-		if (item.json.envelopeId !== ids[n]) problems.push(`item ${n}: status of ${String(item.json.envelopeId)}`);
+		if (item.json.envelopeId !== ids[n])
+			problems.push(`item ${n}: status of ${String(item.json.envelopeId)}`);
 	});
 	const requests = (await sandbox.requests()).slice(logged);
 	const failed = requests.filter((r) => r.status === 503).length;
@@ -374,12 +507,37 @@ export async function retries(ctx: Context): Promise<BenchResult> {
 		name: `getStatus x ${STATUS_CALLS} with ${FAILURE_RATE * 100} % injected 503 (Retry-After: 1)`,
 		problems: [...new Set(problems)].slice(0, 5),
 		figures: [
-			{ key: 'retry.succeeded', label: 'items succeeded', value: run.items.filter((i) => i.json.error === undefined).length, unit: 'items' },
-			{ key: 'retry.retries', label: 'retries (503 answers in the request log)', value: failed, unit: 'retries' },
+			{
+				key: 'retry.succeeded',
+				label: 'items succeeded',
+				value: run.items.filter((i) => i.json.error === undefined).length,
+				unit: 'items',
+			},
+			{
+				key: 'retry.retries',
+				label: 'retries (503 answers in the request log)',
+				value: failed,
+				unit: 'retries',
+			},
 			{ key: 'retry.requests', label: 'API requests', value: requests.length, unit: 'requests' },
-			{ key: 'retry.nodeMs', label: 'node execution time', value: Math.round(run.nodeMs), unit: 'ms' },
-			{ key: 'retry.waitMs', label: 'of which Retry-After waits (retries x 1 s)', value: waitMs, unit: 'ms' },
-			{ key: 'retry.overheadMs', label: 'node time beyond the waits', value: Math.round(run.nodeMs - waitMs), unit: 'ms' },
+			{
+				key: 'retry.nodeMs',
+				label: 'node execution time',
+				value: Math.round(run.nodeMs),
+				unit: 'ms',
+			},
+			{
+				key: 'retry.waitMs',
+				label: 'of which Retry-After waits (retries x 1 s)',
+				value: waitMs,
+				unit: 'ms',
+			},
+			{
+				key: 'retry.overheadMs',
+				label: 'node time beyond the waits',
+				value: Math.round(run.nodeMs - waitMs),
+				unit: 'ms',
+			},
 		],
 	};
 }

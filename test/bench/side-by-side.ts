@@ -17,7 +17,14 @@ import axios from 'axios';
 
 import { type SandboxInfo, type Stack, sleep, type WorkflowFixture } from '../../scripts/lib/stack';
 import { prepareExampleData } from '../../scripts/lib/example-data';
-import { documentBody, httpReadWorkflow, httpTemplateWorkflow, packageReadWorkflow, packageTemplateWorkflow, TEMPLATE_ID } from './contenders';
+import {
+	documentBody,
+	httpReadWorkflow,
+	httpTemplateWorkflow,
+	packageReadWorkflow,
+	packageTemplateWorkflow,
+	TEMPLATE_ID,
+} from './contenders';
 import { admin, latestCallSeconds, logged, outcome, timeline, untilPaceForgotten } from './outcome';
 import { type Kind, median, type Row } from './verdict';
 
@@ -39,20 +46,71 @@ interface Scenario {
 
 const LIMITED = { latencyMs: 25, rateLimitPerSecond: 100 };
 export const SIDE_SCENARIOS: Scenario[] = [
-	{ id: '1', work: 'read', faults: { latencyMs: 25 }, httpGrid: [null, [50, 10], [100, 10], [250, 10], [100, 5]], rawGrid: [10, 25, 50, 100, 250] },
-	{ id: '2', work: 'read', faults: LIMITED, httpGrid: [[100, 1000], [50, 500], [25, 250], [10, 100]], rawGrid: [2, 3, 4, 6] },
-	{ id: '3', work: 'create', faults: LIMITED, httpGrid: [[100, 1000], [50, 500], [20, 200], [10, 100]], rawGrid: [2, 3, 4] },
-	{ id: '4', work: 'read', faults: { latencyMs: 300 }, httpGrid: [null, [50, 10], [100, 10], [250, 10]], rawGrid: [50, 100, 250, 500] },
-	{ id: '5', work: 'read', faults: { latencyMs: 25, capacity: { slots: 20, maxInFlight: 60 } }, httpGrid: [[20, 40], [20, 25], [40, 50], [10, 10], [20, 10], [50, 25]], rawGrid: [10, 20, 30, 50, 80] },
+	{
+		id: '1',
+		work: 'read',
+		faults: { latencyMs: 25 },
+		httpGrid: [null, [50, 10], [100, 10], [250, 10], [100, 5]],
+		rawGrid: [10, 25, 50, 100, 250],
+	},
+	{
+		id: '2',
+		work: 'read',
+		faults: LIMITED,
+		httpGrid: [
+			[100, 1000],
+			[50, 500],
+			[25, 250],
+			[10, 100],
+		],
+		rawGrid: [2, 3, 4, 6],
+	},
+	{
+		id: '3',
+		work: 'create',
+		faults: LIMITED,
+		httpGrid: [
+			[100, 1000],
+			[50, 500],
+			[20, 200],
+			[10, 100],
+		],
+		rawGrid: [2, 3, 4],
+	},
+	{
+		id: '4',
+		work: 'read',
+		faults: { latencyMs: 300 },
+		httpGrid: [null, [50, 10], [100, 10], [250, 10]],
+		rawGrid: [50, 100, 250, 500],
+	},
+	{
+		id: '5',
+		work: 'read',
+		faults: { latencyMs: 25, capacity: { slots: 20, maxInFlight: 60 } },
+		httpGrid: [
+			[20, 40],
+			[20, 25],
+			[40, 50],
+			[10, 10],
+			[20, 10],
+			[50, 25],
+		],
+		rawGrid: [10, 20, 30, 50, 80],
+	},
 ];
 
 const pathOf = (work: string, who: 'node' | 'http', batching: Batching = null) =>
 	`bench-${work}-${who}${batching ? `-b${batching[0]}-${batching[1]}` : ''}`;
-const batchingOptions = (b: Batching) => (b ? { batching: { batch: { batchSize: b[0], batchInterval: b[1] } } } : {});
+const batchingOptions = (b: Batching) =>
+	b ? { batching: { batch: { batchSize: b[0], batchInterval: b[1] } } } : {};
 const batchingName = (b: Batching) => (b ? `batching ${b[0]} per ${b[1]} ms` : 'no batching');
 
 /** Every workflow scenarios 1-5 need (the HTTP Request ones carry the sandbox's key); path -> id. */
-export function sideWorkflows(sandbox: SandboxInfo): { workflows: WorkflowFixture[]; ids: Map<string, string> } {
+export function sideWorkflows(sandbox: SandboxInfo): {
+	workflows: WorkflowFixture[];
+	ids: Map<string, string>;
+} {
 	const ids = new Map<string, string>();
 	const workflows: WorkflowFixture[] = [];
 	const add = (path: string, make: (id: string) => WorkflowFixture) => {
@@ -62,10 +120,21 @@ export function sideWorkflows(sandbox: SandboxInfo): { workflows: WorkflowFixtur
 		workflows.push(make(id));
 	};
 	for (const work of ['read', 'create'] as const) {
-		add(pathOf(work, 'node'), (id) => (work === 'read' ? packageReadWorkflow(id, pathOf(work, 'node')) : packageTemplateWorkflow(id, pathOf(work, 'node'), {})));
-		for (const b of [null, ...SIDE_SCENARIOS.filter((s) => s.work === work).flatMap((s) => s.httpGrid)]) {
+		add(pathOf(work, 'node'), (id) =>
+			work === 'read'
+				? packageReadWorkflow(id, pathOf(work, 'node'))
+				: packageTemplateWorkflow(id, pathOf(work, 'node'), {}),
+		);
+		for (const b of [
+			null,
+			...SIDE_SCENARIOS.filter((s) => s.work === work).flatMap((s) => s.httpGrid),
+		]) {
 			const path = pathOf(work, 'http', b);
-			add(path, (id) => (work === 'read' ? httpReadWorkflow(id, path, sandbox, batchingOptions(b)) : httpTemplateWorkflow(id, path, sandbox, batchingOptions(b))));
+			add(path, (id) =>
+				work === 'read'
+					? httpReadWorkflow(id, path, sandbox, batchingOptions(b))
+					: httpTemplateWorkflow(id, path, sandbox, batchingOptions(b)),
+			);
 		}
 	}
 	return { workflows, ids };
@@ -96,15 +165,32 @@ export class SideBySide {
 			const m = runs.map((r) => r.value);
 			const mid = [...runs].sort((a, b) => a.value - b.value)[Math.floor((runs.length - 1) / 2)];
 			const worst = (key: 'failed' | 'duplicates') => Math.max(...runs.map((r) => r[key]));
-			return { ...mid, scenario: scenario.id, contender, kind, value: median(m), runs: m, failed: worst('failed'), duplicates: worst('duplicates'), note: [note, mid.note].filter(Boolean).join('; ') || undefined };
+			return {
+				...mid,
+				scenario: scenario.id,
+				contender,
+				kind,
+				value: median(m),
+				runs: m,
+				failed: worst('failed'),
+				duplicates: worst('duplicates'),
+				note: [note, mid.note].filter(Boolean).join('; ') || undefined,
+			};
 		};
-		const n8n = (b: Batching | 'node') => () => this.n8nBatch(scenario, b === 'node' ? pathOf(scenario.work, 'node') : pathOf(scenario.work, 'http', b));
+		const n8n = (b: Batching | 'node') => () =>
+			this.n8nBatch(
+				scenario,
+				b === 'node' ? pathOf(scenario.work, 'node') : pathOf(scenario.work, 'http', b),
+			);
 
 		// Unmeasured runs first: a fresh n8n compiles its code paths over the first thousand
 		// items or so (the first measured reads were up to 1.6 x slower than the later ones),
 		// and the contender measured first would pay for it. The HTTP Request node's tuned
 		// point runs after its whole grid.
-		const warmUps = scenario.work === 'read' ? [n8n('node'), n8n('node'), n8n('node'), n8n(null)] : [n8n('node'), n8n(null)];
+		const warmUps =
+			scenario.work === 'read'
+				? [n8n('node'), n8n('node'), n8n('node'), n8n(null)]
+				: [n8n('node'), n8n(null)];
 		for (const warmUp of warmUps) await warmUp();
 		if (NODE_ONLY) {
 			rows.push(row('this node, defaults', 'node', await this.repeat(n8n('node'), [])));
@@ -114,11 +200,18 @@ export class SideBySide {
 		// the HTTP Request defaults and the tuned point one after another, so that a slow spell
 		// of the machine (a shared host's CPU varies by tens of percent within minutes) falls on
 		// all of them, not on whichever ran then.
-		const tuned = new Tuned(await this.calibration(scenario.httpGrid, (b) => n8n(b)(), batchingName), (b) => n8n(b)(), batchingName);
+		const tuned = new Tuned(
+			await this.calibration(scenario.httpGrid, (b) => n8n(b)(), batchingName),
+			(b) => n8n(b)(),
+			batchingName,
+		);
 		const lanes = { node: [] as Measured[], defaults: [] as Measured[] };
 		for (let more = true; more; ) {
 			more = false;
-			for (const [runs, once] of [[lanes.node, n8n('node')], [lanes.defaults, n8n(null)]] as const) {
+			for (const [runs, once] of [
+				[lanes.node, n8n('node')],
+				[lanes.defaults, n8n(null)],
+			] as const) {
 				if (!wantsMore(runs)) continue;
 				runs.push(await once());
 				more = true;
@@ -131,9 +224,22 @@ export class SideBySide {
 		rows.push(row('this node, defaults', 'node', lanes.node));
 		rows.push(row('HTTP Request, defaults', 'httpDefault', lanes.defaults));
 		const http = tuned.result();
-		rows.push(row(`HTTP Request, ${batchingName(http.best)}`, 'httpTuned', http.runs, `tuned: ${http.searched}`));
-		const raw = await this.calibrate(scenario.rawGrid, (c) => this.rawBatch(scenario, c), (c) => `${c} at once`);
-		rows.push(row(`raw fetch loop, ${raw.best} at once`, 'raw', raw.runs, `tuned: ${raw.searched}`));
+		rows.push(
+			row(
+				`HTTP Request, ${batchingName(http.best)}`,
+				'httpTuned',
+				http.runs,
+				`tuned: ${http.searched}`,
+			),
+		);
+		const raw = await this.calibrate(
+			scenario.rawGrid,
+			(c) => this.rawBatch(scenario, c),
+			(c) => `${c} at once`,
+		);
+		rows.push(
+			row(`raw fetch loop, ${raw.best} at once`, 'raw', raw.runs, `tuned: ${raw.searched}`),
+		);
 		await admin(this.sandbox).post('/faults', {});
 		return rows;
 	}
@@ -145,7 +251,11 @@ export class SideBySide {
 	}
 
 	/** Each grid point once (the calibration). */
-	private async calibration<T>(grid: T[], once: (point: T) => Promise<Measured>, name: (point: T) => string): Promise<Calibration<T>> {
+	private async calibration<T>(
+		grid: T[],
+		once: (point: T) => Promise<Measured>,
+		name: (point: T) => string,
+	): Promise<Calibration<T>> {
 		const first: Array<{ point: T; m: Measured }> = [];
 		for (const point of grid) first.push({ point, m: await once(point) });
 		return { first, searched: first.map((x) => `${name(x.point)} ${said(x.m)}`) };
@@ -156,7 +266,11 @@ export class SideBySide {
 	 * in a repeat is not reliable at its best: the next fastest clean point is tried. When
 	 * none holds, the one that lost least stands, marked.
 	 */
-	private async calibrate<T>(grid: T[], once: (point: T) => Promise<Measured>, name: (point: T) => string) {
+	private async calibrate<T>(
+		grid: T[],
+		once: (point: T) => Promise<Measured>,
+		name: (point: T) => string,
+	) {
 		const tuned = new Tuned(await this.calibration(grid, once, name), once, name);
 		while (tuned.wanting) await tuned.runOnce();
 		return tuned.result();
@@ -164,9 +278,16 @@ export class SideBySide {
 
 	/** 500 envelopes to read, created through the API (not measured). */
 	private async seed(): Promise<void> {
-		const headers = { authorization: `Bearer ${this.sandbox.apiKey}`, 'content-type': 'application/json' };
+		const headers = {
+			authorization: `Bearer ${this.sandbox.apiKey}`,
+			'content-type': 'application/json',
+		};
 		this.envelopeIds = await pool(ITEMS, 20, async (n) => {
-			const r = await fetch(`${this.sandbox.baseUrl}/envelopes`, { method: 'POST', headers, body: JSON.stringify({ fileName: 'bench.pdf', title: `Read ${n}` }) });
+			const r = await fetch(`${this.sandbox.baseUrl}/envelopes`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({ fileName: 'bench.pdf', title: `Read ${n}` }),
+			});
 			return ((await r.json()) as { id: string }).id;
 		});
 	}
@@ -198,20 +319,39 @@ export class SideBySide {
 	private async n8nBatch(scenario: Scenario, path: string): Promise<Measured> {
 		const from = await this.prepare(scenario, path === pathOf(scenario.work, 'node'));
 		const t0 = performance.now();
-		const answer = await axios.post(`${this.stack.n8nUrl}/webhook/${path}`, { items: this.items(scenario) }, { validateStatus: () => true, timeout: 600_000 });
+		const answer = await axios.post(
+			`${this.stack.n8nUrl}/webhook/${path}`,
+			{ items: this.items(scenario) },
+			{ validateStatus: () => true, timeout: 600_000 },
+		);
 		const wallS = (performance.now() - t0) / 1000;
 		this.lastBatchEnd = Date.now();
 		const nodeS = await latestCallSeconds(this.stack, this.ids.get(path));
 		const figures = await this.count(from);
-		this.log(`  ${scenario.id} ${path}: ${(nodeS ?? wallS).toFixed(2)} s, ${figures.failed} failed, ${figures.duplicates} twice, ${figures.rateLimited} 429s, ${figures.serverErrors} 5xx`);
+		this.log(
+			`  ${scenario.id} ${path}: ${(nodeS ?? wallS).toFixed(2)} s, ${figures.failed} failed, ${figures.duplicates} twice, ${figures.rateLimited} 429s, ${figures.serverErrors} 5xx`,
+		);
 		if (NODE_ONLY) this.log(await timeline(this.sandbox, from));
-		return { ...figures, value: nodeS ?? wallS, note: answer.status === 200 ? undefined : `the workflow failed (webhook answered ${answer.status})` };
+		return {
+			...figures,
+			value: nodeS ?? wallS,
+			note:
+				answer.status === 200
+					? undefined
+					: `the workflow failed (webhook answered ${answer.status})`,
+		};
 	}
 
 	private async count(from: number): Promise<Omit<Measured, 'value'>> {
 		await admin(this.sandbox).post('/faults', {});
 		const o = await outcome(this.sandbox, from);
-		return { failed: ITEMS - o.completed, duplicates: o.duplicates, rateLimited: o.rateLimited, serverErrors: o.serverErrors, requests: o.requests };
+		return {
+			failed: ITEMS - o.completed,
+			duplicates: o.duplicates,
+			rateLimited: o.rateLimited,
+			serverErrors: o.serverErrors,
+			requests: o.requests,
+		};
 	}
 
 	/** The raw loop: `concurrency` workers over the items; 429 and 503 wait their Retry-After and go again. */
@@ -219,7 +359,10 @@ export class SideBySide {
 		const from = await this.prepare(scenario);
 		const { baseUrl, apiKey } = this.sandbox;
 		const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-		const call = async (url: string, init: RequestInit): Promise<Record<string, string> | undefined> => {
+		const call = async (
+			url: string,
+			init: RequestInit,
+		): Promise<Record<string, string> | undefined> => {
 			for (let attempt = 0; attempt < 20; attempt++) {
 				const r = await fetch(url, { ...init, headers });
 				if (r.status === 429 || r.status === 503) {
@@ -235,13 +378,25 @@ export class SideBySide {
 		const items = this.items(scenario);
 		const t0 = performance.now();
 		await pool(items.length, concurrency, async (n) => {
-			if (scenario.work === 'read') return await call(`${baseUrl}/envelopes/${items[n].envelopeId}/status`, { method: 'GET' });
-			const created = await call(`${baseUrl}/templates/${TEMPLATE_ID}/documents`, { method: 'POST', body: JSON.stringify(documentBody(items[n].title)) });
-			return created && (await call(`${baseUrl}/documents/${created.envelopeId}/send`, { method: 'POST', body: '{}' }));
+			if (scenario.work === 'read')
+				return await call(`${baseUrl}/envelopes/${items[n].envelopeId}/status`, { method: 'GET' });
+			const created = await call(`${baseUrl}/templates/${TEMPLATE_ID}/documents`, {
+				method: 'POST',
+				body: JSON.stringify(documentBody(items[n].title)),
+			});
+			return (
+				created &&
+				(await call(`${baseUrl}/documents/${created.envelopeId}/send`, {
+					method: 'POST',
+					body: '{}',
+				}))
+			);
 		});
 		const value = (performance.now() - t0) / 1000;
 		const figures = await this.count(from);
-		this.log(`  ${scenario.id} raw ${concurrency} at once: ${value.toFixed(2)} s, ${figures.failed} failed, ${figures.rateLimited} 429s, ${figures.serverErrors} 5xx`);
+		this.log(
+			`  ${scenario.id} raw ${concurrency} at once: ${value.toFixed(2)} s, ${figures.failed} failed, ${figures.rateLimited} 429s, ${figures.serverErrors} 5xx`,
+		);
 		return { ...figures, value };
 	}
 }
@@ -251,7 +406,8 @@ const lost = (m: Measured) => m.failed + m.duplicates;
 const dirty = (m: Measured) => lost(m) > 0;
 /** A contender runs again until it has RUNS runs; one that lost items is not run again (it cannot be the yardstick). */
 const wantsMore = (runs: Measured[]) => runs.length < RUNS && !runs.some(dirty);
-const said = (m: Measured) => `${m.value.toFixed(2)} s${dirty(m) ? ` (${m.failed} failed, ${m.duplicates} twice)` : ''}`;
+const said = (m: Measured) =>
+	`${m.value.toFixed(2)} s${dirty(m) ? ` (${m.failed} failed, ${m.duplicates} twice)` : ''}`;
 
 interface Calibration<T> {
 	first: Array<{ point: T; m: Measured }>;
@@ -288,7 +444,9 @@ class Tuned<T> {
 		const m = await this.once(point);
 		this.runs.push(m);
 		if (!dirty(m)) return;
-		this.calibration.searched.push(`${this.name(point)} again: ${this.runs.slice(1).map(said).join(', ')}, so not kept`);
+		this.calibration.searched.push(
+			`${this.name(point)} again: ${this.runs.slice(1).map(said).join(', ')}, so not kept`,
+		);
 		this.at++;
 		const next = this.order[this.at];
 		if (next && !dirty(next.m)) this.runs = [next.m];
@@ -298,20 +456,31 @@ class Tuned<T> {
 	result(): { best: T; runs: Measured[]; searched: string } {
 		const searched = this.calibration.searched.join(', ');
 		const current = this.order[this.at];
-		if (current && !this.runs.some(dirty)) return { best: current.point, runs: this.runs, searched };
-		return { best: this.order[0].point, runs: [this.order[0].m], searched: `${searched}; no point ended clean every time` };
+		if (current && !this.runs.some(dirty))
+			return { best: current.point, runs: this.runs, searched };
+		return {
+			best: this.order[0].point,
+			runs: [this.order[0].m],
+			searched: `${searched}; no point ended clean every time`,
+		};
 	}
 }
 
 /** `work` for 0..count-1 with at most `limit` at once, results in order. */
-export async function pool<T>(count: number, limit: number, work: (n: number) => Promise<T>): Promise<T[]> {
+export async function pool<T>(
+	count: number,
+	limit: number,
+	work: (n: number) => Promise<T>,
+): Promise<T[]> {
 	const out: T[] = new Array(count);
 	let next = 0;
-	await Promise.all(Array.from({ length: Math.min(limit, count) }, async () => {
-		while (next < count) {
-			const n = next++;
-			out[n] = await work(n);
-		}
-	}));
+	await Promise.all(
+		Array.from({ length: Math.min(limit, count) }, async () => {
+			while (next < count) {
+				const n = next++;
+				out[n] = await work(n);
+			}
+		}),
+	);
 	return out;
 }

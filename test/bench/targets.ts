@@ -101,7 +101,12 @@ export const TARGETS: Target[] = [
 		why: 'Measured 120-183 items/s for 200 KB PDFs into binary data; 50 leaves 2.5x for slower machines.',
 	},
 	// 5. Retries (23 injected 503s over 223 requests; 519-753 ms beyond the Retry-After waits).
-	{ key: 'retry.succeeded', op: '==', value: STATUS_CALLS, why: 'Every 503 is retried: no item fails.' },
+	{
+		key: 'retry.succeeded',
+		op: '==',
+		value: STATUS_CALLS,
+		why: 'Every 503 is retried: no item fails.',
+	},
 	{
 		key: 'retry.retries',
 		op: '>=',

@@ -1,6 +1,17 @@
 import { markdownTable, median, mergeRows, problems, type Row, targetOf } from './verdict';
 
-const row = (over: Partial<Row>): Row => ({ scenario: '1', contender: 'x', kind: 'other', value: 1, failed: 0, duplicates: 0, rateLimited: 0, serverErrors: 0, requests: 500, ...over });
+const row = (over: Partial<Row>): Row => ({
+	scenario: '1',
+	contender: 'x',
+	kind: 'other',
+	value: 1,
+	failed: 0,
+	duplicates: 0,
+	rateLimited: 0,
+	serverErrors: 0,
+	requests: 500,
+	...over,
+});
 
 describe('bench targets', () => {
 	test('side by side: this node at most 1.05 x the best other contender that ends clean', () => {
@@ -10,15 +21,26 @@ describe('bench targets', () => {
 			row({ contender: 'HTTP Request, tuned', kind: 'httpTuned', value: 1.95 }),
 			row({ contender: 'raw', kind: 'raw', value: 1.5 }), // outside n8n: shown, not the yardstick
 		];
-		expect(targetOf(rows, '1')).toEqual({ limit: 1.05 * 1.95, against: '1.05 x HTTP Request, tuned' });
-		expect(targetOf(rows, '1', ['httpDefault', 'httpTuned', 'raw'])).toEqual({ limit: 1.05 * 1.5, against: '1.05 x raw' });
+		expect(targetOf(rows, '1')).toEqual({
+			limit: 1.05 * 1.95,
+			against: '1.05 x HTTP Request, tuned',
+		});
+		expect(targetOf(rows, '1', ['httpDefault', 'httpTuned', 'raw'])).toEqual({
+			limit: 1.05 * 1.5,
+			against: '1.05 x raw',
+		});
 		expect(problems(rows)).toEqual([]);
 		rows[2].value = 1.8;
-		expect(problems(rows)).toEqual(['1: this node 2.00 s, over the target 1.89 s (1.05 x HTTP Request, tuned)']);
+		expect(problems(rows)).toEqual([
+			'1: this node 2.00 s, over the target 1.89 s (1.05 x HTTP Request, tuned)',
+		]);
 	});
 
 	test('scenario 5 allows 1.1 x; a node that loses an item or creates one twice misses whatever its time', () => {
-		const rows = [row({ scenario: '5', contender: 'this node', kind: 'node', value: 1.09 }), row({ scenario: '5', contender: 'tuned', kind: 'httpTuned', value: 1 })];
+		const rows = [
+			row({ scenario: '5', contender: 'this node', kind: 'node', value: 1.09 }),
+			row({ scenario: '5', contender: 'tuned', kind: 'httpTuned', value: 1 }),
+		];
 		expect(problems(rows)).toEqual([]);
 		rows[0].duplicates = 1;
 		expect(problems(rows)).toEqual(['5: this node ended with 0 items failed and 1 created twice']);
@@ -35,7 +57,10 @@ describe('bench targets', () => {
 	});
 
 	test('nothing to compare with: no target, only the clean check', () => {
-		const rows = [row({ contender: 'this node', kind: 'node', value: 9 }), row({ contender: 'HTTP Request', kind: 'httpDefault', failed: 3 })];
+		const rows = [
+			row({ contender: 'this node', kind: 'node', value: 9 }),
+			row({ contender: 'HTTP Request', kind: 'httpDefault', failed: 3 }),
+		];
 		expect(targetOf(rows, '1')).toBeUndefined();
 		expect(problems(rows)).toEqual([]);
 	});
@@ -43,12 +68,24 @@ describe('bench targets', () => {
 	test('median, merge of a partial run, and the table', () => {
 		expect(median([3, 1, 2])).toBe(2);
 		expect(median([4, 1, 2, 3])).toBe(2.5);
-		const old = [row({ scenario: '6', contender: 'old queue' }), row({ scenario: '1', contender: 'old read' })];
-		const merged = mergeRows(old, [row({ scenario: '1', contender: 'new read' }), row({ scenario: '3', contender: 'new create' })]);
+		const old = [
+			row({ scenario: '6', contender: 'old queue' }),
+			row({ scenario: '1', contender: 'old read' }),
+		];
+		const merged = mergeRows(old, [
+			row({ scenario: '1', contender: 'new read' }),
+			row({ scenario: '3', contender: 'new create' }),
+		]);
 		expect(merged.map((r) => r.contender)).toEqual(['new read', 'new create', 'old queue']);
-		const rows = [row({ contender: 'this node', kind: 'node', value: 2, runs: [2, 1.9, 2.5] }), row({ contender: 'HTTP', kind: 'httpDefault', value: 1 }), row({ contender: 'raw', kind: 'raw', value: 0.5 })];
+		const rows = [
+			row({ contender: 'this node', kind: 'node', value: 2, runs: [2, 1.9, 2.5] }),
+			row({ contender: 'HTTP', kind: 'httpDefault', value: 1 }),
+			row({ contender: 'raw', kind: 'raw', value: 0.5 }),
+		];
 		const table = markdownTable(rows);
 		expect(table.split('\n')).toHaveLength(5);
-		expect(table).toContain('| 1 500 reads, no limit, 25 ms | this node | 2.00 s | MISSED 1.05 | 4.00 | 0 | 0 | 0 | 0 | 500 | median of 2.00 / 1.90 / 2.50 |');
+		expect(table).toContain(
+			'| 1 500 reads, no limit, 25 ms | this node | 2.00 s | MISSED 1.05 | 4.00 | 0 | 0 | 0 | 0 | 500 | median of 2.00 / 1.90 / 2.50 |',
+		);
 	});
 });

@@ -36,12 +36,20 @@ export interface ScenarioInfo {
 export const SCENARIOS: Record<string, ScenarioInfo> = {
 	'1': { title: '500 reads, no limit, 25 ms', unit: 's', factor: 1.05 },
 	'2': { title: '500 reads at 100 requests/s', unit: 's', factor: 1.05 },
-	'3': { title: '500 template documents created and sent at 100 requests/s', unit: 's', factor: 1.05 },
+	'3': {
+		title: '500 template documents created and sent at 100 requests/s',
+		unit: 's',
+		factor: 1.05,
+	},
 	'4': { title: '500 reads, slow service (300 ms)', unit: 's', factor: 1.05 },
-	'5': { title: '500 reads, service with a capacity (20 at once, 503 past 60)', unit: 's', factor: 1.1 },
+	'5': {
+		title: '500 reads, service with a capacity (20 at once, 503 past 60)',
+		unit: 's',
+		factor: 1.1,
+	},
 	'6': { title: 'queue mode: scenario 3 as 4 executions over 2 workers', unit: 's' },
 	'7': { title: 'Get Many, Return All, 10 000 envelopes', unit: 's', factor: 1.2 },
-	'8': { title: 'memory: MB a 10 MB upload adds to n8n\'s peak', unit: 'MB' },
+	'8': { title: "memory: MB a 10 MB upload adds to n8n's peak", unit: 'MB' },
 	'9': { title: 'trigger signature check, 64 KB', unit: 'ms' },
 };
 
@@ -53,7 +61,8 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
  * target. BENCH_YARDSTICK=all (yardstick('all')) holds the node against the raw loop too.
  */
 export const YARDSTICK: Kind[] = ['httpDefault', 'httpTuned'];
-export const yardstick = (setting: string | undefined): Kind[] => (setting === 'all' ? [...YARDSTICK, 'raw'] : YARDSTICK);
+export const yardstick = (setting: string | undefined): Kind[] =>
+	setting === 'all' ? [...YARDSTICK, 'raw'] : YARDSTICK;
 
 export const clean = (r: Row): boolean => r.failed === 0 && r.duplicates === 0;
 
@@ -72,14 +81,20 @@ export interface Target {
 }
 
 /** The target of a scenario's node row, from the rows (undefined when there is nothing to compare with). */
-export function targetOf(rows: Row[], scenario: string, yardstick: Kind[] = YARDSTICK): Target | undefined {
+export function targetOf(
+	rows: Row[],
+	scenario: string,
+	yardstick: Kind[] = YARDSTICK,
+): Target | undefined {
 	const mine = rows.filter((r) => r.scenario === scenario);
 	const node = mine.find((r) => r.kind === 'node');
 	if (!node) return undefined;
 	if (node.limit !== undefined) return { limit: node.limit, against: 'fixed limit' };
 	const factor = SCENARIOS[scenario]?.factor;
 	// Return All (7) has only the raw paging loop to compare with.
-	const others = mine.filter((r) => (scenario === '7' ? r.kind === 'raw' : yardstick.includes(r.kind)) && clean(r));
+	const others = mine.filter(
+		(r) => (scenario === '7' ? r.kind === 'raw' : yardstick.includes(r.kind)) && clean(r),
+	);
 	if (!factor || others.length === 0) return undefined;
 	const best = others.reduce((a, b) => (b.value < a.value ? b : a));
 	return { limit: factor * best.value, against: `${factor} x ${best.contender}` };
@@ -92,10 +107,15 @@ export function problems(rows: Row[], against: Kind[] = YARDSTICK): string[] {
 	for (const scenario of scenarios) {
 		const unit = SCENARIOS[scenario]?.unit ?? '';
 		for (const node of rows.filter((r) => r.scenario === scenario && r.kind === 'node')) {
-			if (!clean(node)) out.push(`${scenario}: ${node.contender} ended with ${node.failed} items failed and ${node.duplicates} created twice`);
+			if (!clean(node))
+				out.push(
+					`${scenario}: ${node.contender} ended with ${node.failed} items failed and ${node.duplicates} created twice`,
+				);
 			const target = targetOf(rows, scenario, against);
 			if (target && node.value > target.limit) {
-				out.push(`${scenario}: ${node.contender} ${fmt(node.value, unit)} ${unit}, over the target ${fmt(target.limit, unit)} ${unit} (${target.against})`);
+				out.push(
+					`${scenario}: ${node.contender} ${fmt(node.value, unit)} ${unit}, over the target ${fmt(target.limit, unit)} ${unit} (${target.against})`,
+				);
 			}
 		}
 	}
@@ -116,10 +136,13 @@ export function markdownTable(rows: Row[], against: Kind[] = YARDSTICK): string 
 		const info = SCENARIOS[r.scenario];
 		const unit = info?.unit ?? '';
 		const target = r.kind === 'node' ? targetOf(rows, r.scenario, against) : undefined;
-		const verdict = target ? `${r.value <= target.limit && clean(r) ? '≤' : 'MISSED'} ${fmt(target.limit, unit)}` : '';
+		const verdict = target
+			? `${r.value <= target.limit && clean(r) ? '≤' : 'MISSED'} ${fmt(target.limit, unit)}`
+			: '';
 		const raw = rows.find((x) => x.scenario === r.scenario && x.kind === 'raw' && clean(x));
 		const xRaw = raw && r !== raw ? (r.value / raw.value).toFixed(2) : '';
-		const runs = r.runs && r.runs.length > 1 ? `median of ${r.runs.map((v) => fmt(v, unit)).join(' / ')}` : '';
+		const runs =
+			r.runs && r.runs.length > 1 ? `median of ${r.runs.map((v) => fmt(v, unit)).join(' / ')}` : '';
 		const note = [runs, r.note].filter(Boolean).join('; ');
 		lines.push(
 			`| ${r.scenario} ${info?.title ?? ''} | ${r.contender} | ${fmt(r.value, unit)} ${unit} | ${verdict} | ${xRaw} | ${r.failed} | ${r.duplicates} | ${r.rateLimited} | ${r.serverErrors} | ${r.requests || ''} | ${note} |`,
@@ -131,5 +154,7 @@ export function markdownTable(rows: Row[], against: Kind[] = YARDSTICK): string 
 /** The rows of the latest run of each scenario: `fresh` replaces the scenarios it has, the others stay. */
 export function mergeRows(previous: Row[], fresh: Row[]): Row[] {
 	const replaced = new Set(fresh.map((r) => r.scenario));
-	return [...previous.filter((r) => !replaced.has(r.scenario)), ...fresh].sort((a, b) => Number(a.scenario) - Number(b.scenario));
+	return [...previous.filter((r) => !replaced.has(r.scenario)), ...fresh].sort(
+		(a, b) => Number(a.scenario) - Number(b.scenario),
+	);
 }

@@ -11,7 +11,8 @@ describe('docs/assumptions.md', () => {
 	it('lists every assumption of the code, word for word, in its table', () => {
 		const cell = (text: string) => text.replace(/\|/g, '\\|');
 		const missing = ASSUMPTIONS.filter(
-			({ topic, guess, differs }) => !page.includes(`| ${topic} | ${cell(guess)} | ${cell(differs)} |`),
+			({ topic, guess, differs }) =>
+				!page.includes(`| ${topic} | ${cell(guess)} | ${cell(differs)} |`),
 		).map((a) => a.topic);
 		expect(missing).toEqual([]);
 	});

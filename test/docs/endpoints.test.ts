@@ -7,10 +7,13 @@ import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credent
 describe('endpoint table', () => {
 	const guesses = ASSUMPTIONS.map((a) => a.guess.replace(/\{\w+\}/g, '{id}'));
 
-	it.each(GUESSED_ENDPOINTS.map((g) => [`${g.method} ${ENDPOINTS[g.endpoint]}`, g]))('%s is in the assumptions table', (_name, g) => {
-		const stated = `\`${g.method} ${ENDPOINTS[g.endpoint].replace(/\{\w+\}/g, '{id}')}`;
-		expect(guesses.some((guess) => guess.includes(stated))).toBe(true);
-	});
+	it.each(GUESSED_ENDPOINTS.map((g) => [`${g.method} ${ENDPOINTS[g.endpoint]}`, g]))(
+		'%s is in the assumptions table',
+		(_name, g) => {
+			const stated = `\`${g.method} ${ENDPOINTS[g.endpoint].replace(/\{\w+\}/g, '{id}')}`;
+			expect(guesses.some((guess) => guess.includes(stated))).toBe(true);
+		},
+	);
 
 	it('every guessed path can be changed in the credential; its default is the guess', () => {
 		const credential = new DocumentSigningApi();
@@ -18,12 +21,19 @@ describe('endpoint table', () => {
 			const setting = GUESSED_PATHS[endpoint as GuessedEndpoint];
 			expect(setting).toBeDefined();
 			const field = credential.properties.find((p) => p.name === setting.field);
-			expect(field).toMatchObject({ displayName: setting.label, type: 'string', default: ENDPOINTS[endpoint] });
+			expect(field).toMatchObject({
+				displayName: setting.label,
+				type: 'string',
+				default: ENDPOINTS[endpoint],
+			});
 		}
 		// The block comes after the fields every credential had (base URL, key, secret).
 		const names = credential.properties.map((p) => p.name);
-		const firstGuessed = Math.min(...Object.values(GUESSED_PATHS).map((setting) => names.indexOf(setting.field)));
-		for (const name of ['baseUrl', 'apiKey', 'webhookSecret']) expect(names.indexOf(name)).toBeLessThan(firstGuessed);
+		const firstGuessed = Math.min(
+			...Object.values(GUESSED_PATHS).map((setting) => names.indexOf(setting.field)),
+		);
+		for (const name of ['baseUrl', 'apiKey', 'webhookSecret'])
+			expect(names.indexOf(name)).toBeLessThan(firstGuessed);
 		expect(typeof credential.authenticate).toBe('function');
 	});
 

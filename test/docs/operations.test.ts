@@ -6,7 +6,8 @@ const reference = readDoc('docs/operations.md');
 
 type Option = { name: string; value: string };
 
-const resources = (resourceProperties.find((p) => p.name === 'resource')?.options ?? []) as Option[];
+const resources = (resourceProperties.find((p) => p.name === 'resource')?.options ??
+	[]) as Option[];
 
 function operations(resource: string): Option[] {
 	const property = resourceModules[resource]?.description.find((p) => p.name === 'operation');
@@ -30,7 +31,9 @@ function parts(section: string): Map<string, string> {
 		const bullet = !byHeading && line.startsWith('- **') ? line.split(':')[0] : null;
 		if (heading || bullet !== null) {
 			flush();
-			names = heading ? [heading[1].trim()] : [...bullet!.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => m[1]);
+			names = heading
+				? [heading[1].trim()]
+				: [...bullet!.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => m[1]);
 			body = [];
 		}
 		body.push(line);
@@ -41,23 +44,33 @@ function parts(section: string): Map<string, string> {
 
 describe('docs/operations.md', () => {
 	it('covers the four resources of the node', () => {
-		expect(resources.map((r) => r.value).sort()).toEqual(['credit', 'envelope', 'template', 'workflow']);
+		expect(resources.map((r) => r.value).sort()).toEqual([
+			'credit',
+			'envelope',
+			'template',
+			'workflow',
+		]);
 	});
 
-	it.each(resources.map((r) => [r.name, r.value]))('%s: every operation is in the table and has its own part with an example', (name, value) => {
-		const ops = operations(value);
-		expect(ops.length).toBeGreaterThan(0);
-		const heading = `\n### ${name} operations\n`;
-		expect(reference).toContain(heading);
-		const section = reference.split(heading)[1].split(/\n#{2,3} /)[0];
-		const described = parts(section);
-		const missing: string[] = [];
-		for (const op of ops) {
-			if (!section.includes(`| \`${op.value}\` |`)) missing.push(`${op.name}: no table row for \`${op.value}\``);
-			const part = described.get(op.name);
-			if (part === undefined) missing.push(`${op.name}: no part headed "#### ${op.name}" or "- **${op.name}**:"`);
-			else if (!part.includes('*Example:*')) missing.push(`${op.name}: no *Example:*`);
-		}
-		expect(missing).toEqual([]);
-	});
+	it.each(resources.map((r) => [r.name, r.value]))(
+		'%s: every operation is in the table and has its own part with an example',
+		(name, value) => {
+			const ops = operations(value);
+			expect(ops.length).toBeGreaterThan(0);
+			const heading = `\n### ${name} operations\n`;
+			expect(reference).toContain(heading);
+			const section = reference.split(heading)[1].split(/\n#{2,3} /)[0];
+			const described = parts(section);
+			const missing: string[] = [];
+			for (const op of ops) {
+				if (!section.includes(`| \`${op.value}\` |`))
+					missing.push(`${op.name}: no table row for \`${op.value}\``);
+				const part = described.get(op.name);
+				if (part === undefined)
+					missing.push(`${op.name}: no part headed "#### ${op.name}" or "- **${op.name}**:"`);
+				else if (!part.includes('*Example:*')) missing.push(`${op.name}: no *Example:*`);
+			}
+			expect(missing).toEqual([]);
+		},
+	);
 });

@@ -23,7 +23,8 @@ function codexFiles(dir = join(ROOT, 'nodes')): string[] {
 function problem(url: string): string | undefined {
 	const [page, anchor] = url.split('#', 2);
 	if (page !== homepage) return `${url} is not the package page ${homepage}`;
-	if (anchor !== undefined && !headings.has(anchor)) return `${url}: the README has no heading #${anchor}`;
+	if (anchor !== undefined && !headings.has(anchor))
+		return `${url}: the README has no heading #${anchor}`;
 	return undefined;
 }
 
@@ -33,7 +34,16 @@ describe('README', () => {
 	});
 
 	it('starts with the set-up commands, then the sections of a community-node README in order', () => {
-		const order = ['The two commands', 'Installation', 'Operations', 'Credentials', 'Compatibility', 'Usage', 'Resources', 'Version history'];
+		const order = [
+			'The two commands',
+			'Installation',
+			'Operations',
+			'Credentials',
+			'Compatibility',
+			'Usage',
+			'Resources',
+			'Version history',
+		];
 		const at = order.map((h) => readme.indexOf(`\n## ${h}\n`));
 		expect(at.every((i) => i > 0)).toBe(true);
 		expect([...at].sort((a, b) => a - b)).toEqual(at);
@@ -43,10 +53,17 @@ describe('README', () => {
 
 	it('shows every test command that CI runs', () => {
 		const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
-		const commands = [...new Set([...ci.matchAll(/^\s*(?:counted \w+ ([\w:-]+)|npm (test))\b/gm)].map((m) => (m[1] ? `npm run ${m[1]}` : 'npm test')))];
+		const commands = [
+			...new Set(
+				[...ci.matchAll(/^\s*(?:counted \w+ ([\w:-]+)|npm (test))\b/gm)].map((m) =>
+					m[1] ? `npm run ${m[1]}` : 'npm test',
+				),
+			),
+		];
 		expect(commands.length).toBeGreaterThanOrEqual(5);
 		const development = readme.split('\n## Development\n')[1] ?? '';
-		for (const command of [...commands, 'npm run bench']) expect(development).toContain(`| \`${command}\` |`);
+		for (const command of [...commands, 'npm run bench'])
+			expect(development).toContain(`| \`${command}\` |`);
 		const block = readme.split('```bash\nnpm install\n')[1]?.split('```')[0] ?? '';
 		for (const command of commands) expect(block).toContain(`${command} `);
 	});
@@ -61,7 +78,9 @@ describe('README', () => {
 		expect(files.length).toBe(3);
 		const problems: string[] = [];
 		for (const file of files) {
-			const codex = JSON.parse(readFileSync(file, 'utf8')) as { resources: Record<string, Array<{ url: string }>> };
+			const codex = JSON.parse(readFileSync(file, 'utf8')) as {
+				resources: Record<string, Array<{ url: string }>>;
+			};
 			for (const { url } of Object.values(codex.resources).flat()) {
 				const found = problem(url);
 				if (found) problems.push(`${file.slice(ROOT.length + 1)}: ${found}`);

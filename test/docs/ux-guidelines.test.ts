@@ -14,7 +14,13 @@
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join, relative } from 'path';
-import type { ICredentialType, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
 import { type Harness, startHarness } from '../harness';
@@ -26,12 +32,32 @@ import { ROOT } from './markdown';
  * Words written lower-case inside a Title Case name ("Name of the Signer"); first or last
  * they are capitalised ("Duty Paid By"), as n8n's linter (the title-case package) does.
  */
-const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'nor', 'but', 'of', 'to', 'in', 'on', 'at', 'for', 'by', 'with', 'as', 'per', 'via', 'vs']);
+const SMALL_WORDS = new Set([
+	'a',
+	'an',
+	'the',
+	'and',
+	'or',
+	'nor',
+	'but',
+	'of',
+	'to',
+	'in',
+	'on',
+	'at',
+	'for',
+	'by',
+	'with',
+	'as',
+	'per',
+	'via',
+	'vs',
+]);
 
 /** Words that keep their own casing in a Title Case name, each with the reason. */
 const OWN_CASING: Record<string, string> = {
 	'e.g.': 'the abbreviation n8n writes lower-case',
-	'n8n': "the product's name is written lower-case",
+	n8n: "the product's name is written lower-case",
 	'e-Stamp': 'the service calls its stamp paper e-Stamp (docs/assumptions.md)',
 };
 
@@ -61,7 +87,8 @@ function titleCaseProblem(name: string): string | undefined {
 		}
 		// Each part of a hyphenated word is capitalised (Add-On, Read-Only).
 		for (const part of word.split(/[-/]/)) {
-			if (part && /^[a-z]/.test(part) && !(part in OWN_CASING)) return `"${word}" should start upper-case`;
+			if (part && /^[a-z]/.test(part) && !(part in OWN_CASING))
+				return `"${word}" should start upper-case`;
 		}
 	}
 	return undefined;
@@ -72,10 +99,14 @@ function sentenceCaseProblem(text: string): string | undefined {
 	const trimmed = text.trim();
 	if (!trimmed) return 'is empty';
 	if (OWN_START.some(([pattern]) => pattern.test(trimmed))) return undefined;
-	if (!/^[A-Z]/.test(trimmed)) return `should start with a capital letter: "${trimmed.slice(0, 40)}"`;
+	if (!/^[A-Z]/.test(trimmed))
+		return `should start with a capital letter: "${trimmed.slice(0, 40)}"`;
 	// Title Case through and through ("Send The Envelope Now") is not a sentence.
-	const words = trimmed.split(/\s+/).filter((w) => /^[A-Za-z]{3,}$/.test(w) && !SMALL_WORDS.has(w.toLowerCase()));
-	if (words.length >= 4 && words.every((w) => /^[A-Z][a-z]/.test(w))) return `reads as Title Case, not a sentence: "${trimmed.slice(0, 60)}"`;
+	const words = trimmed
+		.split(/\s+/)
+		.filter((w) => /^[A-Za-z]{3,}$/.test(w) && !SMALL_WORDS.has(w.toLowerCase()));
+	if (words.length >= 4 && words.every((w) => /^[A-Z][a-z]/.test(w)))
+		return `reads as Title Case, not a sentence: "${trimmed.slice(0, 60)}"`;
 	return undefined;
 }
 
@@ -88,7 +119,11 @@ interface Finding {
 type Described = Partial<INodeProperties> & { displayName?: string; name?: string };
 
 /** Every parameter, option, collection entry and group, with a path for messages. */
-function walk(properties: readonly INodeProperties[], at: string, visit: (item: Described, where: string, kind: 'parameter' | 'option' | 'group') => void): void {
+function walk(
+	properties: readonly INodeProperties[],
+	at: string,
+	visit: (item: Described, where: string, kind: 'parameter' | 'option' | 'group') => void,
+): void {
 	for (const property of properties) {
 		const where = `${at} > ${property.displayName} (${property.name})`;
 		visit(property, where, 'parameter');
@@ -101,7 +136,11 @@ function walk(properties: readonly INodeProperties[], at: string, visit: (item: 
 				visit(group as unknown as Described, groupWhere, 'group');
 				walk(group.values, groupWhere, visit);
 			} else {
-				visit(option as INodePropertyOptions as unknown as Described, `${where} > option ${String((option as INodePropertyOptions).value)}`, 'option');
+				visit(
+					option as INodePropertyOptions as unknown as Described,
+					`${where} > option ${String((option as INodePropertyOptions).value)}`,
+					'option',
+				);
 			}
 		}
 	}
@@ -109,13 +148,27 @@ function walk(properties: readonly INodeProperties[], at: string, visit: (item: 
 
 /** Is the parameter shown in this version? (`@version` display conditions.) */
 function inVersion(property: INodeProperties, version: number): boolean {
-	const show = property.displayOptions?.show?.['@version'] as Array<number | { _cnd: Record<string, number> }> | undefined;
-	const hide = property.displayOptions?.hide?.['@version'] as Array<number | { _cnd: Record<string, number> }> | undefined;
+	const show = property.displayOptions?.show?.['@version'] as
+		| Array<number | { _cnd: Record<string, number> }>
+		| undefined;
+	const hide = property.displayOptions?.hide?.['@version'] as
+		| Array<number | { _cnd: Record<string, number> }>
+		| undefined;
 	const matches = (conditions: typeof show) =>
 		(conditions ?? []).some((c) => {
 			if (typeof c === 'number') return c === version;
 			const [op, value] = Object.entries(c._cnd)[0];
-			return op === 'gte' ? version >= value : op === 'lte' ? version <= value : op === 'gt' ? version > value : op === 'lt' ? version < value : op === 'eq' ? version === value : true;
+			return op === 'gte'
+				? version >= value
+				: op === 'lte'
+					? version <= value
+					: op === 'gt'
+						? version > value
+						: op === 'lt'
+							? version < value
+							: op === 'eq'
+								? version === value
+								: true;
 		});
 	if (show && !matches(show)) return false;
 	if (hide && matches(hide)) return false;
@@ -124,48 +177,119 @@ function inVersion(property: INodeProperties, version: number): boolean {
 
 function findings(): Finding[] {
 	const found: Finding[] = [];
-	const check = (where: string, rule: string, text: string | undefined, problem: string | undefined) => {
-		if (text !== undefined && problem) found.push({ where, rule, text: `${problem} (${JSON.stringify(text).slice(0, 120)})` });
+	const check = (
+		where: string,
+		rule: string,
+		text: string | undefined,
+		problem: string | undefined,
+	) => {
+		if (text !== undefined && problem)
+			found.push({ where, rule, text: `${problem} (${JSON.stringify(text).slice(0, 120)})` });
 	};
 	const checkItem = (item: Described, where: string, kind: 'parameter' | 'option' | 'group') => {
 		const label = kind === 'option' ? item.name : item.displayName;
-		if (item.type !== 'notice') check(where, 'Title Case name', label, label === undefined ? undefined : titleCaseProblem(label));
-		if (typeof item.description === 'string') check(where, 'sentence case description', item.description, sentenceCaseProblem(item.description));
-		if (typeof item.hint === 'string') check(where, 'sentence case hint', item.hint, sentenceCaseProblem(item.hint));
+		if (item.type !== 'notice')
+			check(
+				where,
+				'Title Case name',
+				label,
+				label === undefined ? undefined : titleCaseProblem(label),
+			);
+		if (typeof item.description === 'string')
+			check(
+				where,
+				'sentence case description',
+				item.description,
+				sentenceCaseProblem(item.description),
+			);
+		if (typeof item.hint === 'string')
+			check(where, 'sentence case hint', item.hint, sentenceCaseProblem(item.hint));
 		if (item.type === 'boolean') {
 			const d = item.description;
-			check(where, 'boolean described "Whether ..."', d ?? '(no description)', d?.startsWith('Whether ') ? undefined : 'a boolean\'s description starts "Whether "');
+			check(
+				where,
+				'boolean described "Whether ..."',
+				d ?? '(no description)',
+				d?.startsWith('Whether ') ? undefined : 'a boolean\'s description starts "Whether "',
+			);
 		}
 		// A collection's placeholder is its button label ("Add Option"), not an example.
-		if (typeof item.placeholder === 'string' && item.placeholder !== '' && item.type !== 'collection' && item.type !== 'fixedCollection') {
-			check(where, 'placeholder starts "e.g."', item.placeholder, item.placeholder.startsWith('e.g. ') ? undefined : 'a placeholder starts "e.g. "');
+		if (
+			typeof item.placeholder === 'string' &&
+			item.placeholder !== '' &&
+			item.type !== 'collection' &&
+			item.type !== 'fixedCollection'
+		) {
+			check(
+				where,
+				'placeholder starts "e.g."',
+				item.placeholder,
+				item.placeholder.startsWith('e.g. ') ? undefined : 'a placeholder starts "e.g. "',
+			);
 		}
 		if (item.type === 'resourceLocator') {
 			const modes = item.modes ?? [];
 			const list = modes.find((m) => m.type === 'list');
 			const mode = (item.default as { mode?: string } | undefined)?.mode;
 			if (list) {
-				check(where, 'resource locator starts in "From List"', String(mode), mode === list.name ? undefined : `the default mode is "${mode}", not the list mode "${list.name}"`);
-				check(where, 'list mode named "From List"', list.displayName, list.displayName === 'From List' ? undefined : 'the list mode is called "From List"');
+				check(
+					where,
+					'resource locator starts in "From List"',
+					String(mode),
+					mode === list.name
+						? undefined
+						: `the default mode is "${mode}", not the list mode "${list.name}"`,
+				);
+				check(
+					where,
+					'list mode named "From List"',
+					list.displayName,
+					list.displayName === 'From List' ? undefined : 'the list mode is called "From List"',
+				);
 			}
-			for (const m of modes) check(`${where} > mode ${m.name}`, 'Title Case name', m.displayName, titleCaseProblem(m.displayName));
+			for (const m of modes)
+				check(
+					`${where} > mode ${m.name}`,
+					'Title Case name',
+					m.displayName,
+					titleCaseProblem(m.displayName),
+				);
 		}
 	};
 
 	for (const description of packageNodes()) {
 		const node = `${description.displayName} node`;
-		check(node, 'Title Case name', description.displayName, titleCaseProblem(description.displayName));
-		check(node, 'sentence case description', description.description, sentenceCaseProblem(description.description));
+		check(
+			node,
+			'Title Case name',
+			description.displayName,
+			titleCaseProblem(description.displayName),
+		);
+		check(
+			node,
+			'sentence case description',
+			description.description,
+			sentenceCaseProblem(description.description),
+		);
 		for (const version of versionsOf(description)) {
 			const shown = description.properties.filter((p) => inVersion(p, version));
 			walk(shown, `${node} v${version}`, checkItem);
 		}
 	}
 	const credential: ICredentialType = new DocumentSigningApi();
-	check('credential', 'Title Case name', credential.displayName, titleCaseProblem(credential.displayName));
+	check(
+		'credential',
+		'Title Case name',
+		credential.displayName,
+		titleCaseProblem(credential.displayName),
+	);
 	walk(credential.properties, `${credential.displayName} credential`, checkItem);
 	// One finding per text: a parameter shared by two versions is reported once.
-	return [...new Map(found.map((f) => [`${f.where.replace(/ v[\d.]+ >/, ' >')}|${f.rule}|${f.text}`, f])).values()];
+	return [
+		...new Map(
+			found.map((f) => [`${f.where.replace(/ v[\d.]+ >/, ' >')}|${f.rule}|${f.text}`, f]),
+		).values(),
+	];
 }
 
 function sourceFiles(dir = join(ROOT, 'nodes')): string[] {
@@ -188,7 +312,9 @@ function callText(source: string, from: number): string {
 
 /** String and template literals of a piece of source (template holes left as `…`). */
 function literals(code: string): string[] {
-	return [...code.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)].map((m) => (m[1] ?? m[2] ?? m[3] ?? '').replace(/\$\{[^}]*\}/g, '…'));
+	return [...code.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)].map(
+		(m) => (m[1] ?? m[2] ?? m[3] ?? '').replace(/\$\{[^}]*\}/g, '…'),
+	);
 }
 
 interface ThrownError {
@@ -217,21 +343,39 @@ describe("n8n's UX guidelines", () => {
 		for (const description of packageNodes()) {
 			for (const version of versionsOf(description)) {
 				let n = 0;
-				walk(description.properties.filter((p) => inVersion(p, version)), '', () => n++);
+				walk(
+					description.properties.filter((p) => inVersion(p, version)),
+					'',
+					() => n++,
+				);
 				count[`${description.name} v${version}`] = n;
 			}
 		}
 		// Every node has parameters; every version of the versioned node is walked.
-		expect(Object.keys(count).sort()).toEqual(['documentSigning v1', 'documentSigning v1.1', 'documentSigning v1.2', 'documentSigningStatusTrigger v1', 'documentSigningTrigger v1']);
+		expect(Object.keys(count).sort()).toEqual([
+			'documentSigning v1',
+			'documentSigning v1.1',
+			'documentSigning v1.2',
+			'documentSigningStatusTrigger v1',
+			'documentSigningTrigger v1',
+		]);
 		for (const n of Object.values(count)) expect(n).toBeGreaterThan(5);
 		// Each rule has something to hold for.
-		const kinds = { booleans: 0, placeholders: 0, hints: 0, listLocators: 0, options: 0, groups: 0 };
+		const kinds = {
+			booleans: 0,
+			placeholders: 0,
+			hints: 0,
+			listLocators: 0,
+			options: 0,
+			groups: 0,
+		};
 		for (const description of packageNodes()) {
 			walk(description.properties, '', (item, _where, kind) => {
 				if (item.type === 'boolean') kinds.booleans++;
 				if (item.placeholder?.startsWith('e.g.')) kinds.placeholders++;
 				if (item.hint) kinds.hints++;
-				if (item.type === 'resourceLocator' && item.modes?.some((m) => m.type === 'list')) kinds.listLocators++;
+				if (item.type === 'resourceLocator' && item.modes?.some((m) => m.type === 'list'))
+					kinds.listLocators++;
 				if (kind === 'option') kinds.options++;
 				if (kind === 'group') kinds.groups++;
 			});
@@ -242,10 +386,14 @@ describe("n8n's UX guidelines", () => {
 	it('knows Title Case and sentence case as n8n writes them', () => {
 		expect(titleCaseProblem('Create From Template')).toBeUndefined();
 		expect(titleCaseProblem('Envelope ID')).toBeUndefined();
-		expect(titleCaseProblem('Name Of the Signer')).toBe('"Of" is a small word: lower-case inside a name');
+		expect(titleCaseProblem('Name Of the Signer')).toBe(
+			'"Of" is a small word: lower-case inside a name',
+		);
 		expect(titleCaseProblem('Or Other Statuses')).toBeUndefined();
 		expect(titleCaseProblem('Duty Paid By')).toBeUndefined();
-		expect(titleCaseProblem('Trigger On Status')).toBe('"On" is a small word: lower-case inside a name');
+		expect(titleCaseProblem('Trigger On Status')).toBe(
+			'"On" is a small word: lower-case inside a name',
+		);
 		expect(titleCaseProblem('Send the Envelope')).toBeUndefined();
 		expect(titleCaseProblem('Send envelope')).toBe('"envelope" should start upper-case');
 		expect(titleCaseProblem('Read-only Mode')).toBe('"Read-only" should start upper-case');
@@ -263,15 +411,21 @@ describe("n8n's UX guidelines", () => {
 	it('error messages thrown in nodes/ never say "error" or "problem"', () => {
 		const errors = thrownErrors();
 		expect(errors.length).toBeGreaterThan(15);
-		const bad = errors.flatMap((e) => e.texts.filter((t) => /\b(errors?|problems?)\b/i.test(t)).map((t) => `${e.where}: "${t}"`));
+		const bad = errors.flatMap((e) =>
+			e.texts.filter((t) => /\b(errors?|problems?)\b/i.test(t)).map((t) => `${e.where}: "${t}"`),
+		);
 		expect(bad).toEqual([]);
 	});
 
 	it('each thrown error with a written message says how to fix it (a description, or advice after ":" or ";")', () => {
 		// An error that wraps another (NodeApiError of an answer, a caught failure) keeps that one's words.
-		const written = thrownErrors().filter((e) => /^new Node\w+Error\(\s*[\w.()]+,\s*[`'"]/.test(e.call));
+		const written = thrownErrors().filter((e) =>
+			/^new Node\w+Error\(\s*[\w.()]+,\s*[`'"]/.test(e.call),
+		);
 		expect(written.length).toBeGreaterThan(5);
-		const without = written.filter((e) => !/\bdescription\b/.test(e.call) && !/[:;] ./.test(e.texts[0] ?? '')).map((e) => `${e.where}: "${e.texts[0]}"`);
+		const without = written
+			.filter((e) => !/\bdescription\b/.test(e.call) && !/[:;] ./.test(e.texts[0] ?? ''))
+			.map((e) => `${e.where}: "${e.texts[0]}"`);
 		expect(without).toEqual([]);
 	});
 
@@ -285,12 +439,19 @@ describe("n8n's UX guidelines", () => {
 		const deletes = (description: INodeTypeDescription) =>
 			description.properties
 				.filter((p) => p.name === 'operation')
-				.flatMap((p) => (p.options as INodePropertyOptions[]).map((o) => ({ resource: (p.displayOptions?.show?.resource as string[])[0], operation: String(o.value) })))
+				.flatMap((p) =>
+					(p.options as INodePropertyOptions[]).map((o) => ({
+						resource: (p.displayOptions?.show?.resource as string[])[0],
+						operation: String(o.value),
+					})),
+				)
 				.filter((o) => /delete/i.test(o.operation));
 
 		/** How each delete operation's target is made; a new delete operation needs an entry here. */
 		const targets: Record<string, (harness: Harness) => Promise<Record<string, unknown>>> = {
-			'template.deleteTemplate': async (harness) => ({ templateId: byId((await seedTemplate(harness)).id as string) }),
+			'template.deleteTemplate': async (harness) => ({
+				templateId: byId((await seedTemplate(harness)).id as string),
+			}),
 		};
 
 		it('answer {"deleted": true} through the sandbox', async () => {
@@ -298,7 +459,10 @@ describe("n8n's UX guidelines", () => {
 			expect(found.length).toBeGreaterThan(0);
 			for (const { resource, operation } of found) {
 				const target = targets[`${resource}.${operation}`];
-				expect([`${resource}.${operation}`, typeof target]).toEqual([`${resource}.${operation}`, 'function']);
+				expect([`${resource}.${operation}`, typeof target]).toEqual([
+					`${resource}.${operation}`,
+					'function',
+				]);
 				const run = await runTemplateOp(h, { resource, operation, ...(await target(h)) });
 				expect(run.result.error).toBeUndefined();
 				expect(run.items[0].json).toMatchObject({ deleted: true });

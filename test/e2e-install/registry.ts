@@ -9,7 +9,16 @@ import { randomBytes } from 'crypto';
 import { copyFileSync, createWriteStream, existsSync, promises as fs, readFileSync } from 'fs';
 import path from 'path';
 
-import { E2E_DIR, freePort, HOST, type Log, ROOT, run, type Stack, waitFor } from '../../scripts/lib/stack';
+import {
+	E2E_DIR,
+	freePort,
+	HOST,
+	type Log,
+	ROOT,
+	run,
+	type Stack,
+	waitFor,
+} from '../../scripts/lib/stack';
 
 const PINS = path.join(__dirname, 'verdaccio');
 const INSTALL_DIR = path.join(E2E_DIR, 'verdaccio');
@@ -17,15 +26,26 @@ const INSTALL_DIR = path.join(E2E_DIR, 'verdaccio');
 /** Installs the pinned verdaccio into .e2e/verdaccio unless it is there. */
 export async function installVerdaccio(log: Log): Promise<string> {
 	const bin = path.join(INSTALL_DIR, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
-	const wanted = (JSON.parse(readFileSync(path.join(PINS, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.verdaccio;
+	const wanted = (
+		JSON.parse(readFileSync(path.join(PINS, 'package.json'), 'utf8')) as {
+			dependencies: Record<string, string>;
+		}
+	).dependencies.verdaccio;
 	const installed = path.join(INSTALL_DIR, 'node_modules', 'verdaccio', 'package.json');
-	if (existsSync(installed) && (JSON.parse(readFileSync(installed, 'utf8')) as { version: string }).version === wanted) return bin;
+	if (
+		existsSync(installed) &&
+		(JSON.parse(readFileSync(installed, 'utf8')) as { version: string }).version === wanted
+	)
+		return bin;
 	log(`installing verdaccio ${wanted} into ${path.relative(ROOT, INSTALL_DIR)} (once)`);
 	await fs.mkdir(INSTALL_DIR, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json']) {
-		if (existsSync(path.join(PINS, file))) copyFileSync(path.join(PINS, file), path.join(INSTALL_DIR, file));
+		if (existsSync(path.join(PINS, file)))
+			copyFileSync(path.join(PINS, file), path.join(INSTALL_DIR, file));
 	}
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: INSTALL_DIR });
+	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: INSTALL_DIR,
+	});
 	if (!existsSync(path.join(PINS, 'package-lock.json'))) {
 		copyFileSync(path.join(INSTALL_DIR, 'package-lock.json'), path.join(PINS, 'package-lock.json'));
 		log('  wrote test/e2e-install/verdaccio/package-lock.json (commit it)');
@@ -66,17 +86,28 @@ export async function startRegistry(stack: Stack, dir: string, log: Log): Promis
 	await fs.writeFile(path.join(dir, 'config.yaml'), config);
 	const logFile = createWriteStream(path.join(dir, 'registry.log'));
 	// verdaccio 6 needs Node 22 or later: it runs on the Node of the stack's n8n.
-	const child = stack.processes.start('registry', stack.line.nodeBin, [bin, '--config', path.join(dir, 'config.yaml'), '--listen', `${HOST}:${port}`], {
-		cwd: dir,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = stack.processes.start(
+		'registry',
+		stack.line.nodeBin,
+		[bin, '--config', path.join(dir, 'config.yaml'), '--listen', `${HOST}:${port}`],
+		{
+			cwd: dir,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	child.stdout!.pipe(logFile);
 	child.stderr!.pipe(logFile);
 	await waitFor(
 		'the registry to answer',
 		async () => {
-			if (!stack.processes.running(child)) throw new Error(`verdaccio exited (see ${path.relative(ROOT, path.join(dir, 'registry.log'))})`);
-			return (await axios.get(`${url}/-/ping`, { validateStatus: () => true, timeout: 2000 })).status === 200;
+			if (!stack.processes.running(child))
+				throw new Error(
+					`verdaccio exited (see ${path.relative(ROOT, path.join(dir, 'registry.log'))})`,
+				);
+			return (
+				(await axios.get(`${url}/-/ping`, { validateStatus: () => true, timeout: 2000 })).status ===
+				200
+			);
 		},
 		60_000,
 	);
@@ -85,17 +116,37 @@ export async function startRegistry(stack: Stack, dir: string, log: Log): Promis
 	// registry lives only for this run, so its password is random and never kept.
 	const user = await axios.put(
 		`${url}/-/user/org.couchdb.user:publisher`,
-		{ name: 'publisher', password: randomBytes(12).toString('hex'), email: 'publisher@example.com', type: 'user' },
+		{
+			name: 'publisher',
+			password: randomBytes(12).toString('hex'),
+			email: 'publisher@example.com',
+			type: 'user',
+		},
 		{ validateStatus: () => true },
 	);
-	if (user.status !== 201) throw new Error(`creating the registry user answered ${user.status}: ${JSON.stringify(user.data)}`);
+	if (user.status !== 201)
+		throw new Error(
+			`creating the registry user answered ${user.status}: ${JSON.stringify(user.data)}`,
+		);
 	const token = user.data.token as string;
 	const authKey = `--//${HOST}:${port}/:_authToken=${token}`;
 
 	return {
 		url,
 		publish: async (tarball) => {
-			await run('npm', ['publish', tarball, `--registry=${url}`, authKey, '--ignore-scripts', '--provenance=false', '--loglevel=error'], { cwd: dir });
+			await run(
+				'npm',
+				[
+					'publish',
+					tarball,
+					`--registry=${url}`,
+					authKey,
+					'--ignore-scripts',
+					'--provenance=false',
+					'--loglevel=error',
+				],
+				{ cwd: dir },
+			);
 		},
 	};
 }
@@ -111,7 +162,11 @@ export async function startRegistry(stack: Stack, dir: string, log: Log): Promis
  * else (n8n's REST call, its checks, `npm pack`, unpacking, `npm install`, loading the
  * nodes, the database records) is n8n's own code. `binDir` goes first on n8n's PATH.
  */
-export async function npmPointingAt(registryUrl: string, binDir: string, realNpm: string): Promise<void> {
+export async function npmPointingAt(
+	registryUrl: string,
+	binDir: string,
+	realNpm: string,
+): Promise<void> {
 	await fs.mkdir(binDir, { recursive: true });
 	const script = [
 		'#!/usr/bin/env bash',

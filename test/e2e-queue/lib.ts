@@ -31,12 +31,20 @@ export interface ExecutionSummary {
 }
 
 /** Every execution of a workflow (no data), oldest first, through n8n's public API pages. */
-export async function listExecutions(stack: Stack, workflowId: string): Promise<ExecutionSummary[]> {
+export async function listExecutions(
+	stack: Stack,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
 	const all: ExecutionSummary[] = [];
 	let cursor: string | undefined;
 	do {
-		const response = await stack.api.get('/executions', { params: { workflowId, limit: 250, cursor } });
-		if (response.status !== 200) throw new Error(`GET /api/v1/executions answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`);
+		const response = await stack.api.get('/executions', {
+			params: { workflowId, limit: 250, cursor },
+		});
+		if (response.status !== 200)
+			throw new Error(
+				`GET /api/v1/executions answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`,
+			);
 		all.push(...(response.data.data as ExecutionSummary[]));
 		cursor = response.data.nextCursor ?? undefined;
 	} while (cursor);
@@ -46,7 +54,8 @@ export async function listExecutions(stack: Stack, workflowId: string): Promise<
 /** One execution with its data. */
 export async function executionWithData(stack: Stack, id: string): Promise<Execution> {
 	const response = await stack.api.get(`/executions/${id}`, { params: { includeData: true } });
-	if (response.status !== 200) throw new Error(`GET /api/v1/executions/${id} answered ${response.status}`);
+	if (response.status !== 200)
+		throw new Error(`GET /api/v1/executions/${id} answered ${response.status}`);
 	return response.data as Execution;
 }
 
@@ -56,12 +65,15 @@ export const finished = (e: ExecutionSummary) => !['new', 'running', 'waiting'].
  * Which process ran each execution, from n8n's logs: the process that logged
  * "Worker finished execution N"; and the executions each process enqueued.
  */
-export async function processLog(queue: QueueStack): Promise<{ ranBy: Map<string, string>; enqueuedBy: Map<string, string> }> {
+export async function processLog(
+	queue: QueueStack,
+): Promise<{ ranBy: Map<string, string>; enqueuedBy: Map<string, string> }> {
 	const ranBy = new Map<string, string>();
 	const enqueuedBy = new Map<string, string>();
 	for (const name of ['n8n', 'webhook', ...queue.workerNames]) {
 		const text = await queue.logOf(name);
-		for (const match of text.matchAll(/Worker finished execution (\d+)/g)) ranBy.set(match[1], name);
+		for (const match of text.matchAll(/Worker finished execution (\d+)/g))
+			ranBy.set(match[1], name);
 		for (const match of text.matchAll(/Enqueued execution (\d+)/g)) enqueuedBy.set(match[1], name);
 	}
 	return { ranBy, enqueuedBy };

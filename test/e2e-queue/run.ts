@@ -15,7 +15,18 @@ import path from 'path';
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { stopOnExit } from '../../scripts/lib/stack';
 import { packageTemplateWorkflow } from '../bench/contenders';
-import { clients, CREDENTIAL_ID, credentials, loadWorkflows, log, results, runMain, runSuites, summarize, WORKFLOWS_DIR } from '../e2e/lib';
+import {
+	clients,
+	CREDENTIAL_ID,
+	credentials,
+	loadWorkflows,
+	log,
+	results,
+	runMain,
+	runSuites,
+	summarize,
+	WORKFLOWS_DIR,
+} from '../e2e/lib';
 import { RATE_PATH, RATE_WORKFLOW_ID } from './suites/30-rate-limit';
 import type { QueueContext } from './lib';
 
@@ -28,14 +39,29 @@ async function main(): Promise<void> {
 	const workflows = { ...loadWorkflows(path.join(__dirname, 'workflows')) };
 	for (const id of E2E_WORKFLOWS) workflows[id] = e2eWorkflows[id];
 	// The bench's rate-limited batch (scenario 3), with this run's credential.
-	workflows[RATE_WORKFLOW_ID] = packageTemplateWorkflow(RATE_WORKFLOW_ID, RATE_PATH, {}, { id: CREDENTIAL_ID, name: 'Document Signing sandbox' });
+	workflows[RATE_WORKFLOW_ID] = packageTemplateWorkflow(
+		RATE_WORKFLOW_ID,
+		RATE_PATH,
+		{},
+		{ id: CREDENTIAL_ID, name: 'Document Signing sandbox' },
+	);
 
 	// Two executions at a time per worker: four at once then need both workers.
 	// A killed worker's job is noticed when its Bull lock expires; n8n's defaults (60 s lock,
 	// checked every 30 s) made the worker-kill suite wait about 110 s. Shorter settings, renewed
 	// 4 times per lock, show the same outcome in about half of that (docs/scaling.md).
-	const n8nEnv = { QUEUE_WORKER_LOCK_DURATION: '20000', QUEUE_WORKER_LOCK_RENEW_TIME: '5000', QUEUE_WORKER_STALLED_INTERVAL: '5000' };
-	const queue = await QueueStack.create({ name: process.env.E2E_STACK || 'queue', log, workers: 2, workerConcurrency: 2, n8nEnv });
+	const n8nEnv = {
+		QUEUE_WORKER_LOCK_DURATION: '20000',
+		QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
+		QUEUE_WORKER_STALLED_INTERVAL: '5000',
+	};
+	const queue = await QueueStack.create({
+		name: process.env.E2E_STACK || 'queue',
+		log,
+		workers: 2,
+		workerConcurrency: 2,
+		n8nEnv,
+	});
 	const stack = queue.stack;
 	const stopAndExit = stopOnExit(stack, log);
 	try {
@@ -53,7 +79,10 @@ async function main(): Promise<void> {
 }
 
 /** Stops every process, then prints the summary as the last line and exits. */
-async function finish(queue: QueueStack, stopAndExit: (code: number) => Promise<never>): Promise<never> {
+async function finish(
+	queue: QueueStack,
+	stopAndExit: (code: number) => Promise<never>,
+): Promise<never> {
 	log('stopping n8n (main, workers, webhook), the sandbox, Redis and PostgreSQL');
 	await queue.stop();
 	return await stopAndExit(summarize());

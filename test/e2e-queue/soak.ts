@@ -75,7 +75,13 @@ function eventBody(id: string, kind = 'document.sent'): string {
 		id,
 		event: kind,
 		createdAt: new Date().toISOString(),
-		data: { envelopeId: `env_${id}`, title: 'Soak', status: 'pending', recipients: [], occurredAt: new Date().toISOString() },
+		data: {
+			envelopeId: `env_${id}`,
+			title: 'Soak',
+			status: 'pending',
+			recipients: [],
+			occurredAt: new Date().toISOString(),
+		},
 	});
 }
 
@@ -103,7 +109,9 @@ function rssFigures(points: Array<[number, number]>): RssFigures {
 		firstMb: round(points[0]?.[1] ?? 0),
 		lastMb: round(points[points.length - 1]?.[1] ?? 0),
 		maxMb: round(Math.max(...points.map(([, mb]) => mb))),
-		firstHalfMaxMb: round(Math.max(...points.slice(0, Math.max(1, Math.floor(points.length / 2))).map(([, mb]) => mb))),
+		firstHalfMaxMb: round(
+			Math.max(...points.slice(0, Math.max(1, Math.floor(points.length / 2))).map(([, mb]) => mb)),
+		),
 		slopeMbPerMin: round(slope(perMin)),
 		secondHalfSlopeMbPerMin: round(slope(perMin.slice(Math.floor(perMin.length / 2)))),
 	};
@@ -132,8 +140,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 
 	/** Answers per kind of delivery: `new 200 started`, `copy 503`, `forged 401`... */
 	const answers: Record<string, number> = {};
-	const note = (kind: string, a: { status: number; data?: { started?: boolean; reason?: string } } | undefined) => {
-		const what = a === undefined ? `${kind} no answer` : `${kind} ${a.status}${a.status === 200 ? ` ${a.data?.started === true ? 'started' : (a.data?.reason ?? '')}` : ''}`;
+	const note = (
+		kind: string,
+		a: { status: number; data?: { started?: boolean; reason?: string } } | undefined,
+	) => {
+		const what =
+			a === undefined
+				? `${kind} no answer`
+				: `${kind} ${a.status}${a.status === 200 ? ` ${a.data?.started === true ? 'started' : (a.data?.reason ?? '')}` : ''}`;
 		answers[what] = (answers[what] ?? 0) + 1;
 	};
 	let retries = 0;
@@ -151,7 +165,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 	/** One delivery of the mix: 45 % new valid events (a fifth of them sent as 3 copies at once), 20 % later copies, 35 % forged. */
 	const once = async () => {
 		const roll = Math.random();
-		const kind: Kind = roll < 0.45 || delivered.length === 0 ? 'new' : roll < 0.65 ? 'copy' : 'forged';
+		const kind: Kind =
+			roll < 0.45 || delivered.length === 0 ? 'new' : roll < 0.65 ? 'copy' : 'forged';
 		if (kind === 'new') {
 			const id = `evt_soak_${tag}_${++serial}`;
 			const body = eventBody(id);
@@ -159,7 +174,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 			const copiesAtOnce = Math.random() < 0.2 ? 3 : 1;
 			counts.new++;
 			counts.copy += copiesAtOnce - 1;
-			const results = await Promise.all(Array.from({ length: copiesAtOnce }, async (_, i) => await deliverValid(i === 0 ? 'new' : 'copy', body)));
+			const results = await Promise.all(
+				Array.from(
+					{ length: copiesAtOnce },
+					async (_, i) => await deliverValid(i === 0 ? 'new' : 'copy', body),
+				),
+			);
 			const started = results.filter((a) => a?.data?.started === true).length;
 			if (started !== 1) miss(`valid event started ${started} times`);
 			if (started > 0) delivered.push({ id, body });
@@ -170,7 +190,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 			const { body } = delivered[Math.floor(Math.random() * delivered.length)];
 			counts.copy++;
 			const answer = await deliverValid('copy', body);
-			if (answer?.status === 200 && answer.data?.reason !== 'duplicate delivery') miss(`copy answered 200 ${answer.data?.started === true ? 'started' : answer.data?.reason}`);
+			if (answer?.status === 200 && answer.data?.reason !== 'duplicate delivery')
+				miss(
+					`copy answered 200 ${answer.data?.started === true ? 'started' : answer.data?.reason}`,
+				);
 			return;
 		}
 		counts.forged++;
@@ -187,9 +210,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 						? {}
 						: { 'X-Service-Signature': 'deadbeef' };
 		// A tampered copy of a valid event: the original's signature over a changed body.
-		const tampered = variant === 3 && delivered.length > 0 ? delivered[Math.floor(Math.random() * delivered.length)] : undefined;
+		const tampered =
+			variant === 3 && delivered.length > 0
+				? delivered[Math.floor(Math.random() * delivered.length)]
+				: undefined;
 		const answer = tampered
-			? await post(tampered.body.replace('"Soak"', '"Tampered"'), { 'X-Service-Signature': sign(tampered.body) })
+			? await post(tampered.body.replace('"Soak"', '"Tampered"'), {
+					'X-Service-Signature': sign(tampered.body),
+				})
 			: await post(body, headers);
 		note('forged', answer);
 		// 401 from the trigger, or 503 from n8n before the trigger ran: either starts nothing.
@@ -215,8 +243,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 			await once().catch((error: Error) => miss(`request error ${error.message}`));
 			if (Date.now() - lastReport > 30_000) {
 				lastReport = Date.now();
-				const rss = Object.entries(samples).map(([name, s]) => `${name} ${Math.round(s[s.length - 1][1])} MB`).join(', ');
-				log(`  soak ${Math.round((Date.now() - t0) / 1000)} s: ${counts.new} new, ${counts.copy} copies, ${counts.forged} forged; RSS ${rss}`);
+				const rss = Object.entries(samples)
+					.map(([name, s]) => `${name} ${Math.round(s[s.length - 1][1])} MB`)
+					.join(', ');
+				log(
+					`  soak ${Math.round((Date.now() - t0) / 1000)} s: ${counts.new} new, ${counts.copy} copies, ${counts.forged} forged; RSS ${rss}`,
+				);
 			}
 		}
 	});
@@ -229,7 +261,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 		`${validIds.size} soak executions to finish`,
 		async () => {
 			const list = (await listAll(stack, workflowId, false)).filter((e) => !known.has(e.id));
-			return list.length >= validIds.size && list.every((e) => !['new', 'running', 'waiting'].includes(e.status)) ? list : undefined;
+			return list.length >= validIds.size &&
+				list.every((e) => !['new', 'running', 'waiting'].includes(e.status))
+				? list
+				: undefined;
 		},
 		Math.max(120_000, options.seconds * 1000),
 		2000,
@@ -245,7 +280,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 	let forgedExecutions = 0;
 	let unknownExecutions = 0;
 	for (const e of withData) {
-		const id = String(e.data?.resultData?.runData?.['Document Signing Trigger']?.[0]?.data?.main?.[0]?.[0]?.json?.id ?? '');
+		const id = String(
+			e.data?.resultData?.runData?.['Document Signing Trigger']?.[0]?.data?.main?.[0]?.[0]?.json
+				?.id ?? '',
+		);
 		if (validIds.has(id)) perId.set(id, (perId.get(id) ?? 0) + 1);
 		else if (forgedIds.has(id)) forgedExecutions++;
 		else unknownExecutions++;
@@ -276,16 +314,30 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 }
 
 type ExecutionWithData = ExecutionSummary & {
-	data?: { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json?: { id?: unknown } }>> } }>> } };
+	data?: {
+		resultData?: {
+			runData?: Record<
+				string,
+				Array<{ data?: { main?: Array<Array<{ json?: { id?: unknown } }>> } }>
+			>;
+		};
+	};
 };
 
 /** Every execution of the workflow through n8n's public API pages (with their data when asked). */
-async function listAll(stack: Stack, workflowId: string, includeData: boolean): Promise<ExecutionWithData[]> {
+async function listAll(
+	stack: Stack,
+	workflowId: string,
+	includeData: boolean,
+): Promise<ExecutionWithData[]> {
 	const all: ExecutionWithData[] = [];
 	let cursor: string | undefined;
 	do {
-		const response = await stack.api.get('/executions', { params: { workflowId, includeData, limit: includeData ? 100 : 250, cursor } });
-		if (response.status !== 200) throw new Error(`GET /api/v1/executions answered ${response.status}`);
+		const response = await stack.api.get('/executions', {
+			params: { workflowId, includeData, limit: includeData ? 100 : 250, cursor },
+		});
+		if (response.status !== 200)
+			throw new Error(`GET /api/v1/executions answered ${response.status}`);
 		all.push(...(response.data.data as ExecutionWithData[]));
 		cursor = response.data.nextCursor ?? undefined;
 	} while (cursor);
@@ -301,7 +353,9 @@ export function describeSoak(f: SoakFigures): string[] {
 		`unexpected answers: ${JSON.stringify(f.unexpectedAnswers)}; ids in the trigger's stored memory: ${f.storedIds ?? 'not readable'}`,
 	];
 	for (const [name, r] of Object.entries(f.rss)) {
-		lines.push(`RSS ${name}: first ${r.firstMb} MB, last ${r.lastMb} MB, max ${r.maxMb} MB (first half ${r.firstHalfMaxMb} MB), slope ${r.slopeMbPerMin} MB/min (second half ${r.secondHalfSlopeMbPerMin} MB/min), ${r.samples} samples`);
+		lines.push(
+			`RSS ${name}: first ${r.firstMb} MB, last ${r.lastMb} MB, max ${r.maxMb} MB (first half ${r.firstHalfMaxMb} MB), slope ${r.slopeMbPerMin} MB/min (second half ${r.secondHalfSlopeMbPerMin} MB/min), ${r.samples} samples`,
+		);
 	}
 	return lines;
 }

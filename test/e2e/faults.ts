@@ -31,7 +31,18 @@ export function makeEvents(label: string, count: number): FaultEvent[] {
 	return Array.from({ length: count }, (_, i) => {
 		const id = `evt_${label}_${tag}_${i + 1}`;
 		const at = new Date().toISOString();
-		const body = JSON.stringify({ id, event: 'document.sent', createdAt: at, data: { envelopeId: `env_${id}`, title: 'Fault check', status: 'pending', recipients: [], occurredAt: at } });
+		const body = JSON.stringify({
+			id,
+			event: 'document.sent',
+			createdAt: at,
+			data: {
+				envelopeId: `env_${id}`,
+				title: 'Fault check',
+				status: 'pending',
+				recipients: [],
+				occurredAt: at,
+			},
+		});
 		return { id, body };
 	});
 }
@@ -86,9 +97,16 @@ export class Sender {
 	/** One POST; never throws. */
 	async post(url: string, body: string): Promise<Attempt> {
 		return await axios
-			.post(url, body, { headers: { 'Content-Type': 'application/json', 'X-Service-Signature': this.sign(body) }, validateStatus: () => true, timeout: 20_000 })
+			.post(url, body, {
+				headers: { 'Content-Type': 'application/json', 'X-Service-Signature': this.sign(body) },
+				validateStatus: () => true,
+				timeout: 20_000,
+			})
 			.then((a) => ({ status: a.status as number | string, at: Date.now() }))
-			.catch((error: { code?: string; message: string }) => ({ status: error.code ?? error.message, at: Date.now() }));
+			.catch((error: { code?: string; message: string }) => ({
+				status: error.code ?? error.message,
+				at: Date.now(),
+			}));
 	}
 
 	private record(receiver: Receiver, id: string, attempt: Attempt): void {
@@ -122,7 +140,8 @@ export class Sender {
 	async sendCopies(receivers: Receiver[], events: FaultEvent[], everyMs: number): Promise<void> {
 		const pending: Array<Promise<boolean>> = [];
 		for (const event of events) {
-			for (const receiver of receivers) for (const url of receiver.urls) pending.push(this.deliver(receiver, event, url));
+			for (const receiver of receivers)
+				for (const url of receiver.urls) pending.push(this.deliver(receiver, event, url));
 			if (everyMs > 0) await sleep(everyMs);
 		}
 		await Promise.all(pending);
@@ -133,17 +152,24 @@ export class Sender {
 	 * unacknowledged ones to the others; `atOnce` deliveries at a time, as a service's queue does.
 	 */
 	async onceMore(receivers: Receiver[], events: FaultEvent[], atOnce = 10): Promise<void> {
-		const work = receivers.flatMap((receiver) => events.filter((e) => receiver.dedupes || !this.acknowledged(receiver, e.id)).map((e) => ({ receiver, e })));
+		const work = receivers.flatMap((receiver) =>
+			events
+				.filter((e) => receiver.dedupes || !this.acknowledged(receiver, e.id))
+				.map((e) => ({ receiver, e })),
+		);
 		await Promise.all(
 			Array.from({ length: atOnce }, async () => {
-				for (let next = work.shift(); next; next = work.shift()) await this.deliver(next.receiver, next.e);
+				for (let next = work.shift(); next; next = work.shift())
+					await this.deliver(next.receiver, next.e);
 			}),
 		);
 	}
 
 	/** True once every event has had at least one answer from every receiver. */
 	answeredOnce(receivers: Receiver[], events: FaultEvent[]): boolean {
-		return receivers.every((r) => events.every((e) => (this.answers.get(r.name)?.get(e.id)?.length ?? 0) > 0));
+		return receivers.every((r) =>
+			events.every((e) => (this.answers.get(r.name)?.get(e.id)?.length ?? 0) > 0),
+		);
 	}
 
 	/**
@@ -151,7 +177,13 @@ export class Sender {
 	 * a loaded machine a first attempt may reach n8n's database only after seconds), at most
 	 * `maxMs`; resolves when `stop` has run.
 	 */
-	async endFault(receivers: Receiver[], events: FaultEvent[], ms: number, stop: () => Promise<void>, maxMs = 30_000): Promise<void> {
+	async endFault(
+		receivers: Receiver[],
+		events: FaultEvent[],
+		ms: number,
+		stop: () => Promise<void>,
+		maxMs = 30_000,
+	): Promise<void> {
 		const t0 = Date.now();
 		await sleep(ms);
 		while (!this.answeredOnce(receivers, events) && Date.now() - t0 < maxMs) await sleep(100);
@@ -183,13 +215,19 @@ export class Sender {
 const RAN = new Set(['success', 'error']);
 
 /** Executions of a workflow that ran, per event id (from the node's output, or the queued start data), and the statuses of all. */
-export async function executionsPerId(stack: Stack, receiver: Receiver): Promise<{ ran: Map<string, number>; statuses: Record<string, number> }> {
+export async function executionsPerId(
+	stack: Stack,
+	receiver: Receiver,
+): Promise<{ ran: Map<string, number>; statuses: Record<string, number> }> {
 	const ran = new Map<string, number>();
 	const statuses: Record<string, number> = {};
 	let cursor: string | undefined;
 	do {
-		const response = await stack.api.get('/executions', { params: { workflowId: receiver.workflowId, includeData: true, limit: 100, cursor } });
-		if (response.status !== 200) throw new Error(`GET /api/v1/executions answered ${response.status}`);
+		const response = await stack.api.get('/executions', {
+			params: { workflowId: receiver.workflowId, includeData: true, limit: 100, cursor },
+		});
+		if (response.status !== 200)
+			throw new Error(`GET /api/v1/executions answered ${response.status}`);
 		for (const e of response.data.data as Array<Record<string, any>>) {
 			const fromRun = e.data?.resultData?.runData?.[receiver.node]?.[0]?.data?.main?.[0]?.[0]?.json;
 			const fromStart = e.data?.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
@@ -203,15 +241,23 @@ export async function executionsPerId(stack: Stack, receiver: Receiver): Promise
 }
 
 /** Resolves once the workflow's executions stop changing and none is running (or after `timeoutMs`). */
-export async function settle(stack: Stack, receivers: Receiver[], timeoutMs = 30_000): Promise<void> {
+export async function settle(
+	stack: Stack,
+	receivers: Receiver[],
+	timeoutMs = 30_000,
+): Promise<void> {
 	const t0 = Date.now();
 	let last = '';
 	while (Date.now() - t0 < timeoutMs) {
 		const now: string[] = [];
 		for (const r of receivers) {
-			const response = await stack.api.get('/executions', { params: { workflowId: r.workflowId, limit: 250 } });
+			const response = await stack.api.get('/executions', {
+				params: { workflowId: r.workflowId, limit: 250 },
+			});
 			const list = (response.data?.data ?? []) as Array<{ id: string; status: string }>;
-			now.push(`${list.length}:${list.filter((e) => !['new', 'running', 'waiting'].includes(e.status)).length}`);
+			now.push(
+				`${list.length}:${list.filter((e) => !['new', 'running', 'waiting'].includes(e.status)).length}`,
+			);
 		}
 		const key = now.join(',');
 		if (key === last && now.every((n) => n.split(':')[0] === n.split(':')[1])) return;
@@ -236,7 +282,13 @@ export interface FaultFigures {
 	twiceIds: string[];
 }
 
-export async function figures(stack: Stack, sender: Sender, fault: string, receiver: Receiver, events: FaultEvent[]): Promise<FaultFigures> {
+export async function figures(
+	stack: Stack,
+	sender: Sender,
+	fault: string,
+	receiver: Receiver,
+	events: FaultEvent[],
+): Promise<FaultFigures> {
 	const { ran, statuses } = await executionsPerId(stack, receiver);
 	const mine = events.filter((e) => ran.has(e.id));
 	const lost = events.filter((e) => sender.acknowledged(receiver, e.id) && !ran.has(e.id));
@@ -258,12 +310,33 @@ export async function figures(stack: Stack, sender: Sender, fault: string, recei
 
 /** The table every fault suite prints (one row per fault and receiver). */
 export function printTable(title: string, rows: FaultFigures[]): void {
-	const header = ['fault', 'receiver', 'sent', 'lost', 'twice', 'executions', 'never 2xx', 'answers (all attempts)'];
-	const cells = rows.map((r) => [r.fault, r.receiver, r.sent, r.lost, r.twice, r.executions, r.refused, JSON.stringify(r.answers)].map(String));
+	const header = [
+		'fault',
+		'receiver',
+		'sent',
+		'lost',
+		'twice',
+		'executions',
+		'never 2xx',
+		'answers (all attempts)',
+	];
+	const cells = rows.map((r) =>
+		[
+			r.fault,
+			r.receiver,
+			r.sent,
+			r.lost,
+			r.twice,
+			r.executions,
+			r.refused,
+			JSON.stringify(r.answers),
+		].map(String),
+	);
 	const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
 	const line = (c: string[]) => `| ${c.map((v, i) => v.padEnd(widths[i])).join(' | ')} |`;
 	log(`FIGURES ${title}`);
-	for (const l of [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)]) console.log(`        ${l}`);
+	for (const l of [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)])
+		console.log(`        ${l}`);
 }
 
 // ---------- SQLite faults (regular mode) ----------------------------------------------
@@ -274,7 +347,11 @@ export function printTable(title: string, rows: FaultFigures[]): void {
  * (BEGIN IMMEDIATE) instead and holds it until `release()` (or 60 s); resolves once the SQL ran
  * or the lock is held.
  */
-export async function sqlite(stack: Stack, sql: string, hold = false): Promise<{ release: () => Promise<void> }> {
+export async function sqlite(
+	stack: Stack,
+	sql: string,
+	hold = false,
+): Promise<{ release: () => Promise<void> }> {
 	const file = `${stack.userFolder}/.n8n/database.sqlite`;
 	const script = `
 		const [modules, file, sql, hold] = process.argv.slice(1);
@@ -296,11 +373,19 @@ export async function sqlite(stack: Stack, sql: string, hold = false): Promise<{
 			const timer = setTimeout(release, 60000);
 			process.stdin.on('data', release);
 		});`;
-	const child = spawn(stack.line.nodeBin, ['-e', script, stack.line.modules, file, sql, hold ? 'hold' : ''], { stdio: ['pipe', 'pipe', 'pipe'] });
+	const child = spawn(
+		stack.line.nodeBin,
+		['-e', script, stack.line.modules, file, sql, hold ? 'hold' : ''],
+		{ stdio: ['pipe', 'pipe', 'pipe'] },
+	);
 	let errors = '';
 	child.stderr.on('data', (d: Buffer) => (errors += d.toString()));
 	const done = new Promise<void>((resolve, reject) =>
-		child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`sqlite on n8n's database failed (${code}): ${errors.trim()}`)))),
+		child.on('exit', (code) =>
+			code === 0
+				? resolve()
+				: reject(new Error(`sqlite on n8n's database failed (${code}): ${errors.trim()}`)),
+		),
 	);
 	await new Promise<void>((resolve, reject) => {
 		child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());

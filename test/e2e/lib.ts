@@ -6,7 +6,13 @@ import path from 'path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 import { requestedLine } from '../../scripts/lib/n8n-lines';
-import { type CredentialFixture, type SandboxInfo, type Stack, waitFor, type WorkflowFixture } from '../../scripts/lib/stack';
+import {
+	type CredentialFixture,
+	type SandboxInfo,
+	type Stack,
+	waitFor,
+	type WorkflowFixture,
+} from '../../scripts/lib/stack';
 
 export const PACKAGE = 'n8n-nodes-document-signing';
 export const CREDENTIAL_ID = 'DsSandboxCred001';
@@ -20,7 +26,8 @@ export const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
 export const EXAMPLES_DIR = path.join(__dirname, '..', '..', 'examples');
 
 const started = Date.now();
-export const log = (line: string) => console.log(`[e2e ${String(Math.round((Date.now() - started) / 1000)).padStart(3)}s] ${line}`);
+export const log = (line: string) =>
+	console.log(`[e2e ${String(Math.round((Date.now() - started) / 1000)).padStart(3)}s] ${line}`);
 export const elapsedSeconds = () => Math.round((Date.now() - started) / 1000);
 
 /** What a suite gets: the running stack, clients for the sandbox and the API, the fixtures. */
@@ -36,7 +43,11 @@ export interface E2eContext {
 
 export function clients(stack: Stack): Pick<E2eContext, 'sandbox' | 'service'> {
 	return {
-		sandbox: axios.create({ baseURL: `${stack.sandbox.origin}/__sandbox`, validateStatus: () => true, timeout: 30_000 }),
+		sandbox: axios.create({
+			baseURL: `${stack.sandbox.origin}/__sandbox`,
+			validateStatus: () => true,
+			timeout: 30_000,
+		}),
 		service: axios.create({
 			baseURL: stack.sandbox.baseUrl,
 			headers: { Authorization: `Bearer ${stack.sandbox.apiKey}` },
@@ -71,11 +82,15 @@ export async function check(name: string, body: () => Promise<void>): Promise<vo
 		results.push({ name, ok: true });
 		log(`PASS  ${name}`);
 	} catch (error) {
-		const message = String((error as Error).message).split('\n').join('\n        ');
+		const message = String((error as Error).message)
+			.split('\n')
+			.join('\n        ');
 		const known = onN8n1 ? KNOWN_ON_N8N_1.find((k) => k.check.test(name)) : undefined;
 		if (known) {
 			results.push({ name, ok: false, skipped: `n8n 1.x: ${known.reason}` });
-			log(`SKIP  ${name}\n        not counted on n8n 1.x: ${known.reason}\n        what it showed: ${message}`);
+			log(
+				`SKIP  ${name}\n        not counted on n8n 1.x: ${known.reason}\n        what it showed: ${message}`,
+			);
 			return;
 		}
 		results.push({ name, ok: false });
@@ -88,9 +103,15 @@ export async function check(name: string, body: () => Promise<void>): Promise<vo
  * module's default export gets `context`. A suite that throws counts as one failure. Suites
  * named in `notHere` (file name without .ts -> why) are left out unless E2E_ONLY asks for them.
  */
-export async function runSuites<C>(dir: string, context: C, notHere: Record<string, string> = {}): Promise<void> {
+export async function runSuites<C>(
+	dir: string,
+	context: C,
+	notHere: Record<string, string> = {},
+): Promise<void> {
 	const only = process.env.E2E_ONLY ?? '';
-	for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f.includes(only)).sort()) {
+	for (const file of readdirSync(dir)
+		.filter((f) => f.endsWith('.ts') && f.includes(only))
+		.sort()) {
 		const reason = notHere[file.replace(/\.ts$/, '')];
 		if (reason && !only) {
 			log(`SUITE ${file} not run here: ${reason}`);
@@ -98,7 +119,9 @@ export async function runSuites<C>(dir: string, context: C, notHere: Record<stri
 		}
 		log(`SUITE ${file}`);
 		try {
-			const suite = ((await import(path.join(dir, file))) as { default: (context: C) => Promise<void> }).default;
+			const suite = (
+				(await import(path.join(dir, file))) as { default: (context: C) => Promise<void> }
+			).default;
 			await suite(context);
 		} catch (error) {
 			results.push({ name: `${file} ran to its end`, ok: false });
@@ -111,7 +134,9 @@ export async function runSuites<C>(dir: string, context: C, notHere: Record<stri
 export function runMain(main: () => Promise<void>): void {
 	main().catch((error) => {
 		console.error(error);
-		console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
+		console.log(
+			`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`,
+		);
 		process.exit(1);
 	});
 }
@@ -121,7 +146,10 @@ export function summarize(): number {
 	const passed = results.filter((r) => r.ok).length;
 	const skipped = results.filter((r) => r.skipped).length;
 	const failed = results.length - passed - skipped;
-	for (const r of results) log(`${r.ok ? 'passed' : r.skipped ? 'SKIPPED' : 'FAILED'}: ${r.name}${r.skipped ? ` (${r.skipped})` : ''}`);
+	for (const r of results)
+		log(
+			`${r.ok ? 'passed' : r.skipped ? 'SKIPPED' : 'FAILED'}: ${r.name}${r.skipped ? ` (${r.skipped})` : ''}`,
+		);
 	log(`done in ${elapsedSeconds()} s`);
 	console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 	return failed === 0 ? 0 : 1;
@@ -145,7 +173,11 @@ export const credentials = (sandbox: SandboxInfo): CredentialFixture[] => [
 		id: CREDENTIAL_ID,
 		name: 'Document Signing sandbox',
 		type: 'documentSigningApi',
-		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret },
+		data: {
+			baseUrl: sandbox.baseUrl,
+			apiKey: sandbox.apiKey,
+			webhookSecret: sandbox.webhookSecret,
+		},
 	},
 	{
 		id: PLAIN_CREDENTIAL_ID,
@@ -193,12 +225,22 @@ export interface Execution {
 	status: string;
 	startedAt: string;
 	workflowId: string;
-	data?: { resultData: { runData: Record<string, Array<{ data?: { main: ExecutionItem[][] } }>>; error?: { message: string } } };
+	data?: {
+		resultData: {
+			runData: Record<string, Array<{ data?: { main: ExecutionItem[][] } }>>;
+			error?: { message: string };
+		};
+	};
 }
 
 export async function executions(stack: Stack, workflowId: string): Promise<Execution[]> {
-	const response = await stack.api.get('/executions', { params: { workflowId, includeData: true, limit: 100 } });
-	if (response.status !== 200) throw new Error(`GET /api/v1/executions answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`);
+	const response = await stack.api.get('/executions', {
+		params: { workflowId, includeData: true, limit: 100 },
+	});
+	if (response.status !== 200)
+		throw new Error(
+			`GET /api/v1/executions answered ${response.status}: ${JSON.stringify(response.data).slice(0, 300)}`,
+		);
 	// Oldest first.
 	return (response.data.data as Execution[]).sort((a, b) => Number(a.id) - Number(b.id));
 }
@@ -209,11 +251,12 @@ export function output(execution: Execution, node: string): ExecutionItem {
 	const item = runs?.[0]?.data?.main?.[0]?.[0];
 	if (!item) {
 		const error = execution.data?.resultData.error?.message;
-		throw new Error(`execution ${execution.id} has no output of "${node}"${error ? ` (workflow error: ${error})` : ''}`);
+		throw new Error(
+			`execution ${execution.id} has no output of "${node}"${error ? ` (workflow error: ${error})` : ''}`,
+		);
 	}
 	return item;
 }
-
 
 /** Stops n8n's process and starts it again on the same port and data (its log so far kept beside the new one). */
 export async function restartN8n(stack: Stack): Promise<void> {
@@ -228,11 +271,20 @@ export async function restartN8n(stack: Stack): Promise<void> {
 		process.kill(-pid, 'SIGKILL');
 		await waitFor('n8n to exit after SIGKILL', exited, 10_000, 200);
 	}
-	await fs.rename(path.join(stack.dir, 'n8n.log'), path.join(stack.dir, 'n8n.before-restart.log')).catch(() => undefined);
-	await stack.startN8nProcess('n8n', ['start'], stack.n8nEnv(), `${stack.n8nUrl}/healthz/readiness`);
+	await fs
+		.rename(path.join(stack.dir, 'n8n.log'), path.join(stack.dir, 'n8n.before-restart.log'))
+		.catch(() => undefined);
+	await stack.startN8nProcess(
+		'n8n',
+		['start'],
+		stack.n8nEnv(),
+		`${stack.n8nUrl}/healthz/readiness`,
+	);
 	await waitFor(
 		"n8n's REST routes",
-		async () => (await axios.get(`${stack.n8nUrl}/rest/login`, { validateStatus: () => true, timeout: 2000 })).status !== 404,
+		async () =>
+			(await axios.get(`${stack.n8nUrl}/rest/login`, { validateStatus: () => true, timeout: 2000 }))
+				.status !== 404,
 		60_000,
 	);
 }
@@ -241,15 +293,25 @@ export async function restartN8n(stack: Stack): Promise<void> {
  * Runs a saved workflow from one of its triggers, as the editor's Execute button does, and
  * waits until n8n has finished it; returns its id and the execution with its data.
  */
-export async function runManually(stack: Stack, workflowId: string, trigger: string, timeoutMs = 60_000): Promise<{ id: string; execution: Execution }> {
-	const run = await stack.rest.post(`/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } });
+export async function runManually(
+	stack: Stack,
+	workflowId: string,
+	trigger: string,
+	timeoutMs = 60_000,
+): Promise<{ id: string; execution: Execution }> {
+	const run = await stack.rest.post(`/workflows/${workflowId}/run`, {
+		triggerToStartFrom: { name: trigger },
+	});
 	expectEqual(run.status, 200, `manual run answered (${JSON.stringify(run.data).slice(0, 300)})`);
 	const id = String(run.data.data.executionId);
 	const execution = await waitFor(
 		'the manual run to finish',
 		async () => {
 			const response = await stack.api.get(`/executions/${id}`, { params: { includeData: true } });
-			return response.status === 200 && !['running', 'new', 'waiting'].includes(response.data.status) ? (response.data as Execution) : undefined;
+			return response.status === 200 &&
+				!['running', 'new', 'waiting'].includes(response.data.status)
+				? (response.data as Execution)
+				: undefined;
 		},
 		timeoutMs,
 		500,

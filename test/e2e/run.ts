@@ -20,7 +20,19 @@ import path from 'path';
 
 import { n8nLine } from '../../scripts/lib/n8n-lines';
 import { E2E_DIR, Stack, stopOnExit } from '../../scripts/lib/stack';
-import { clients, credentials, type E2eContext, EXAMPLES_DIR, loadWorkflows, log, results, runMain, runSuites, summarize, WORKFLOWS_DIR } from './lib';
+import {
+	clients,
+	credentials,
+	type E2eContext,
+	EXAMPLES_DIR,
+	loadWorkflows,
+	log,
+	results,
+	runMain,
+	runSuites,
+	summarize,
+	WORKFLOWS_DIR,
+} from './lib';
 
 const SUITES_DIR = path.join(__dirname, 'suites');
 
@@ -32,7 +44,8 @@ const SUITES_DIR = path.join(__dirname, 'suites');
 const ONCE_ON_N8N_2: Record<string, string> = {
 	'22-trigger-repeats':
 		"repeats and refusals are the trigger's memory of ids; on 1.x suite 21 checks that this memory is saved and survives a restart",
-	'60-variant': "the service's other shapes are the node's reading of answers; on 1.x every other suite runs the same requests and polls",
+	'60-variant':
+		"the service's other shapes are the node's reading of answers; on 1.x every other suite runs the same requests and polls",
 };
 
 async function main(): Promise<void> {
@@ -40,7 +53,9 @@ async function main(): Promise<void> {
 	const examples = loadWorkflows(EXAMPLES_DIR);
 
 	const line = n8nLine(E2E_DIR);
-	log(`n8n ${line.version} on Node ${line.nodeVersion}${line.envReason ? `, with ${line.envReason}` : ''}`);
+	log(
+		`n8n ${line.version} on Node ${line.nodeVersion}${line.envReason ? `, with ${line.envReason}` : ''}`,
+	);
 	const stack = new Stack({
 		n8n: line,
 		name: process.env.E2E_STACK || (line.major === 1 ? 'e2e-n8n1' : 'e2e'),

@@ -36,7 +36,10 @@ export interface RecordedRequest {
 	/** The tool names offered to the model in this request. */
 	tools?: string[];
 	/** The JSON schema of each offered tool's arguments, by tool name. */
-	toolSchemas?: Record<string, { properties?: Record<string, { type?: unknown }>; required?: string[] }>;
+	toolSchemas?: Record<
+		string,
+		{ properties?: Record<string, { type?: unknown }>; required?: string[] }
+	>;
 	messages?: ChatMessage[];
 	/** The raw request body as received, byte for byte. */
 	raw: string;
@@ -45,7 +48,9 @@ export interface RecordedRequest {
 const MODEL_ID = 'scripted-model';
 
 export const textOfMessage = (message: ChatMessage): string =>
-	typeof message.content === 'string' ? message.content : (message.content ?? []).map((part) => part.text ?? '').join('');
+	typeof message.content === 'string'
+		? message.content
+		: (message.content ?? []).map((part) => part.text ?? '').join('');
 
 export class ScriptedModel {
 	readonly requests: RecordedRequest[] = [];
@@ -66,7 +71,9 @@ export class ScriptedModel {
 	}
 
 	async close(): Promise<void> {
-		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
 	}
 
 	/** The chat-completion requests of a scenario, in order. */
@@ -77,7 +84,9 @@ export class ScriptedModel {
 	/** The tool results the model received in a scenario: each `role: "tool"` message of its last request. */
 	toolResults(scenario: string): Array<{ toolCallId: string; content: string }> {
 		const last = this.conversation(scenario).at(-1);
-		return (last?.messages ?? []).filter((m) => m.role === 'tool').map((m) => ({ toolCallId: String(m.tool_call_id), content: textOfMessage(m) }));
+		return (last?.messages ?? [])
+			.filter((m) => m.role === 'tool')
+			.map((m) => ({ toolCallId: String(m.tool_call_id), content: textOfMessage(m) }));
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -89,29 +98,50 @@ export class ScriptedModel {
 		this.requests.push(record);
 
 		if (req.method === 'GET' && path.endsWith('/models')) {
-			return json(res, 200, { object: 'list', data: [{ id: MODEL_ID, object: 'model', created: 0, owned_by: 'local' }] });
+			return json(res, 200, {
+				object: 'list',
+				data: [{ id: MODEL_ID, object: 'model', created: 0, owned_by: 'local' }],
+			});
 		}
 		if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-			return json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+			return json(res, 404, {
+				error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' },
+			});
 		}
-		let body: { messages?: ChatMessage[]; stream?: boolean; tools?: Array<{ function?: { name?: string; parameters?: any } }>; model?: string };
+		let body: {
+			messages?: ChatMessage[];
+			stream?: boolean;
+			tools?: Array<{ function?: { name?: string; parameters?: any } }>;
+			model?: string;
+		};
 		try {
 			body = JSON.parse(raw);
 		} catch {
-			return json(res, 400, { error: { message: 'the body is not JSON', type: 'invalid_request_error' } });
+			return json(res, 400, {
+				error: { message: 'the body is not JSON', type: 'invalid_request_error' },
+			});
 		}
 		const messages = body.messages ?? [];
 		record.messages = messages;
 		record.stream = body.stream === true;
 		record.tools = (body.tools ?? []).map((t) => String(t.function?.name));
-		record.toolSchemas = Object.fromEntries((body.tools ?? []).map((t) => [String(t.function?.name), t.function?.parameters ?? {}]));
-		const tag = messages.map(textOfMessage).join('\n').match(/\[scenario:([\w-]+)\]/);
+		record.toolSchemas = Object.fromEntries(
+			(body.tools ?? []).map((t) => [String(t.function?.name), t.function?.parameters ?? {}]),
+		);
+		const tag = messages
+			.map(textOfMessage)
+			.join('\n')
+			.match(/\[scenario:([\w-]+)\]/);
 		record.scenario = tag?.[1];
 		record.turn = messages.filter((m) => m.role === 'assistant').length;
 		const turn = tag ? this.scripts.get(tag[1])?.[record.turn] : undefined;
 		if (!turn) {
-			const reason = tag ? `scenario "${tag[1]}" has no turn ${record.turn}` : 'no [scenario:<name>] tag in the messages';
-			return json(res, 400, { error: { message: `scripted model: ${reason}`, type: 'invalid_request_error' } });
+			const reason = tag
+				? `scenario "${tag[1]}" has no turn ${record.turn}`
+				: 'no [scenario:<name>] tag in the messages';
+			return json(res, 400, {
+				error: { message: `scripted model: ${reason}`, type: 'invalid_request_error' },
+			});
 		}
 
 		const id = `chatcmpl-scripted-${++this.calls}`;
@@ -124,21 +154,51 @@ export class ScriptedModel {
 						tool_calls: turn.toolCalls.map((call, index) => ({
 							id: `call_${record.scenario}_${record.turn}_${index}`,
 							type: 'function',
-							function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+							function: {
+								name: call.name,
+								arguments:
+									typeof call.arguments === 'string'
+										? call.arguments
+										: JSON.stringify(call.arguments),
+							},
 						})),
 					};
 		const finish = 'text' in turn ? 'stop' : 'tool_calls';
-		const usage = { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: 10, total_tokens: Math.ceil(raw.length / 4) + 10 };
+		const usage = {
+			prompt_tokens: Math.ceil(raw.length / 4),
+			completion_tokens: 10,
+			total_tokens: Math.ceil(raw.length / 4) + 10,
+		};
 		const base = { id, created: Math.floor(Date.now() / 1000), model: body.model ?? MODEL_ID };
 		if (!record.stream) {
-			return json(res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage });
+			return json(res, 200, {
+				...base,
+				object: 'chat.completion',
+				choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+				usage,
+			});
 		}
 		// Streamed: the whole message in one delta (tool calls with their index), then the finish, the usage and [DONE].
-		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+		res.writeHead(200, {
+			'content-type': 'text/event-stream',
+			'cache-control': 'no-cache',
+			connection: 'keep-alive',
+		});
 		const event = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-		const delta = 'tool_calls' in message ? { ...message, tool_calls: message.tool_calls!.map((call, index) => ({ index, ...call })) } : message;
-		event({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] });
-		event({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] });
+		const delta =
+			'tool_calls' in message
+				? { ...message, tool_calls: message.tool_calls!.map((call, index) => ({ index, ...call })) }
+				: message;
+		event({
+			...base,
+			object: 'chat.completion.chunk',
+			choices: [{ index: 0, delta, finish_reason: null }],
+		});
+		event({
+			...base,
+			object: 'chat.completion.chunk',
+			choices: [{ index: 0, delta: {}, finish_reason: finish }],
+		});
 		event({ ...base, object: 'chat.completion.chunk', choices: [], usage });
 		res.end('data: [DONE]\n\n');
 	}

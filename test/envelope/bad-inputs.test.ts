@@ -17,7 +17,6 @@ import {
 	type Params,
 } from './helpers';
 
-
 interface Case {
 	name: string;
 	params: Params;
@@ -41,58 +40,156 @@ const createWith = (overrides: Params): Params => ({
 	...overrides,
 });
 
-const withRecipients = (recipients: IDataObject[]) => createWith({ recipients: recipientFields(recipients) });
+const withRecipients = (recipients: IDataObject[]) =>
+	createWith({ recipients: recipientFields(recipients) });
 const withJsonRecipients = (recipients: unknown) =>
 	createWith({ recipientsInput: 'json', recipientsJson: JSON.stringify(recipients) });
 const withSettings = (signingSettings: IDataObject) => createWith({ signingSettings });
 const withEstamp = (overrides: Params) => createWith(estampParams(overrides));
 /** The flat parameters of one e-stamp party (`estampFirstPartyName`, ...). */
 const party = (who: 'First' | 'Second', values: IDataObject) =>
-	Object.fromEntries(['name', 'email', 'mobile', 'address'].map((f) => [`estamp${who}Party${f[0].toUpperCase()}${f.slice(1)}`, values[f] ?? '']));
+	Object.fromEntries(
+		['name', 'email', 'mobile', 'address'].map((f) => [
+			`estamp${who}Party${f[0].toUpperCase()}${f.slice(1)}`,
+			values[f] ?? '',
+		]),
+	);
 const shipping = (values: IDataObject) => ({
-	address: { name: 'Asha Rao', address: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9876543210', ...values },
+	address: {
+		name: 'Asha Rao',
+		address: '12 MG Road',
+		city: 'Bengaluru',
+		state: 'Karnataka',
+		pincode: '560001',
+		mobile: '9876543210',
+		...values,
+	},
 });
 
 const cases: Case[] = [
 	// recipients
-	{ name: 'recipient without a name (mapped empty)', params: withRecipients([{ name: '={{ $json.name ?? "" }}', email: 'asha@example.com' }]), expect: ['Recipient 1 > Name', 'is required'] },
-	{ name: 'recipient without a contact', params: withRecipients([{ name: 'Asha Rao' }]), expect: ['Recipient 1 > Email', 'needs a contact'] },
+	{
+		name: 'recipient without a name (mapped empty)',
+		params: withRecipients([{ name: '={{ $json.name ?? "" }}', email: 'asha@example.com' }]),
+		expect: ['Recipient 1 > Name', 'is required'],
+	},
+	{
+		name: 'recipient without a contact',
+		params: withRecipients([{ name: 'Asha Rao' }]),
+		expect: ['Recipient 1 > Email', 'needs a contact'],
+	},
 	{
 		name: 'recipient with an empty email and no phone (JSON)',
 		params: withJsonRecipients([{ name: 'Asha Rao', email: '' }]),
 		expect: ['Recipient 1 > Email', 'needs a contact'],
 		absent: ['is not a valid email address', 'more)'],
 	},
-	{ name: 'recipient with a bad email', params: withRecipients([{ ...SIGNER, email: 'asha@' }]), expect: ['Recipient 1 > Email', 'is not a valid email address'] },
-	{ name: 'recipient phone not E.164', params: withRecipients([{ name: 'Asha Rao', phone: '98765 43210' }]), expect: ['Recipient 1 > Phone', 'E.164'] },
-	{ name: 'unknown role', params: withJsonRecipients([{ ...SIGNER, role: 'witness' }]), expect: ['Recipient 1 > Role', "must be one of: signer, approver, cc"] },
-	{ name: 'unknown signature method', params: withJsonRecipients([{ ...SIGNER, signatureMethod: 'ink' }]), expect: ['Recipient 1 > Signature Method', 'must be one of'] },
-	{ name: 'unknown verification method', params: withJsonRecipients([{ ...SIGNER, verificationMethod: 'sms' }]), expect: ['Recipient 1 > Verification Method', 'must be one of'] },
+	{
+		name: 'recipient with a bad email',
+		params: withRecipients([{ ...SIGNER, email: 'asha@' }]),
+		expect: ['Recipient 1 > Email', 'is not a valid email address'],
+	},
+	{
+		name: 'recipient phone not E.164',
+		params: withRecipients([{ name: 'Asha Rao', phone: '98765 43210' }]),
+		expect: ['Recipient 1 > Phone', 'E.164'],
+	},
+	{
+		name: 'unknown role',
+		params: withJsonRecipients([{ ...SIGNER, role: 'witness' }]),
+		expect: ['Recipient 1 > Role', 'must be one of: signer, approver, cc'],
+	},
+	{
+		name: 'unknown signature method',
+		params: withJsonRecipients([{ ...SIGNER, signatureMethod: 'ink' }]),
+		expect: ['Recipient 1 > Signature Method', 'must be one of'],
+	},
+	{
+		name: 'unknown verification method',
+		params: withJsonRecipients([{ ...SIGNER, verificationMethod: 'sms' }]),
+		expect: ['Recipient 1 > Verification Method', 'must be one of'],
+	},
 	{
 		name: '16 recipients',
-		params: withRecipients(Array.from({ length: 16 }, (_, n) => ({ name: `Person ${n}`, email: `p${n}@example.com`, role: 'signer' }))),
+		params: withRecipients(
+			Array.from({ length: 16 }, (_, n) => ({
+				name: `Person ${n}`,
+				email: `p${n}@example.com`,
+				role: 'signer',
+			})),
+		),
 		expect: ['Recipients', 'at most 15 recipients'],
 	},
-	{ name: 'no signer among recipients', params: withRecipients([APPROVER]), expect: ['Recipients', 'at least one signer'] },
-	{ name: 'order 0 through JSON', params: withJsonRecipients([{ ...SIGNER, order: 0 }]), expect: ['Recipient 1 > Signing Order', 'from 1'] },
+	{
+		name: 'no signer among recipients',
+		params: withRecipients([APPROVER]),
+		expect: ['Recipients', 'at least one signer'],
+	},
+	{
+		name: 'order 0 through JSON',
+		params: withJsonRecipients([{ ...SIGNER, order: 0 }]),
+		expect: ['Recipient 1 > Signing Order', 'from 1'],
+	},
 	{
 		name: 'placement page that is not a number',
-		params: withRecipients([{ ...SIGNER, signaturePlacement: { searchText: 'Signature', pages: '1, x' } }]),
+		params: withRecipients([
+			{ ...SIGNER, signaturePlacement: { searchText: 'Signature', pages: '1, x' } },
+		]),
 		expect: ['Recipient 1 > Signature Placement > Pages, entry 2', 'must be a number'],
 	},
-	{ name: 'recipients JSON that does not parse', params: createWith({ recipientsInput: 'json', recipientsJson: '[{"name": ' }), expect: ['Recipients (JSON)', 'not valid JSON'] },
+	{
+		name: 'recipients JSON that does not parse',
+		params: createWith({ recipientsInput: 'json', recipientsJson: '[{"name": ' }),
+		expect: ['Recipients (JSON)', 'not valid JSON'],
+	},
 	// workflow settings
-	{ name: 'http redirect URL', params: withSettings({ redirectUrl: 'http://example.com/done' }), expect: ['Signing Settings > Redirect URL', 'HTTPS'] },
-	{ name: 'unknown mode', params: withSettings({ mode: 'random' }), expect: ['Signing Settings > Mode', 'must be one of: sequential, parallel'] },
-	{ name: 'unknown email notification value', params: withSettings({ emailNotifications: 'sometimes' }), expect: ['Signing Settings > Email Notifications', 'must be one of'] },
-	{ name: 'unknown email notification value', params: withSettings({ emailNotifications: 'daily' }), expect: ['Signing Settings > Email Notifications', 'must be one of'] },
+	{
+		name: 'http redirect URL',
+		params: withSettings({ redirectUrl: 'http://example.com/done' }),
+		expect: ['Signing Settings > Redirect URL', 'HTTPS'],
+	},
+	{
+		name: 'unknown mode',
+		params: withSettings({ mode: 'random' }),
+		expect: ['Signing Settings > Mode', 'must be one of: sequential, parallel'],
+	},
+	{
+		name: 'unknown email notification value',
+		params: withSettings({ emailNotifications: 'sometimes' }),
+		expect: ['Signing Settings > Email Notifications', 'must be one of'],
+	},
+	{
+		name: 'unknown email notification value',
+		params: withSettings({ emailNotifications: 'daily' }),
+		expect: ['Signing Settings > Email Notifications', 'must be one of'],
+	},
 	// A key the schema does not list is refused by name, never dropped silently.
-	{ name: 'recipient JSON with a misspelt property', params: withJsonRecipients([{ ...SIGNER, emial: 'x@example.com' }]), expect: ['Recipient 1 > emial', 'is not a field the API takes'] },
-	{ name: 'reminder every 0 hours', params: withSettings({ reminderEveryHours: 0 }), expect: ['Signing Settings > Reminder Every Hours', 'from 1'] },
-	{ name: 'expiry that is not a date', params: withSettings({ expiresAt: 'next tuesday' }), expect: ['Signing Settings > Expires At', 'ISO 8601'] },
-	{ name: 'expiry in the past', params: withSettings({ expiresAt: '2020-01-31T18:00:00Z' }), expect: ['Signing Settings > Expires At', 'must be in the future'] },
+	{
+		name: 'recipient JSON with a misspelt property',
+		params: withJsonRecipients([{ ...SIGNER, emial: 'x@example.com' }]),
+		expect: ['Recipient 1 > emial', 'is not a field the API takes'],
+	},
+	{
+		name: 'reminder every 0 hours',
+		params: withSettings({ reminderEveryHours: 0 }),
+		expect: ['Signing Settings > Reminder Every Hours', 'from 1'],
+	},
+	{
+		name: 'expiry that is not a date',
+		params: withSettings({ expiresAt: 'next tuesday' }),
+		expect: ['Signing Settings > Expires At', 'ISO 8601'],
+	},
+	{
+		name: 'expiry in the past',
+		params: withSettings({ expiresAt: '2020-01-31T18:00:00Z' }),
+		expect: ['Signing Settings > Expires At', 'must be in the future'],
+	},
 	// e-stamp
-	{ name: 'e-stamp state not supported', params: withEstamp({ estampState: 'XX', estampArticleValue: 'Affidavit' }), expect: ['Stamp State', 'Invalid enum value'] },
+	{
+		name: 'e-stamp state not supported',
+		params: withEstamp({ estampState: 'XX', estampArticleValue: 'Affidavit' }),
+		expect: ['Stamp State', 'Invalid enum value'],
+	},
 	{
 		name: 'article not in the KA catalog',
 		params: withEstamp({ estampArticle: '__exactValue__', estampArticleValue: 'Rental Agreement' }),
@@ -105,12 +202,28 @@ const cases: Case[] = [
 	},
 	{
 		name: 'article with a Stamp Act number (state without catalog)',
-		params: withEstamp({ estampState: 'DL', estampArticle: '__exactValue__', estampArticleValue: 'Article 5(b) - Agreement' }),
+		params: withEstamp({
+			estampState: 'DL',
+			estampArticle: '__exactValue__',
+			estampArticleValue: 'Article 5(b) - Agreement',
+		}),
 		expect: ['Article (Exact Value)', 'Stamp Act article number'],
 	},
-	{ name: 'duty of 9', params: withEstamp({ estampAmount: '9' }), expect: ['Stamp Duty Amount', 'from 10 to 10000000'] },
-	{ name: 'duty over the ceiling and the KA maximum', params: withEstamp({ estampAmount: '10000001' }), expect: ['Stamp Duty Amount', 'from 10 to 10000000 for state KA'] },
-	{ name: 'duty with decimals', params: withEstamp({ estampAmount: '12.5' }), expect: ['Stamp Duty Amount', 'whole number'] },
+	{
+		name: 'duty of 9',
+		params: withEstamp({ estampAmount: '9' }),
+		expect: ['Stamp Duty Amount', 'from 10 to 10000000'],
+	},
+	{
+		name: 'duty over the ceiling and the KA maximum',
+		params: withEstamp({ estampAmount: '10000001' }),
+		expect: ['Stamp Duty Amount', 'from 10 to 10000000 for state KA'],
+	},
+	{
+		name: 'duty with decimals',
+		params: withEstamp({ estampAmount: '12.5' }),
+		expect: ['Stamp Duty Amount', 'whole number'],
+	},
 	{
 		name: 'duty mapped empty',
 		params: withEstamp({ estampAmount: '={{ $json.duty ?? "" }}' }),
@@ -119,33 +232,62 @@ const cases: Case[] = [
 	},
 	{
 		name: 'party without legal name (mapped empty)',
-		params: withEstamp({ ...party('Second', { name: '={{ "" }}', email: 'b@example.com', address: 'Park Street' }) }),
+		params: withEstamp({
+			...party('Second', { name: '={{ "" }}', email: 'b@example.com', address: 'Park Street' }),
+		}),
 		expect: ['Second Party Legal Name', 'is required (the legal name)'],
 	},
-	{ name: 'negative consideration amount', params: withEstamp({ estampConsiderationAmount: '-5' }), expect: ['Consideration Amount', 'non-negative whole number'] },
+	{
+		name: 'negative consideration amount',
+		params: withEstamp({ estampConsiderationAmount: '-5' }),
+		expect: ['Consideration Amount', 'non-negative whole number'],
+	},
 	{
 		name: 'same legal name for both parties',
-		params: withEstamp({ ...party('Second', { name: 'asha rao ', email: 'b@example.com', address: 'Elsewhere' }) }),
+		params: withEstamp({
+			...party('Second', { name: 'asha rao ', email: 'b@example.com', address: 'Elsewhere' }),
+		}),
 		expect: ['Second Party Legal Name', 'must differ'],
 	},
 	{
 		name: 'party with a bad email',
-		params: withEstamp({ ...party('First', { name: 'Asha Rao', email: 'asha-at-example', address: 'MG Road' }) }),
+		params: withEstamp({
+			...party('First', { name: 'Asha Rao', email: 'asha-at-example', address: 'MG Road' }),
+		}),
 		expect: ['First Party Email', 'Invalid email'],
 	},
 	{
 		name: 'party with an empty email (mapped)',
-		params: withEstamp({ ...party('First', { name: 'Asha Rao', email: '={{ "" }}', address: 'MG Road' }) }),
+		params: withEstamp({
+			...party('First', { name: 'Asha Rao', email: '={{ "" }}', address: 'MG Road' }),
+		}),
 		expect: ['First Party Email', 'must not be empty'],
 		absent: ['is not a valid email address'],
 	},
 	{
 		name: 'party mobile with 9 digits',
-		params: withEstamp({ ...party('First', { name: 'Asha Rao', email: 'asha@example.com', mobile: '987654321', address: 'MG Road' }) }),
+		params: withEstamp({
+			...party('First', {
+				name: 'Asha Rao',
+				email: 'asha@example.com',
+				mobile: '987654321',
+				address: 'MG Road',
+			}),
+		}),
 		expect: ['First Party Mobile', '10-digit'],
 	},
-	{ name: 'first party missing (all mapped empty)', params: withEstamp(party('First', { name: '={{ "" }}', email: '={{ "" }}', address: '={{ "" }}' })), expect: ['First Party (Legal Name, Email, Address)', 'is required'] },
-	{ name: 'hard copy without shipping address', params: withEstamp({ estampHardcopy: true }), expect: ['Shipping Address', 'required when Deliver a Physical Copy is on'] },
+	{
+		name: 'first party missing (all mapped empty)',
+		params: withEstamp(
+			party('First', { name: '={{ "" }}', email: '={{ "" }}', address: '={{ "" }}' }),
+		),
+		expect: ['First Party (Legal Name, Email, Address)', 'is required'],
+	},
+	{
+		name: 'hard copy without shipping address',
+		params: withEstamp({ estampHardcopy: true }),
+		expect: ['Shipping Address', 'required when Deliver a Physical Copy is on'],
+	},
 	{
 		name: 'shipping state given as a code',
 		params: withEstamp({ estampHardcopy: true, estampShipping: shipping({ state: 'KA' }) }),
@@ -160,7 +302,18 @@ const cases: Case[] = [
 	{
 		name: 'file that is not a PDF',
 		params: createWith({}),
-		input: () => [{ json: {}, binary: { data: { data: Buffer.from('hello, not a pdf'), fileName: 'notes.txt', mimeType: 'text/plain' } } }],
+		input: () => [
+			{
+				json: {},
+				binary: {
+					data: {
+						data: Buffer.from('hello, not a pdf'),
+						fileName: 'notes.txt',
+						mimeType: 'text/plain',
+					},
+				},
+			},
+		],
 		expect: ['Binary property "data"', 'not a PDF'],
 	},
 	{
@@ -173,9 +326,22 @@ const cases: Case[] = [
 		},
 		expect: ['Binary property "data"', '10485761 bytes; the limit is 10485760 bytes'],
 	},
-	{ name: 'empty file', params: createWith({}), input: () => [pdfItem(Buffer.alloc(0))], expect: ['Binary property "data"', 'empty'] },
-	{ name: 'missing binary property', params: createWith({ binaryPropertyName: 'contract' }), expect: ['contract'] },
-	{ name: 'no file name when not uploading', params: createWith({ pdfSource: 'none', fileName: '={{ $json.fileName ?? "" }}' }), expect: ['File Name', 'is required'] },
+	{
+		name: 'empty file',
+		params: createWith({}),
+		input: () => [pdfItem(Buffer.alloc(0))],
+		expect: ['Binary property "data"', 'empty'],
+	},
+	{
+		name: 'missing binary property',
+		params: createWith({ binaryPropertyName: 'contract' }),
+		expect: ['contract'],
+	},
+	{
+		name: 'no file name when not uploading',
+		params: createWith({ pdfSource: 'none', fileName: '={{ $json.fileName ?? "" }}' }),
+		expect: ['File Name', 'is required'],
+	},
 	// other operations
 	{
 		name: 'add 16 recipients',
@@ -183,21 +349,58 @@ const cases: Case[] = [
 			operation: 'addRecipients',
 			envelopeId: 'env_any',
 			recipientsInput: 'fields',
-			recipients: recipientFields(Array.from({ length: 16 }, (_, n) => ({ name: `P${n}`, email: `p${n}@example.com` }))),
+			recipients: recipientFields(
+				Array.from({ length: 16 }, (_, n) => ({ name: `P${n}`, email: `p${n}@example.com` })),
+			),
 		},
 		expect: ['Recipients', 'at most 15 recipients'],
 	},
 	{
 		name: 'replace recipients with a list without signer',
-		params: { operation: 'addRecipients', envelopeId: 'env_any', replace: true, recipients: recipientFields([APPROVER]) },
+		params: {
+			operation: 'addRecipients',
+			envelopeId: 'env_any',
+			replace: true,
+			recipients: recipientFields([APPROVER]),
+		},
 		expect: ['Recipients', 'at least one signer'],
 	},
-	{ name: 'add no recipients', params: { operation: 'addRecipients', envelopeId: 'env_any' }, expect: ['Recipients', 'at least one recipient'] },
-	{ name: 'list with an empty status filter given by an expression', params: { operation: 'getMany', filters: { status: '={{ " " }}' } }, expect: ['Status', 'must not be empty'] },
-	{ name: 'empty envelope id', params: { operation: 'send', envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId ?? "" }}' } }, expect: ['Envelope', 'envelope ID is required'] },
-	{ name: 'envelope id ".." (would leave /envelopes/{id})', params: { operation: 'getStatus', envelopeId: { __rl: true, mode: 'id', value: '..' } }, expect: ['Envelope', '".." is not an ID'] },
-	{ name: 'envelope id "."', params: { operation: 'downloadFile', envelopeId: { __rl: true, mode: 'id', value: '.' } }, expect: ['Envelope', '"." is not an ID'] },
-	{ name: 'envelope id of 100 000 characters', params: { operation: 'getFields', envelopeId: { __rl: true, mode: 'id', value: 'e'.repeat(100_000) } }, expect: ['Envelope', 'at most 128 are allowed'] },
+	{
+		name: 'add no recipients',
+		params: { operation: 'addRecipients', envelopeId: 'env_any' },
+		expect: ['Recipients', 'at least one recipient'],
+	},
+	{
+		name: 'list with an empty status filter given by an expression',
+		params: { operation: 'getMany', filters: { status: '={{ " " }}' } },
+		expect: ['Status', 'must not be empty'],
+	},
+	{
+		name: 'empty envelope id',
+		params: {
+			operation: 'send',
+			envelopeId: { __rl: true, mode: 'id', value: '={{ $json.envelopeId ?? "" }}' },
+		},
+		expect: ['Envelope', 'envelope ID is required'],
+	},
+	{
+		name: 'envelope id ".." (would leave /envelopes/{id})',
+		params: { operation: 'getStatus', envelopeId: { __rl: true, mode: 'id', value: '..' } },
+		expect: ['Envelope', '".." is not an ID'],
+	},
+	{
+		name: 'envelope id "."',
+		params: { operation: 'downloadFile', envelopeId: { __rl: true, mode: 'id', value: '.' } },
+		expect: ['Envelope', '"." is not an ID'],
+	},
+	{
+		name: 'envelope id of 100 000 characters',
+		params: {
+			operation: 'getFields',
+			envelopeId: { __rl: true, mode: 'id', value: 'e'.repeat(100_000) },
+		},
+		expect: ['Envelope', 'at most 128 are allowed'],
+	},
 ];
 
 describe('bad input: a clear error and no request', () => {
@@ -224,7 +427,7 @@ describe('bad input: a clear error and no request', () => {
 		expect(run.requests).toEqual([]);
 	});
 
-	it('a required parameter left empty in the editor is stopped by n8n\'s own parameter check', async () => {
+	it("a required parameter left empty in the editor is stopped by n8n's own parameter check", async () => {
 		const before = (await h.requests()).length;
 		await expect(
 			runOp(h, withRecipients([{ email: 'asha@example.com' }]), [pdfItem(pdf)]),
@@ -234,16 +437,19 @@ describe('bad input: a clear error and no request', () => {
 
 	it('after switching the state from KA to DL, the KA article is not read: n8n asks for the typed article first', async () => {
 		const before = (await h.requests()).length;
-		await expect(runOp(h, withEstamp({ estampState: 'DL', estampArticle: 'Affidavit' }), [pdfItem(pdf)])).rejects.toThrow(
-			'Parameter "Article (Exact Value)" is required',
-		);
+		await expect(
+			runOp(h, withEstamp({ estampState: 'DL', estampArticle: 'Affidavit' }), [pdfItem(pdf)]),
+		).rejects.toThrow('Parameter "Article (Exact Value)" is required');
 		expect((await h.requests()).length).toBe(before);
 	});
 
 	it('reports every broken field of an item, not only the first', async () => {
 		const run = await runOp(
 			h,
-			withRecipients([{ name: '={{ "" }}', email: 'bad' }, { ...SIGNER, phone: '12345' }]),
+			withRecipients([
+				{ name: '={{ "" }}', email: 'bad' },
+				{ ...SIGNER, phone: '12345' },
+			]),
 			[pdfItem(pdf)],
 		);
 		const text = errorText(run);
@@ -254,7 +460,9 @@ describe('bad input: a clear error and no request', () => {
 		// The message has the first problem and a count; the description has one problem per
 		// "; "-separated part (n8n renders it as HTML, where line breaks would run together).
 		const error = run.result.error as Error & { description?: string };
-		expect(error.message).toBe('Invalid envelope: Recipient 1 > Name: is required; Recipient 1 > Email: is not a valid email address; Recipient 2 > Phone: must be a phone number in E.164 format, such as +919876543210');
+		expect(error.message).toBe(
+			'Invalid envelope: Recipient 1 > Name: is required; Recipient 1 > Email: is not a valid email address; Recipient 2 > Phone: must be a phone number in E.164 format, such as +919876543210',
+		);
 		expect(error.description?.split('; ')).toEqual([
 			'Recipient 1 > Name: is required',
 			'Recipient 1 > Email: is not a valid email address',
@@ -265,7 +473,11 @@ describe('bad input: a clear error and no request', () => {
 	it('under Continue On Fail, a bad item is an error item with its field errors and the good item is still created', async () => {
 		const run = await runOp(
 			h,
-			createWith({ recipients: '={{ $json.bad ? [] : undefined }}', recipientsInput: 'json', recipientsJson: '={{ JSON.stringify($json.recipients) }}' }),
+			createWith({
+				recipients: '={{ $json.bad ? [] : undefined }}',
+				recipientsInput: 'json',
+				recipientsJson: '={{ JSON.stringify($json.recipients) }}',
+			}),
 			[
 				{ ...pdfItem(pdf, { recipients: [{ name: 'No Contact' }] }) },
 				{ ...pdfItem(pdf, { recipients: [SIGNER] }) },
@@ -282,9 +494,8 @@ describe('bad input: a clear error and no request', () => {
 		expect(run.items[1].json).toMatchObject({ status: 'draft', recipientsAdded: 1 });
 		expect(run.items[1].pairedItem).toEqual({ item: 1 });
 		// only the good item reached the service: one create, one upload
-		expect(run.requests.map((r) => `${r.method} ${r.path.split('/').slice(0, 3).join('/')}`)).toEqual([
-			'POST /api/v1',
-			'POST /storage/upload',
-		]);
+		expect(
+			run.requests.map((r) => `${r.method} ${r.path.split('/').slice(0, 3).join('/')}`),
+		).toEqual(['POST /api/v1', 'POST /storage/upload']);
 	});
 });

@@ -50,7 +50,13 @@ describe('envelope create', () => {
 		expect(out.upload).toBeUndefined(); // the used upload form is not repeated
 		expect(run.items[0].pairedItem).toEqual({ item: 0 });
 
-		expect(run.requests.map((r) => [r.method, r.path.split('/').slice(0, 3).join('/'), r.hasAuthorization])).toEqual([
+		expect(
+			run.requests.map((r) => [
+				r.method,
+				r.path.split('/').slice(0, 3).join('/'),
+				r.hasAuthorization,
+			]),
+		).toEqual([
 			['POST', '/api/v1', true],
 			['POST', '/storage/upload', false],
 		]);
@@ -61,20 +67,39 @@ describe('envelope create', () => {
 	it('uploads with PUT when chosen', async () => {
 		const run = await runOp(
 			h,
-			{ operation: 'create', recipients: recipientFields([SIGNER]), options: { uploadMethod: 'put' } },
+			{
+				operation: 'create',
+				recipients: recipientFields([SIGNER]),
+				options: { uploadMethod: 'put' },
+			},
 			[pdfItem(pdf)],
 		);
 		expect(run.result.error).toBeUndefined();
-		expect(run.items[0].json.uploaded).toEqual({ fileName: 'agreement.pdf', size: pdf.length, method: 'PUT' });
+		expect(run.items[0].json.uploaded).toEqual({
+			fileName: 'agreement.pdf',
+			size: pdf.length,
+			method: 'PUT',
+		});
 		expect(run.requests[1]).toMatchObject({ method: 'PUT', hasAuthorization: false, status: 200 });
 		expect((await storedPdf(run.items[0].json.id as string)).equals(pdf)).toBe(true);
 	});
 
 	it('without upload, returns the upload configuration for a later step', async () => {
-		const run = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'later.pdf', title: 'Later', output: 'raw' });
+		const run = await runOp(h, {
+			operation: 'create',
+			pdfSource: 'none',
+			fileName: 'later.pdf',
+			title: 'Later',
+			output: 'raw',
+		});
 		expect(run.result.error).toBeUndefined();
 		const out = run.items[0].json;
-		expect(out).toMatchObject({ fileName: 'later.pdf', status: 'draft', expiresIn: 3600, maxFileSize: 10485760 });
+		expect(out).toMatchObject({
+			fileName: 'later.pdf',
+			status: 'draft',
+			expiresIn: 3600,
+			maxFileSize: 10485760,
+		});
 		expect((out.upload as IDataObject).url).toMatch(/\/storage\/upload\//);
 		expect(out.uploaded).toBeUndefined();
 		expect(run.requests).toHaveLength(1);
@@ -95,7 +120,14 @@ describe('envelope create', () => {
 						order: 2,
 						signatureMethod: 'all',
 						verificationMethod: 'link_only',
-						signaturePlacement: { searchText: 'Signature of tenant', pages: '1, 2', position: 'above', gap: 12, width: 180, height: 40 },
+						signaturePlacement: {
+							searchText: 'Signature of tenant',
+							pages: '1, 2',
+							position: 'above',
+							gap: 12,
+							width: 180,
+							height: 40,
+						},
 					},
 					{ ...APPROVER, order: 0, verificationMethod: '' },
 				]),
@@ -109,7 +141,19 @@ describe('envelope create', () => {
 					whatsappNotifications: 'none',
 					redirectUrl: 'https://example.com/done',
 				},
-				...estampParams({ estampHardcopy: true, estampShipping: { address: { name: 'Asha Rao', address: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9876543210' } } }),
+				...estampParams({
+					estampHardcopy: true,
+					estampShipping: {
+						address: {
+							name: 'Asha Rao',
+							address: '12 MG Road',
+							city: 'Bengaluru',
+							state: 'Karnataka',
+							pincode: '560001',
+							mobile: '9876543210',
+						},
+					},
+				}),
 			},
 			[pdfItem(pdf)],
 		);
@@ -126,10 +170,23 @@ describe('envelope create', () => {
 					order: 2,
 					signatureMethod: 'all',
 					verificationMethod: 'link_only',
-					signaturePlacement: { type: 'text', searchText: 'Signature of tenant', pages: [1, 2], position: 'above', gap: 12, width: 180, height: 40 },
+					signaturePlacement: {
+						type: 'text',
+						searchText: 'Signature of tenant',
+						pages: [1, 2],
+						position: 'above',
+						gap: 12,
+						width: 180,
+						height: 40,
+					},
 				},
 				// n8n fills the collection's defaults; "Signing Settings Default" (empty) is left out
-				{ name: 'Vikram Shah', email: 'vikram@example.com', role: 'approver', signatureMethod: 'electronic' },
+				{
+					name: 'Vikram Shah',
+					email: 'vikram@example.com',
+					role: 'approver',
+					signatureMethod: 'electronic',
+				},
 			],
 			workflow: {
 				mode: 'parallel',
@@ -148,9 +205,25 @@ describe('envelope create', () => {
 					considerationAmount: '0',
 					payee: 'first-party',
 					hardcopy: 'y',
-					firstParty: { name: 'Asha Rao', email: 'asha@example.com', mobile: '9876543210', address: '12 MG Road, Bengaluru' },
-					secondParty: { name: 'Vikram Shah', email: 'vikram@example.com', address: '4 Park Street, Bengaluru' },
-					shipping: { name: 'Asha Rao', address: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', mobile: '9876543210' },
+					firstParty: {
+						name: 'Asha Rao',
+						email: 'asha@example.com',
+						mobile: '9876543210',
+						address: '12 MG Road, Bengaluru',
+					},
+					secondParty: {
+						name: 'Vikram Shah',
+						email: 'vikram@example.com',
+						address: '4 Park Street, Bengaluru',
+					},
+					shipping: {
+						name: 'Asha Rao',
+						address: '12 MG Road',
+						city: 'Bengaluru',
+						state: 'Karnataka',
+						pincode: '560001',
+						mobile: '9876543210',
+					},
 				},
 			},
 		});
@@ -175,7 +248,9 @@ describe('envelope create', () => {
 		);
 		expect(run.result.error).toBeUndefined();
 		const creates = run.requests.filter((r) => r.path === '/api/v1/envelopes');
-		expect(creates.map((r) => ((r.body as IDataObject).workflow as IDataObject).estampConfig)).toEqual([
+		expect(
+			creates.map((r) => ((r.body as IDataObject).workflow as IDataObject).estampConfig),
+		).toEqual([
 			expect.objectContaining({ state: 'DL', article: 'Rent Agreement' }),
 			expect.objectContaining({ state: 'DL', article: 'Indemnity Bond' }),
 		]);
@@ -184,8 +259,13 @@ describe('envelope create', () => {
 	it('e-stamp parties mapped to nothing are refused by the schema before any request', async () => {
 		const params = estampParams() as IDataObject;
 		// Mapped to nothing (a field left empty in the editor is stopped by n8n's own required check).
-		for (const key of Object.keys(params).filter((k) => /^estamp(First|Second)Party/.test(k))) params[key] = '={{ "" }}';
-		const run = await runOp(h, { operation: 'create', recipients: recipientFields([SIGNER]), ...params }, [pdfItem(pdf)]);
+		for (const key of Object.keys(params).filter((k) => /^estamp(First|Second)Party/.test(k)))
+			params[key] = '={{ "" }}';
+		const run = await runOp(
+			h,
+			{ operation: 'create', recipients: recipientFields([SIGNER]), ...params },
+			[pdfItem(pdf)],
+		);
 		expect(errorText(run)).toContain('First Party (Legal Name, Email, Address): is required');
 		expect(errorText(run)).toContain('Second Party (Legal Name, Email, Address): is required');
 		expect(run.requests).toEqual([]);
@@ -202,7 +282,10 @@ describe('envelope create', () => {
 			},
 			[
 				pdfItem(pdf, { title: 'First', people: [SIGNER] }),
-				pdfItem(pdf, { title: 'Second', people: { recipients: [SIGNER, { name: 'Cc Only', phone: '+14155550100', role: 'cc' }] } }),
+				pdfItem(pdf, {
+					title: 'Second',
+					people: { recipients: [SIGNER, { name: 'Cc Only', phone: '+14155550100', role: 'cc' }] },
+				}),
 			],
 		);
 		expect(run.result.error).toBeUndefined();
@@ -215,16 +298,24 @@ describe('envelope create', () => {
 	it.each([
 		['UNAUTHORIZED', () => 'service_not-a-real-key', 'UNAUTHORIZED'],
 		['FORBIDDEN', () => h.sandbox.disabledApiKey, 'FORBIDDEN'],
-	])('a %s answer stops the item before any upload, and the key is never shown', async (_label, key, code) => {
-		const apiKey = key();
-		const run = await runOp(h, { operation: 'create', recipients: recipientFields([SIGNER]) }, [pdfItem(pdf)], {
-			credentials: { apiKey },
-		});
-		expect(run.result.error).toBeDefined();
-		expect(errorText(run)).toContain(code);
-		expect(errorText(run)).not.toContain(apiKey);
-		expect(run.requests.map((r) => r.path)).toEqual(['/api/v1/envelopes']);
-	});
+	])(
+		'a %s answer stops the item before any upload, and the key is never shown',
+		async (_label, key, code) => {
+			const apiKey = key();
+			const run = await runOp(
+				h,
+				{ operation: 'create', recipients: recipientFields([SIGNER]) },
+				[pdfItem(pdf)],
+				{
+					credentials: { apiKey },
+				},
+			);
+			expect(run.result.error).toBeDefined();
+			expect(errorText(run)).toContain(code);
+			expect(errorText(run)).not.toContain(apiKey);
+			expect(run.requests.map((r) => r.path)).toEqual(['/api/v1/envelopes']);
+		},
+	);
 
 	it('under Continue On Fail, an item whose create is refused becomes an error item; the others are created', async () => {
 		const run = await runOp(
@@ -234,7 +325,11 @@ describe('envelope create', () => {
 				recipients: recipientFields([SIGNER]),
 				binaryPropertyName: '={{ $json.field }}',
 			},
-			[pdfItem(pdf, { field: 'data' }), pdfItem(pdf, { field: 'missing' }), pdfItem(pdf, { field: 'data' })],
+			[
+				pdfItem(pdf, { field: 'data' }),
+				pdfItem(pdf, { field: 'missing' }),
+				pdfItem(pdf, { field: 'data' }),
+			],
 			{ continueOnFail: true },
 		);
 		expect(run.items).toHaveLength(3);

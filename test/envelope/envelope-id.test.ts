@@ -22,32 +22,60 @@ describe('envelopeId after the steps that create an envelope', () => {
 	beforeEach(async () => await h.reset());
 
 	it('Create outputs envelopeId equal to the API id, with and without upload, keeping every API field', async () => {
-		const uploaded = await runOp(h, { operation: 'create', title: 'Lease', recipients: recipientFields([SIGNER]), output: 'raw' }, [pdfItem(pdf)]);
+		const uploaded = await runOp(
+			h,
+			{ operation: 'create', title: 'Lease', recipients: recipientFields([SIGNER]), output: 'raw' },
+			[pdfItem(pdf)],
+		);
 		expect(uploaded.result.error).toBeUndefined();
 		const out = uploaded.items[0].json;
 		expect(typeof out.id).toBe('string');
 		expect(out.envelopeId).toBe(out.id);
 		expect(out).toMatchObject({ title: 'Lease', status: 'draft', fileName: 'agreement.pdf' });
 
-		const later = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'later.pdf', output: 'raw' });
+		const later = await runOp(h, {
+			operation: 'create',
+			pdfSource: 'none',
+			fileName: 'later.pdf',
+			output: 'raw',
+		});
 		expect(later.items[0].json.envelopeId).toBe(later.items[0].json.id);
 		expect((later.items[0].json.upload as IDataObject).url).toBeDefined();
 	});
 
 	it('Create without recipients adds one hint under the output (Send will need them); with recipients, none', async () => {
-		const bare = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'a.pdf' }, [{ json: {} }, { json: {} }]);
+		const bare = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'a.pdf' }, [
+			{ json: {} },
+			{ json: {} },
+		]);
 		expect(bare.result.error).toBeUndefined();
 		const hints = bare.result.runData[NODE][0].hints ?? [];
 		expect(hints.map((hint) => hint.message)).toEqual([NO_RECIPIENTS_HINT]);
-		const withSigner = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'b.pdf', recipients: recipientFields([SIGNER]) });
+		const withSigner = await runOp(h, {
+			operation: 'create',
+			pdfSource: 'none',
+			fileName: 'b.pdf',
+			recipients: recipientFields([SIGNER]),
+		});
 		expect(withSigner.result.runData[NODE][0].hints ?? []).toEqual([]);
 	});
 
 	it('Get Many outputs each envelope with envelopeId beside its id', async () => {
-		const created = await runOp(h, { operation: 'create', pdfSource: 'none', fileName: 'listed.pdf', recipients: recipientFields([SIGNER]) });
-		const listed = await runOp(h, { operation: 'getMany', returnAll: true, filters: { status: 'draft' } });
+		const created = await runOp(h, {
+			operation: 'create',
+			pdfSource: 'none',
+			fileName: 'listed.pdf',
+			recipients: recipientFields([SIGNER]),
+		});
+		const listed = await runOp(h, {
+			operation: 'getMany',
+			returnAll: true,
+			filters: { status: 'draft' },
+		});
 		expect(listed.result.error).toBeUndefined();
-		const mine = listed.items.map((item) => item.json).find((json) => json.id === created.items[0].json.id);
+		const mine = listed.items
+			.map((item) => item.json)
+			.find((json) => json.id === created.items[0].json.id);
 		expect(mine?.envelopeId).toBe(mine?.id);
 		expect(listed.items.every((item) => item.json.envelopeId === item.json.id)).toBe(true);
 	});
@@ -70,7 +98,11 @@ describe('envelopeId after the steps that create an envelope', () => {
 			title: 'Lease',
 			recipients: recipientFields([SIGNER]),
 		} as Record<string, NodeParameterValueType>);
-		return await h.run({ nodes: [seedNode(), create, send], connections: chain('Seed', NODE, 'Send'), input: [pdfItem(pdf)] });
+		return await h.run({
+			nodes: [seedNode(), create, send],
+			connections: chain('Seed', NODE, 'Send'),
+			input: [pdfItem(pdf)],
+		});
 	}
 
 	it.each([

@@ -65,10 +65,13 @@ export async function runOp(
 	const result = await h.run({
 		nodes: [
 			seedNode(),
-			actionNode({ resource: 'envelope', ...parameters } as Record<string, NodeParameterValueType>, {
-				continueOnFail: options.continueOnFail,
-				typeVersion: options.typeVersion,
-			}),
+			actionNode(
+				{ resource: 'envelope', ...parameters } as Record<string, NodeParameterValueType>,
+				{
+					continueOnFail: options.continueOnFail,
+					typeVersion: options.typeVersion,
+				},
+			),
 		],
 		connections: chain('Seed', NODE),
 		input,

@@ -32,10 +32,15 @@ function pageText(page: PDFPage): string {
 		const stream = page.doc.context.lookup(ref);
 		if (!(stream instanceof PDFRawStream)) continue;
 		const filter = stream.dict.get(PDFName.of('Filter'));
-		const bytes = filter === PDFName.of('FlateDecode') ? inflateSync(stream.contents) : Buffer.from(stream.contents);
+		const bytes =
+			filter === PDFName.of('FlateDecode')
+				? inflateSync(stream.contents)
+				: Buffer.from(stream.contents);
 		const raw = bytes.toString('latin1');
 		for (const match of raw.matchAll(/<([0-9A-Fa-f\s]+)>\s*Tj|\(((?:\\.|[^\\)])*)\)\s*Tj/g)) {
-			text += match[1] ? Buffer.from(match[1].replace(/\s/g, ''), 'hex').toString('latin1') : match[2];
+			text += match[1]
+				? Buffer.from(match[1].replace(/\s/g, ''), 'hex').toString('latin1')
+				: match[2];
 			text += '\n';
 		}
 	}
@@ -43,7 +48,9 @@ function pageText(page: PDFPage): string {
 }
 
 const node = (name: string, parameters: Params): INode =>
-	actionNode({ resource: 'envelope', ...parameters } as Record<string, NodeParameterValueType>, { name });
+	actionNode({ resource: 'envelope', ...parameters } as Record<string, NodeParameterValueType>, {
+		name,
+	});
 
 const fromPrevious = (expression: string) => ({ __rl: true, mode: 'id', value: expression });
 
@@ -61,7 +68,9 @@ describe('envelope journeys', () => {
 	/** Every signer and approver acts through their own link (as a browser form would POST). */
 	async function signAll(envelopeId: string): Promise<void> {
 		const envelope = h.sandbox.state.envelopes.get(envelopeId)!;
-		const acting = [...envelope.recipients].filter((r) => r.role !== 'cc').sort((a, b) => a.order - b.order);
+		const acting = [...envelope.recipients]
+			.filter((r) => r.role !== 'cc')
+			.sort((a, b) => a.order - b.order);
 		for (const recipient of acting) {
 			const response = await axios.post(actionUrl(h.sandbox.state, recipient), {});
 			expect(response.status).toBe(200);
@@ -72,8 +81,15 @@ describe('envelope journeys', () => {
 		const result = await h.run({
 			nodes: [
 				seedNode(),
-				node('Status', { operation: 'getStatus', envelopeId: fromPrevious('={{ $json.envelopeId }}'), output: 'raw' }),
-				node('Download', { operation: 'downloadFile', envelopeId: fromPrevious('={{ $json.envelopeId }}') }),
+				node('Status', {
+					operation: 'getStatus',
+					envelopeId: fromPrevious('={{ $json.envelopeId }}'),
+					output: 'raw',
+				}),
+				node('Download', {
+					operation: 'downloadFile',
+					envelopeId: fromPrevious('={{ $json.envelopeId }}'),
+				}),
 			],
 			connections: chain('Seed', 'Status', 'Download'),
 			input: [{ json: { envelopeId } }],
@@ -93,7 +109,10 @@ describe('envelope journeys', () => {
 				node('Create', {
 					operation: 'create',
 					title: 'Rental agreement',
-					recipients: recipientFields([{ ...SIGNER, order: 1 }, { ...APPROVER, order: 2 }]),
+					recipients: recipientFields([
+						{ ...SIGNER, order: 1 },
+						{ ...APPROVER, order: 2 },
+					]),
 					signingSettings: { mode: 'sequential', redirectUrl: 'https://example.com/thanks' },
 				}),
 				node('Send', { operation: 'send', envelopeId: fromPrevious('={{ $json.id }}') }),
@@ -111,9 +130,23 @@ describe('envelope journeys', () => {
 		for (const link of links) expect((await axios.post(link, {})).status).toBe(200);
 
 		const { status, download, bytes } = await statusAndDownload(envelopeId);
-		expect(status).toMatchObject({ envelopeId, status: 'completed', completedCount: 2, percentage: 100 });
-		expect((status.recipients as IDataObject[]).every((r) => r.status === 'signed' || r.status === 'approved')).toBe(true);
-		expect(download.json).toMatchObject({ envelopeId, fileName: 'rental.pdf', envelopeStatus: 'completed', signed: true });
+		expect(status).toMatchObject({
+			envelopeId,
+			status: 'completed',
+			completedCount: 2,
+			percentage: 100,
+		});
+		expect(
+			(status.recipients as IDataObject[]).every(
+				(r) => r.status === 'signed' || r.status === 'approved',
+			),
+		).toBe(true);
+		expect(download.json).toMatchObject({
+			envelopeId,
+			fileName: 'rental.pdf',
+			envelopeStatus: 'completed',
+			signed: true,
+		});
 		expect(download.binary?.data.mimeType).toBe('application/pdf');
 
 		const signed = await PDFDocument.load(bytes);
@@ -133,9 +166,17 @@ describe('envelope journeys', () => {
 					operation: 'create',
 					title: 'Stamped lease',
 					recipients: recipientFields([SIGNER]),
-					...estampParams({ estampArticle: 'Lease of Immovable Property - Not exceeding 1 year in case of Residential property', estampAmount: '500' }),
+					...estampParams({
+						estampArticle:
+							'Lease of Immovable Property - Not exceeding 1 year in case of Residential property',
+						estampAmount: '500',
+					}),
 				}),
-				node('Send', { operation: 'send', envelopeId: fromPrevious('={{ $json.id }}'), output: 'raw' }),
+				node('Send', {
+					operation: 'send',
+					envelopeId: fromPrevious('={{ $json.id }}'),
+					output: 'raw',
+				}),
 			],
 			connections: chain('Seed', 'Create', 'Send'),
 			input: [pdfItem(pdf)],
@@ -143,7 +184,10 @@ describe('envelope journeys', () => {
 		expect(sendRun.error).toBeUndefined();
 		const sent = sendRun.items('Send')[0].json;
 		const envelopeId = sent.envelopeId as string;
-		expect(sent).toMatchObject({ status: 'estamping', estamp: { enabled: true, status: 'queued' } });
+		expect(sent).toMatchObject({
+			status: 'estamping',
+			estamp: { enabled: true, status: 'queued' },
+		});
 		expect(sent.recipients).toBeUndefined();
 
 		await waitFor(async () => {
@@ -152,7 +196,13 @@ describe('envelope journeys', () => {
 		});
 		// ask for the provider check through the node; the sandbox completes the stamp on it
 		const check = await h.run({
-			nodes: [seedNode(), node('Check', { operation: 'checkEstamp', envelopeId: fromPrevious('={{ $json.envelopeId }}') })],
+			nodes: [
+				seedNode(),
+				node('Check', {
+					operation: 'checkEstamp',
+					envelopeId: fromPrevious('={{ $json.envelopeId }}'),
+				}),
+			],
 			connections: chain('Seed', 'Check'),
 			input: [{ json: { envelopeId } }],
 		});
@@ -164,7 +214,11 @@ describe('envelope journeys', () => {
 
 		await signAll(envelopeId);
 		const { status, bytes } = await statusAndDownload(envelopeId);
-		expect(status).toMatchObject({ status: 'completed', percentage: 100, estamp: { enabled: true, status: 'completed' } });
+		expect(status).toMatchObject({
+			status: 'completed',
+			percentage: 100,
+			estamp: { enabled: true, status: 'completed' },
+		});
 		const certificateId = (status.estamp as IDataObject).certificateId as string;
 		expect(certificateId).toBeTruthy();
 
@@ -187,7 +241,11 @@ describe('envelope journeys', () => {
 					operation: 'create',
 					recipients: recipientFields([SIGNER]),
 					// the sandbox's documented trigger for a provider failure
-					...estampParams({ estampFirstPartyName: 'Provider Failure', estampFirstPartyEmail: 'pf@example.com', estampFirstPartyAddress: 'Somewhere' }),
+					...estampParams({
+						estampFirstPartyName: 'Provider Failure',
+						estampFirstPartyEmail: 'pf@example.com',
+						estampFirstPartyAddress: 'Somewhere',
+					}),
 				}),
 				node('Send', { operation: 'send', envelopeId: fromPrevious('={{ $json.id }}') }),
 			],
@@ -195,10 +253,20 @@ describe('envelope journeys', () => {
 			input: [pdfItem(pdf)],
 		});
 		const envelopeId = run.items('Send')[0].json.envelopeId as string;
-		await waitFor(async () => (await h.api<IDataObject>('GET', `/envelopes/${envelopeId}/status`)).status === 'estamp_failed');
+		await waitFor(
+			async () =>
+				(await h.api<IDataObject>('GET', `/envelopes/${envelopeId}/status`)).status ===
+				'estamp_failed',
+		);
 
 		const status = await h.run({
-			nodes: [seedNode(), node('Status', { operation: 'getStatus', envelopeId: fromPrevious('={{ $json.envelopeId }}') })],
+			nodes: [
+				seedNode(),
+				node('Status', {
+					operation: 'getStatus',
+					envelopeId: fromPrevious('={{ $json.envelopeId }}'),
+				}),
+			],
 			connections: chain('Seed', 'Status'),
 			input: [{ json: { envelopeId } }],
 		});

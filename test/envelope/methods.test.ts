@@ -24,40 +24,58 @@ describe('envelope editor methods', () => {
 	afterAll(async () => await h.close());
 	beforeEach(async () => await h.reset());
 
-	const context = (parameters: INodeParameters, apiKey?: string) => loadOptionsContext(h, parameters, apiKey);
+	const context = (parameters: INodeParameters, apiKey?: string) =>
+		loadOptionsContext(h, parameters, apiKey);
 
 	describe('searchEnvelopes (envelope picker)', () => {
-		it('finds envelopes by title with the service\'s search, and lists all without a filter', async () => {
+		it("finds envelopes by title with the service's search, and lists all without a filter", async () => {
 			const lease = await seedEnvelope(h, { title: 'Lease for flat 4B' });
 			await seedEnvelope(h, { title: 'Invoice 7' });
 			const params = { resource: 'envelope', operation: 'getStatus' };
 
 			const found = await methods.listSearch.searchEnvelopes.call(context(params), 'lease');
-			expect(found.results).toEqual([{ name: `Lease for flat 4B (${shortId(lease.id as string)})`, value: lease.id }]);
+			expect(found.results).toEqual([
+				{ name: `Lease for flat 4B (${shortId(lease.id as string)})`, value: lease.id },
+			]);
 			const log = await h.requests();
-			expect(log[log.length - 1]).toMatchObject({ method: 'GET', path: '/api/v1/envelopes', query: { search: 'lease' } });
+			expect(log[log.length - 1]).toMatchObject({
+				method: 'GET',
+				path: '/api/v1/envelopes',
+				query: { search: 'lease' },
+			});
 
 			const all = await methods.listSearch.searchEnvelopes.call(context(params));
-			expect(all.results.map((r) => r.name.replace(/ \(.*\)$/, '')).sort()).toEqual(['Invoice 7', 'Lease for flat 4B']);
+			expect(all.results.map((r) => r.name.replace(/ \(.*\)$/, '')).sort()).toEqual([
+				'Invoice 7',
+				'Lease for flat 4B',
+			]);
 			expect(all.paginationToken).toBeUndefined();
 		});
 
 		it('pages with the pagination token', async () => {
-			for (let n = 0; n < 55; n++) await h.api('POST', '/envelopes', { fileName: 'f.pdf', title: `Doc ${n}` });
+			for (let n = 0; n < 55; n++)
+				await h.api('POST', '/envelopes', { fileName: 'f.pdf', title: `Doc ${n}` });
 			const params = { resource: 'envelope', operation: 'getStatus' };
 			const first = await methods.listSearch.searchEnvelopes.call(context(params));
 			expect(first.results).toHaveLength(50);
 			expect(first.paginationToken).toBe('2');
-			const second = await methods.listSearch.searchEnvelopes.call(context(params), undefined, first.paginationToken);
+			const second = await methods.listSearch.searchEnvelopes.call(
+				context(params),
+				undefined,
+				first.paginationToken,
+			);
 			expect(second.results).toHaveLength(5);
 			expect(second.paginationToken).toBeUndefined();
 		});
 
-		it('shows only the key\'s workspace', async () => {
+		it("shows only the key's workspace", async () => {
 			await seedEnvelope(h, { title: 'Org contract' }, { apiKey: h.sandbox.orgApiKey });
 			await seedEnvelope(h, { title: 'Personal contract' });
 			const params = { resource: 'envelope', operation: 'getStatus' };
-			const org = await methods.listSearch.searchEnvelopes.call(context(params, h.sandbox.orgApiKey), 'contract');
+			const org = await methods.listSearch.searchEnvelopes.call(
+				context(params, h.sandbox.orgApiKey),
+				'contract',
+			);
 			expect(org.results.map((r) => r.name.replace(/ \(.*\)$/, ''))).toEqual(['Org contract']);
 		});
 
@@ -73,7 +91,9 @@ describe('envelope editor methods', () => {
 
 		it('a bad key is an UNAUTHORIZED error without the key', async () => {
 			const params = { resource: 'envelope', operation: 'getStatus' };
-			await expect(methods.listSearch.searchEnvelopes.call(context(params, 'service_bad'))).rejects.toThrow('UNAUTHORIZED');
+			await expect(
+				methods.listSearch.searchEnvelopes.call(context(params, 'service_bad')),
+			).rejects.toThrow('UNAUTHORIZED');
 		});
 	});
 
@@ -87,15 +107,24 @@ describe('envelope editor methods', () => {
 			const drafts = await methods.listSearch.searchDraftEnvelopes.call(context(params), 'lease');
 			expect(drafts.results.map((r) => r.value)).toEqual([draft.id]);
 			const log = await h.requests();
-			expect(log[log.length - 1]).toMatchObject({ method: 'GET', path: '/api/v1/envelopes', query: { status: 'draft', search: 'lease' } });
+			expect(log[log.length - 1]).toMatchObject({
+				method: 'GET',
+				path: '/api/v1/envelopes',
+				query: { status: 'draft', search: 'lease' },
+			});
 
 			// the picker of other operations still lists both
-			const all = await methods.listSearch.searchEnvelopes.call(context({ ...params, operation: 'getStatus' }), 'lease');
+			const all = await methods.listSearch.searchEnvelopes.call(
+				context({ ...params, operation: 'getStatus' }),
+				'lease',
+			);
 			expect(all.results.map((r) => r.value).sort()).toEqual([draft.id, sent.id].sort());
 		});
 
 		it('is the list of Send and Add Recipients; the other operations list every envelope', () => {
-			const pickers = new DocumentSigning().description.properties.filter((p) => p.name === 'envelopeId');
+			const pickers = new DocumentSigning().description.properties.filter(
+				(p) => p.name === 'envelopeId',
+			);
 			const listMethod = (operation: string) => {
 				const picker = pickers.find((p) => p.displayOptions?.show?.operation?.includes(operation));
 				return picker?.modes?.find((m) => m.name === 'list')?.typeOptions?.searchListMethod;
@@ -110,7 +139,9 @@ describe('envelope editor methods', () => {
 
 	describe('getEstampArticles (article picker)', () => {
 		it('offers the 120 KA catalog values in alphabetical order, then the typed path', async () => {
-			const options = await methods.loadOptions.getEstampArticles.call(context({ estampState: 'KA' }));
+			const options = await methods.loadOptions.getEstampArticles.call(
+				context({ estampState: 'KA' }),
+			);
 			const catalog = getArticles('KA')!;
 			expect(catalog).toHaveLength(120);
 			const listed = options.slice(0, -1).map((o) => o.value as string);
@@ -123,10 +154,17 @@ describe('envelope editor methods', () => {
 			expect(await h.requests()).toEqual([]);
 		});
 
-		it.each(ESTAMP_STATE_CODES.filter((code) => code !== 'KA'))('%s: only the typed path', async (state) => {
-			const options = await methods.loadOptions.getEstampArticles.call(context({ estampState: state }));
-			expect(options).toEqual([expect.objectContaining({ value: ARTICLE_EXACT_VALUE, name: 'Type the Exact Value' })]);
-		});
+		it.each(ESTAMP_STATE_CODES.filter((code) => code !== 'KA'))(
+			'%s: only the typed path',
+			async (state) => {
+				const options = await methods.loadOptions.getEstampArticles.call(
+					context({ estampState: state }),
+				);
+				expect(options).toEqual([
+					expect.objectContaining({ value: ARTICLE_EXACT_VALUE, name: 'Type the Exact Value' }),
+				]);
+			},
+		);
 	});
 
 	it('the node offers every envelope operation with the fixed values', () => {
@@ -134,8 +172,15 @@ describe('envelope editor methods', () => {
 		const operation = description.properties.find(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('envelope'),
 		);
-		expect((operation?.options as Array<{ value: string }>).map((o) => o.value).sort()).toEqual(
-			['addRecipients', 'checkEstamp', 'create', 'downloadFile', 'getFields', 'getMany', 'getStatus', 'send'],
-		);
+		expect((operation?.options as Array<{ value: string }>).map((o) => o.value).sort()).toEqual([
+			'addRecipients',
+			'checkEstamp',
+			'create',
+			'downloadFile',
+			'getFields',
+			'getMany',
+			'getStatus',
+			'send',
+		]);
 	});
 });

@@ -16,7 +16,6 @@ import {
 	waitFor,
 } from './helpers';
 
-
 const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 const fromItem = { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' };
 
@@ -46,7 +45,10 @@ describe('envelope operations', () => {
 		it('takes the envelope from an address (By URL)', async () => {
 			const id = await ready();
 			const byUrl = (value: string) => ({ __rl: true, mode: 'url', value });
-			const run = await runOp(h, { operation: 'getStatus', envelopeId: byUrl(`https://app.example.com/envelopes/${id}?tab=recipients`) });
+			const run = await runOp(h, {
+				operation: 'getStatus',
+				envelopeId: byUrl(`https://app.example.com/envelopes/${id}?tab=recipients`),
+			});
 			expect(run.result.error).toBeUndefined();
 			expect(run.items[0].json).toMatchObject({ envelopeId: id });
 		});
@@ -61,7 +63,10 @@ describe('envelope operations', () => {
 				completedCount: 0,
 				percentage: 0,
 			});
-			expect((run.items[0].json.recipients as IDataObject[]).map((r) => r.name)).toEqual(['Asha Rao', 'Vikram Shah']);
+			expect((run.items[0].json.recipients as IDataObject[]).map((r) => r.name)).toEqual([
+				'Asha Rao',
+				'Vikram Shah',
+			]);
 		});
 
 		it('NOT_FOUND for an unknown envelope', async () => {
@@ -77,29 +82,45 @@ describe('envelope operations', () => {
 
 			const limited = await runOp(h, { operation: 'getMany', limit: 2 });
 			expect(limited.items).toHaveLength(2);
-			expect(limited.items.every((i) => (i.pairedItem as unknown as IDataObject).item === 0)).toBe(true);
+			expect(limited.items.every((i) => (i.pairedItem as unknown as IDataObject).item === 0)).toBe(
+				true,
+			);
 
 			const all = await runOp(h, { operation: 'getMany', returnAll: true });
-			expect(all.items.map((i) => i.json.title).sort()).toEqual(['Invoice C', 'Lease A', 'Lease B', 'Lease D']);
+			expect(all.items.map((i) => i.json.title).sort()).toEqual([
+				'Invoice C',
+				'Lease A',
+				'Lease B',
+				'Lease D',
+			]);
 			expect(all.items[0].json).toHaveProperty('totalRecipients');
 
-			const drafts = await runOp(h, { operation: 'getMany', returnAll: true, filters: { status: 'draft', search: 'lease' } });
+			const drafts = await runOp(h, {
+				operation: 'getMany',
+				returnAll: true,
+				filters: { status: 'draft', search: 'lease' },
+			});
 			expect(drafts.items.map((i) => i.json.title).sort()).toEqual(['Lease A', 'Lease B']);
 			expect(drafts.requests[0].query).toMatchObject({ status: 'draft', search: 'lease' });
 
-			const pending = await runOp(h, { operation: 'getMany', returnAll: true, filters: { status: 'pending' } });
+			const pending = await runOp(h, {
+				operation: 'getMany',
+				returnAll: true,
+				filters: { status: 'pending' },
+			});
 			expect(pending.items.map((i) => i.json.id)).toEqual([sent]);
 		});
 
 		it('pages through more envelopes than one page holds', async () => {
-			for (let n = 0; n < 23; n++) await h.api('POST', '/envelopes', { fileName: `f${n}.pdf`, title: `Doc ${n}` });
+			for (let n = 0; n < 23; n++)
+				await h.api('POST', '/envelopes', { fileName: `f${n}.pdf`, title: `Doc ${n}` });
 			const run = await runOp(h, { operation: 'getMany', limit: 21 });
 			expect(run.items).toHaveLength(21);
 			const all = await runOp(h, { operation: 'getMany', returnAll: true });
 			expect(new Set(all.items.map((i) => i.json.id)).size).toBe(23);
 		});
 
-		it('an organization key lists only the organization\'s envelopes', async () => {
+		it("an organization key lists only the organization's envelopes", async () => {
 			await seedEnvelope(h, { title: 'Personal one' });
 			await seedEnvelope(h, { title: 'Org one' }, { apiKey: h.sandbox.orgApiKey });
 			await seedEnvelope(h, { title: 'Org two' }, { apiKey: h.sandbox.orgApiKey });
@@ -126,11 +147,21 @@ describe('envelope operations', () => {
 
 	describe('send', () => {
 		it('sends a draft: status pending, recipients with their signing links, in the documented shape', async () => {
-			const id = await ready({ recipients: [SIGNER, APPROVER], workflow: { mode: 'sequential', reminderEveryHours: 12 } });
+			const id = await ready({
+				recipients: [SIGNER, APPROVER],
+				workflow: { mode: 'sequential', reminderEveryHours: 12 },
+			});
 			const run = await runOp(h, { operation: 'send', envelopeId: byId(id), output: 'raw' });
 			expect(run.result.error).toBeUndefined();
 			const out = run.items[0].json;
-			expect(Object.keys(out).sort()).toEqual(['envelopeId', 'estamp', 'message', 'recipients', 'status', 'workflow']);
+			expect(Object.keys(out).sort()).toEqual([
+				'envelopeId',
+				'estamp',
+				'message',
+				'recipients',
+				'status',
+				'workflow',
+			]);
 			expect(out).toMatchObject({ envelopeId: id, status: 'pending', estamp: { enabled: false } });
 			expect(out.estamp).toEqual({ enabled: false });
 			expect(out.workflow).toMatchObject({ mode: 'sequential', reminderEveryHours: 12 });
@@ -140,11 +171,19 @@ describe('envelope operations', () => {
 				['Vikram Shah', 'approver', 2],
 			]);
 			expect(recipients[0].actionUrl).toMatch(/\/sign\//);
-			expect(run.requests[0]).toMatchObject({ method: 'POST', path: `/api/v1/envelopes/${id}/send`, status: 200 });
+			expect(run.requests[0]).toMatchObject({
+				method: 'POST',
+				path: `/api/v1/envelopes/${id}/send`,
+				status: 200,
+			});
 		});
 
 		it('with e-stamping: the 202 answer in the same shape (estamping, queued), nothing added that it lacks', async () => {
-			const created = await runOp(h, { operation: 'create', recipients: recipientFields([SIGNER]), ...estampParams() }, [pdfItem(pdf)]);
+			const created = await runOp(
+				h,
+				{ operation: 'create', recipients: recipientFields([SIGNER]), ...estampParams() },
+				[pdfItem(pdf)],
+			);
 			const id = created.items[0].json.id as string;
 			const run = await runOp(h, { operation: 'send', envelopeId: byId(id), output: 'raw' });
 			expect(run.requests[0].status).toBe(202);
@@ -167,7 +206,8 @@ describe('envelope operations', () => {
 		});
 
 		it('VALIDATION_ERROR when the draft has no signer, FILE_NOT_UPLOADED when it has no PDF', async () => {
-			const noSigner = (await seedEnvelope(h, { recipients: undefined }, { upload: pdf })).id as string;
+			const noSigner = (await seedEnvelope(h, { recipients: undefined }, { upload: pdf }))
+				.id as string;
 			const run = await expectApiError({ operation: 'send' }, noSigner, 'VALIDATION_ERROR');
 			expect(errorText(run)).toContain('recipients');
 			const noPdf = (await seedEnvelope(h)).id as string;
@@ -201,22 +241,43 @@ describe('envelope operations', () => {
 	describe('downloadFile', () => {
 		it('returns the address and the PDF as binary, fetched without the API key', async () => {
 			const id = await ready();
-			const run = await runOp(h, { operation: 'downloadFile', envelopeId: byId(id), binaryPropertyName: 'signed' });
+			const run = await runOp(h, {
+				operation: 'downloadFile',
+				envelopeId: byId(id),
+				binaryPropertyName: 'signed',
+			});
 			expect(run.result.error).toBeUndefined();
-			expect(run.items[0].json).toMatchObject({ envelopeId: id, fileName: 'contract.pdf', expiresIn: 3600, size: pdf.length, envelopeStatus: 'draft', signed: false });
-			expect(run.items[0].binary?.signed).toMatchObject({ fileName: 'contract.pdf', mimeType: 'application/pdf' });
+			expect(run.items[0].json).toMatchObject({
+				envelopeId: id,
+				fileName: 'contract.pdf',
+				expiresIn: 3600,
+				size: pdf.length,
+				envelopeStatus: 'draft',
+				signed: false,
+			});
+			expect(run.items[0].binary?.signed).toMatchObject({
+				fileName: 'contract.pdf',
+				mimeType: 'application/pdf',
+			});
 			expect((await run.result.binary('Document Signing', 0, 'signed')).equals(pdf)).toBe(true);
-			expect(run.requests.map((r) => [r.method, r.path.split('/')[1], r.hasAuthorization])).toEqual([
-				['GET', 'api', true],
-				['GET', 'api', true],
-				['GET', 'storage', false],
-			]);
+			expect(run.requests.map((r) => [r.method, r.path.split('/')[1], r.hasAuthorization])).toEqual(
+				[
+					['GET', 'api', true],
+					['GET', 'api', true],
+					['GET', 'storage', false],
+				],
+			);
 			expect(run.requests[0].path).toMatch(/\/status$/);
 		});
 
 		it('with Download File and Include Signing Status off, returns only the address', async () => {
 			const id = await ready();
-			const run = await runOp(h, { operation: 'downloadFile', envelopeId: byId(id), download: false, includeStatus: false });
+			const run = await runOp(h, {
+				operation: 'downloadFile',
+				envelopeId: byId(id),
+				download: false,
+				includeStatus: false,
+			});
 			expect(run.items[0].json.url).toMatch(/\/storage\/download\//);
 			expect(run.items[0].binary).toBeUndefined();
 			expect(run.requests).toHaveLength(1);
@@ -233,7 +294,9 @@ describe('envelope operations', () => {
 		it('returns one item { envelopeId, items, total } per input item', async () => {
 			const id = await ready();
 			const run = await runOp(h, { operation: 'getFields', envelopeId: byId(id), output: 'raw' });
-			expect(run.items).toEqual([expect.objectContaining({ json: { envelopeId: id, items: [], total: 0 } })]);
+			expect(run.items).toEqual([
+				expect.objectContaining({ json: { envelopeId: id, items: [], total: 0 } }),
+			]);
 		});
 
 		it('returns the form fields of an envelope created from a template', async () => {
@@ -242,18 +305,46 @@ describe('envelope operations', () => {
 				fileName: 'nda.pdf',
 				recipients: [{ id: 'tr_signer', name: 'Signer', role: 'signer' }],
 				formFields: [
-					{ id: 'f1', fieldKey: 'signature', type: 'signature', pageNumber: 1, x: 50, y: 100, width: 150, height: 40, assignee: { type: 'recipient', templateRecipientId: 'tr_signer' } },
+					{
+						id: 'f1',
+						fieldKey: 'signature',
+						type: 'signature',
+						pageNumber: 1,
+						x: 50,
+						y: 100,
+						width: 150,
+						height: 40,
+						assignee: { type: 'recipient', templateRecipientId: 'tr_signer' },
+					},
 				],
 			});
 			const upload = template.upload as { url: string };
-			await fetch(upload.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: pdf });
-			const doc = await h.api<IDataObject>('POST', `/templates/${template.id as string}/documents`, {
-				title: 'NDA for Asha',
-				recipientMapping: [{ templateRecipientId: 'tr_signer', name: 'Asha Rao', email: 'asha@example.com' }],
+			await fetch(upload.url, {
+				method: 'PUT',
+				headers: { 'content-type': 'application/pdf' },
+				body: pdf,
 			});
-			const run = await runOp(h, { operation: 'getFields', envelopeId: byId(doc.envelopeId as string), output: 'raw' });
+			const doc = await h.api<IDataObject>(
+				'POST',
+				`/templates/${template.id as string}/documents`,
+				{
+					title: 'NDA for Asha',
+					recipientMapping: [
+						{ templateRecipientId: 'tr_signer', name: 'Asha Rao', email: 'asha@example.com' },
+					],
+				},
+			);
+			const run = await runOp(h, {
+				operation: 'getFields',
+				envelopeId: byId(doc.envelopeId as string),
+				output: 'raw',
+			});
 			expect(run.items[0].json.total).toBe(1);
-			expect((run.items[0].json.items as IDataObject[])[0]).toMatchObject({ fieldKey: 'signature', type: 'signature', pageNumber: 1 });
+			expect((run.items[0].json.items as IDataObject[])[0]).toMatchObject({
+				fieldKey: 'signature',
+				type: 'signature',
+				pageNumber: 1,
+			});
 		});
 
 		it('NOT_FOUND for an unknown envelope', async () => {
@@ -267,17 +358,29 @@ describe('envelope operations', () => {
 			const added = await runOp(h, {
 				operation: 'addRecipients',
 				envelopeId: byId(id),
-				recipients: recipientFields([APPROVER, { name: 'Copy Only', phone: '+14155550100', role: 'cc' }]),
+				recipients: recipientFields([
+					APPROVER,
+					{ name: 'Copy Only', phone: '+14155550100', role: 'cc' },
+				]),
 			});
 			expect(added.result.error).toBeUndefined();
 			expect(added.requests[0].body).toEqual({
 				recipients: [
-					{ name: 'Vikram Shah', email: 'vikram@example.com', role: 'approver', signatureMethod: 'electronic' },
+					{
+						name: 'Vikram Shah',
+						email: 'vikram@example.com',
+						role: 'approver',
+						signatureMethod: 'electronic',
+					},
 					{ name: 'Copy Only', phone: '+14155550100', role: 'cc', signatureMethod: 'electronic' },
 				],
 			});
 			expect(added.items[0].json).toMatchObject({ envelopeId: id });
-			expect((added.items[0].json.recipients as IDataObject[]).map((r) => r.name)).toEqual(['Asha Rao', 'Vikram Shah', 'Copy Only']);
+			expect((added.items[0].json.recipients as IDataObject[]).map((r) => r.name)).toEqual([
+				'Asha Rao',
+				'Vikram Shah',
+				'Copy Only',
+			]);
 
 			const replaced = await runOp(h, {
 				operation: 'addRecipients',
@@ -286,12 +389,20 @@ describe('envelope operations', () => {
 				recipientsInput: 'json',
 				recipientsJson: JSON.stringify([{ name: 'New Signer', email: 'new@example.com' }]),
 			});
-			expect(replaced.requests[0].body).toEqual({ recipients: [{ name: 'New Signer', email: 'new@example.com' }], replace: true });
-			expect((replaced.items[0].json.recipients as IDataObject[]).map((r) => r.name)).toEqual(['New Signer']);
+			expect(replaced.requests[0].body).toEqual({
+				recipients: [{ name: 'New Signer', email: 'new@example.com' }],
+				replace: true,
+			});
+			expect((replaced.items[0].json.recipients as IDataObject[]).map((r) => r.name)).toEqual([
+				'New Signer',
+			]);
 		});
 
 		it('VALIDATION_ERROR when appending would pass 15 recipients (counted by the service)', async () => {
-			const ten = Array.from({ length: 10 }, (_, n) => ({ name: `P${n}`, email: `p${n}@example.com` }));
+			const ten = Array.from({ length: 10 }, (_, n) => ({
+				name: `P${n}`,
+				email: `p${n}@example.com`,
+			}));
 			const id = (await seedEnvelope(h, { recipients: ten })).id as string;
 			const run = await runOp(h, {
 				operation: 'addRecipients',
@@ -316,7 +427,11 @@ describe('envelope operations', () => {
 		it('queues a check of a pending e-stamp; says so when there is nothing to check', async () => {
 			// the provider accepts at once and never finishes by itself
 			await admin(h, 'estamp', { acceptAfterMs: 0, completeAfterMs: null });
-			const created = await runOp(h, { operation: 'create', recipients: recipientFields([SIGNER]), ...estampParams() }, [pdfItem(pdf)]);
+			const created = await runOp(
+				h,
+				{ operation: 'create', recipients: recipientFields([SIGNER]), ...estampParams() },
+				[pdfItem(pdf)],
+			);
 			const id = created.items[0].json.id as string;
 			await runOp(h, { operation: 'send', envelopeId: byId(id) });
 			await waitFor(async () => {
@@ -325,8 +440,15 @@ describe('envelope operations', () => {
 			});
 
 			const run = await runOp(h, { operation: 'checkEstamp', envelopeId: byId(id) });
-			expect(run.items[0].json).toMatchObject({ envelopeId: id, queued: true, estampStatus: 'pending' });
-			expect(run.requests[0]).toMatchObject({ method: 'POST', path: `/api/v1/envelopes/${id}/estamp/check` });
+			expect(run.items[0].json).toMatchObject({
+				envelopeId: id,
+				queued: true,
+				estampStatus: 'pending',
+			});
+			expect(run.requests[0]).toMatchObject({
+				method: 'POST',
+				path: `/api/v1/envelopes/${id}/estamp/check`,
+			});
 
 			const plain = await ready();
 			const none = await runOp(h, { operation: 'checkEstamp', envelopeId: byId(plain) });
@@ -349,17 +471,22 @@ describe('envelope operations', () => {
 			{ operation: 'checkEstamp' },
 		];
 
-		it.each(operations.map((p) => [p.operation as string, p]))('%s: UNAUTHORIZED and FORBIDDEN', async (_op, params) => {
-			const id = await ready();
-			for (const [apiKey, code] of [
-				['service_wrong', 'UNAUTHORIZED'],
-				[h.sandbox.disabledApiKey, 'FORBIDDEN'],
-			]) {
-				const run = await runOp(h, { ...params, envelopeId: byId(id) }, undefined, { credentials: { apiKey } });
-				expect(errorText(run)).toContain(code);
-				expect(errorText(run)).not.toContain(apiKey);
-				expect(run.requests).toHaveLength(1);
-			}
-		});
+		it.each(operations.map((p) => [p.operation as string, p]))(
+			'%s: UNAUTHORIZED and FORBIDDEN',
+			async (_op, params) => {
+				const id = await ready();
+				for (const [apiKey, code] of [
+					['service_wrong', 'UNAUTHORIZED'],
+					[h.sandbox.disabledApiKey, 'FORBIDDEN'],
+				]) {
+					const run = await runOp(h, { ...params, envelopeId: byId(id) }, undefined, {
+						credentials: { apiKey },
+					});
+					expect(errorText(run)).toContain(code);
+					expect(errorText(run)).not.toContain(apiKey);
+					expect(run.requests).toHaveLength(1);
+				}
+			},
+		);
 	});
 });

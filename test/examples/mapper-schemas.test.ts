@@ -18,10 +18,20 @@ import { type Harness, startHarness } from '../harness';
 import { loadOptionsContext } from '../harness/load-options';
 
 const DIR = path.join(__dirname, '..', '..', 'examples');
-interface ExampleNode { name: string; type: string; parameters: IDataObject }
+interface ExampleNode {
+	name: string;
+	type: string;
+	parameters: IDataObject;
+}
 const examples = readdirSync(DIR)
 	.filter((f) => f.endsWith('.json'))
-	.map((file) => ({ file, workflow: JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as { name: string; nodes: ExampleNode[] } }));
+	.map((file) => ({
+		file,
+		workflow: JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as {
+			name: string;
+			nodes: ExampleNode[];
+		},
+	}));
 
 /** The templates the examples name, as the examples' setup creates them. */
 const TEMPLATES: Record<string, object> = { [EXAMPLE_TEMPLATE_ID]: EXAMPLE_TEMPLATE };
@@ -40,7 +50,15 @@ const mappers = examples.flatMap(({ file, workflow }) =>
 /** What n8n keeps of a loaded field in a saved schema, for comparing. */
 const comparable = (field: ResourceMapperField | IDataObject) => {
 	const { id, displayName, required, type, defaultMatch, display, options } = field as IDataObject;
-	return { id, displayName, required, type, defaultMatch, display, ...(options ? { options } : {}) };
+	return {
+		id,
+		displayName,
+		required,
+		type,
+		defaultMatch,
+		display,
+		...(options ? { options } : {}),
+	};
 };
 
 describe('examples', () => {
@@ -55,18 +73,27 @@ describe('examples', () => {
 		expect(mappers.length).toBeGreaterThan(0);
 	});
 
-	it.each(mappers.map((m) => [`${m.file} › ${m.node.name} › ${m.name}`, m] as const))('%s: the stored schema is what the node loads now', async (_title, m) => {
-		const locator = m.node.parameters.templateId as { value: string };
-		const template = TEMPLATES[locator.value];
-		expect(template).toBeDefined();
-		const created = await axios.post(`${h.sandbox.baseUrl}/templates`, template, { headers: { Authorization: `Bearer ${h.sandbox.apiKey}` } });
-		const parameters = { ...m.node.parameters, templateId: { __rl: true, mode: 'id', value: created.data.id } } as INodeParameters;
-		const mapper = (m.node.parameters as IDataObject)[m.name] as IDataObject;
-		const method = m.name === 'prefill' ? resourceMapping.getPrefillFields : resourceMapping.getTemplateRoles;
-		expect(mapper).toBeDefined();
-		const { fields } = await method.call(loadOptionsContext(h, parameters));
-		expect(m.value.schema.map(comparable)).toEqual(fields.map(comparable));
-	});
+	it.each(mappers.map((m) => [`${m.file} › ${m.node.name} › ${m.name}`, m] as const))(
+		'%s: the stored schema is what the node loads now',
+		async (_title, m) => {
+			const locator = m.node.parameters.templateId as { value: string };
+			const template = TEMPLATES[locator.value];
+			expect(template).toBeDefined();
+			const created = await axios.post(`${h.sandbox.baseUrl}/templates`, template, {
+				headers: { Authorization: `Bearer ${h.sandbox.apiKey}` },
+			});
+			const parameters = {
+				...m.node.parameters,
+				templateId: { __rl: true, mode: 'id', value: created.data.id },
+			} as INodeParameters;
+			const mapper = (m.node.parameters as IDataObject)[m.name] as IDataObject;
+			const method =
+				m.name === 'prefill' ? resourceMapping.getPrefillFields : resourceMapping.getTemplateRoles;
+			expect(mapper).toBeDefined();
+			const { fields } = await method.call(loadOptionsContext(h, parameters));
+			expect(m.value.schema.map(comparable)).toEqual(fields.map(comparable));
+		},
+	);
 
 	it('are named "Example: ..."', () => {
 		const unnamed = examples.filter(({ workflow }) => !workflow.name.startsWith('Example: '));
@@ -75,9 +102,15 @@ describe('examples', () => {
 
 	it('the CSV example gives its landlord a name of no tenant of the CSV', () => {
 		const csv = readFileSync(path.join(DIR, 'batch-recipients.csv'), 'utf8');
-		const tenants = csv.split('\n').slice(1).map((line) => line.split(',')[0].trim()).filter(Boolean);
+		const tenants = csv
+			.split('\n')
+			.slice(1)
+			.map((line) => line.split(',')[0].trim())
+			.filter(Boolean);
 		const lease = mappers.find((m) => m.name === 'recipientMapping');
-		const landlord = (lease?.node.parameters.recipientMapping as { value: IDataObject }).value['landlord.name'];
+		const landlord = (lease?.node.parameters.recipientMapping as { value: IDataObject }).value[
+			'landlord.name'
+		];
 		expect(typeof landlord).toBe('string');
 		expect(tenants).not.toContain(landlord);
 	});

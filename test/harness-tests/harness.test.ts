@@ -126,9 +126,18 @@ describe('credential test (the function the nodes name with testedBy)', () => {
 	/** Runs the test as n8n's credential tester does: in n8n-core's own credential-test context. */
 	async function test(data: ICredentialDataDecryptedObject) {
 		const context = new CredentialTestContext(
-			harnessAdditionalData({ credentials: { baseUrl: '', apiKey: '', webhookSecret: '' }, origin: 'http://127.0.0.1', executionId: undefined }),
+			harnessAdditionalData({
+				credentials: { baseUrl: '', apiKey: '', webhookSecret: '' },
+				origin: 'http://127.0.0.1',
+				executionId: undefined,
+			}),
 		);
-		return await testCredential.call(context, { id: 'c', name: 'c', type: 'documentSigningApi', data });
+		return await testCredential.call(context, {
+			id: 'c',
+			name: 'c',
+			type: 'documentSigningApi',
+			data,
+		});
 	}
 
 	it('passes for the sandbox key, with a trailing slash of the base URL removed', async () => {
@@ -149,7 +158,10 @@ describe('credential test (the function the nodes name with testedBy)', () => {
 	});
 
 	it('refuses a metadata address before any request', async () => {
-		const result = await test({ baseUrl: 'http://169.254.169.254/latest/meta-data', apiKey: h.sandbox.apiKey });
+		const result = await test({
+			baseUrl: 'http://169.254.169.254/latest/meta-data',
+			apiKey: h.sandbox.apiKey,
+		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain('link-local or cloud metadata address');
 	});

@@ -148,7 +148,12 @@ export function chain(...names: string[]): IConnections {
 }
 
 /** Starts a sandbox on a free loopback port; `nodeTypes` adds test-only node types by name. */
-export async function startHarness(options: { nodeTypes?: Record<string, INodeType>; /** Start the sandbox in its variant mode (docs/sandbox.md). */ variant?: boolean } = {}) {
+export async function startHarness(
+	options: {
+		nodeTypes?: Record<string, INodeType>;
+		/** Start the sandbox in its variant mode (docs/sandbox.md). */ variant?: boolean;
+	} = {},
+) {
 	await initBinaryData();
 	for (const [name, type] of Object.entries(options.nodeTypes ?? {})) addNodeType(name, type);
 	const sandbox: Sandbox = await startSandbox({ port: 0, variant: options.variant });
@@ -196,9 +201,11 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 		if (!start) throw new Error('The workflow has no start node');
 		const runExecutionData = executionDataStartingAt(start, [[{ json: {} }]]);
 
-		const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
-			workflow,
-		);
+		const execution = new WorkflowExecute(
+			additionalData,
+			'manual',
+			runExecutionData,
+		).processRunExecutionData(workflow);
 		let stoppedAt: number | undefined;
 		let settled = false;
 		const stop = () => {
@@ -206,7 +213,8 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 			stoppedAt = Date.now();
 			execution.cancel();
 		};
-		const stopTimer = options.stopAfterMs === undefined ? undefined : setTimeout(stop, options.stopAfterMs);
+		const stopTimer =
+			options.stopAfterMs === undefined ? undefined : setTimeout(stop, options.stopAfterMs);
 		const stopWhen = options.stopWhen;
 		const watching = stopWhen
 			? (async () => {
@@ -225,7 +233,8 @@ export async function startHarness(options: { nodeTypes?: Record<string, INodeTy
 		const fullRun = await finished;
 		const { runData, error } = fullRun.data.resultData;
 
-		const items = (nodeName: string, output = 0) => runData[nodeName]?.[0]?.data?.main?.[output] ?? [];
+		const items = (nodeName: string, output = 0) =>
+			runData[nodeName]?.[0]?.data?.main?.[output] ?? [];
 		return {
 			run: fullRun,
 			runData,

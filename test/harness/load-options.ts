@@ -28,7 +28,13 @@ export function loadOptionsContext(
 		parameters,
 		credentials: { documentSigningApi: { id: '1', name: 'Document Signing account' } },
 	};
-	const workflow = new Workflow({ id: 'w', nodes: [node], connections: {}, active: false, nodeTypes });
+	const workflow = new Workflow({
+		id: 'w',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
 	const additionalData = {
 		credentialsHelper: new HarnessCredentialsHelper({
 			baseUrl: h.sandbox.baseUrl,

@@ -14,14 +14,28 @@
  *   await poller.poll();  // { items, executionId } or null
  */
 import 'reflect-metadata';
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParameters, INodeType, IRun } from 'n8n-workflow';
+import type {
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+} from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 import { PollContext } from 'n8n-core';
 
 import { DocumentSigningStatusTrigger } from '../../nodes/DocumentSigningStatusTrigger/DocumentSigningStatusTrigger.node';
 import { harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
-import { nodeTypesWith, runFromTrigger, storedWorkflow, triggerNodeOf, workflowOf } from './trigger-workflow';
+import {
+	nodeTypesWith,
+	runFromTrigger,
+	storedWorkflow,
+	triggerNodeOf,
+	workflowOf,
+} from './trigger-workflow';
 
 export const POLL_NODE_NAME = 'Document Signing Status Trigger';
 const POLL_TYPE = 'documentSigningStatusTrigger';
@@ -60,8 +74,16 @@ export async function startPollRunner(options: PollRunnerOptions) {
 		connections: options.connections,
 	});
 	let executionCount = 0;
-	const additionalData = (executionId?: string, hooks?: Parameters<typeof harnessAdditionalData>[0]['hooks']) =>
-		harnessAdditionalData({ credentials: options.credentials, origin: 'http://127.0.0.1', executionId, hooks });
+	const additionalData = (
+		executionId?: string,
+		hooks?: Parameters<typeof harnessAdditionalData>[0]['hooks'],
+	) =>
+		harnessAdditionalData({
+			credentials: options.credentials,
+			origin: 'http://127.0.0.1',
+			executionId,
+			hooks,
+		});
 
 	// The workflow n8n builds on activation and keeps while the workflow is active.
 	const newWorkflow = () => workflowOf(stored, nodeTypes, deepCopy(stored.staticData ?? {}));
@@ -74,7 +96,10 @@ export async function startPollRunner(options: PollRunnerOptions) {
 		}
 	}
 
-	async function execute(mode: 'trigger' | 'manual', main: INodeExecutionData[][]): Promise<PollResult> {
+	async function execute(
+		mode: 'trigger' | 'manual',
+		main: INodeExecutionData[][],
+	): Promise<PollResult> {
 		const executionId = String(++executionCount);
 		return await runFromTrigger({
 			stored,

@@ -35,7 +35,13 @@ export function nodeTypesWith(typeName: string, type: INodeType): INodeTypes {
 }
 
 /** A trigger node with the harness credential. */
-export function triggerNodeOf(node: { id: string; name: string; type: string; parameters: INodeParameters; webhookId?: string }): INode {
+export function triggerNodeOf(node: {
+	id: string;
+	name: string;
+	type: string;
+	parameters: INodeParameters;
+	webhookId?: string;
+}): INode {
 	return {
 		typeVersion: 1,
 		position: [0, 0],
@@ -68,7 +74,11 @@ export function storedWorkflow(options: {
 }
 
 /** A `Workflow` of the stored workflow over the given static data (n8n builds one per use). */
-export function workflowOf(stored: IWorkflowBase, nodeTypes: INodeTypes, staticData: IDataObject): Workflow {
+export function workflowOf(
+	stored: IWorkflowBase,
+	nodeTypes: INodeTypes,
+	staticData: IDataObject,
+): Workflow {
 	return new Workflow({
 		id: stored.id,
 		name: stored.name,
@@ -101,7 +111,11 @@ export async function runFromTrigger(options: {
 	const finished = new Promise<IRun>((resolve) => (finish = resolve));
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finish(fullRunData));
 	const start = workflow.getNode(triggerName)!;
-	await new WorkflowExecute(options.additionalData(hooks), mode, executionDataStartingAt(start, main)).processRunExecutionData(workflow);
+	await new WorkflowExecute(
+		options.additionalData(hooks),
+		mode,
+		executionDataStartingAt(start, main),
+	).processRunExecutionData(workflow);
 	const run = await finished;
 	const items = run.data.resultData.runData[triggerName]?.[0]?.data?.main?.[0] ?? [];
 	return { items, run };

@@ -43,7 +43,13 @@ import { type ExecutionLifecycleHooks, WebhookContext } from 'n8n-core';
 import { DocumentSigningTrigger } from '../../nodes/DocumentSigningTrigger/DocumentSigningTrigger.node';
 import { harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
-import { nodeTypesWith, runFromTrigger, storedWorkflow, triggerNodeOf, workflowOf } from './trigger-workflow';
+import {
+	nodeTypesWith,
+	runFromTrigger,
+	storedWorkflow,
+	triggerNodeOf,
+	workflowOf,
+} from './trigger-workflow';
 
 export const TRIGGER_NODE_NAME = 'Document Signing Trigger';
 const TRIGGER_TYPE = 'documentSigningTrigger';
@@ -96,14 +102,19 @@ async function readBody(req: Request): Promise<{ ok: true } | { ok: false; messa
 	req.rawBody = rawBody;
 
 	const [type, ...params] = (req.headers['content-type'] ?? '').split(';').map((s) => s.trim());
-	const charset = params.find((p) => p.toLowerCase().startsWith('charset='))?.slice(8).toLowerCase();
+	const charset = params
+		.find((p) => p.toLowerCase().startsWith('charset='))
+		?.slice(8)
+		.toLowerCase();
 	const encoding = (charset === 'utf8' || !charset ? 'utf-8' : charset) as BufferEncoding;
 	if (rawBody.length === 0) return { ok: true };
 	try {
 		// n8n's parser drops a leading byte order mark first.
-		if (type === 'application/json') req.body = jsonParse(rawBody.toString(encoding).replace(/^\uFEFF/, ''));
+		if (type === 'application/json')
+			req.body = jsonParse(rawBody.toString(encoding).replace(/^\uFEFF/, ''));
 		else if (type === 'text/plain') req.body = rawBody.toString(encoding);
-		else if (type === 'application/x-www-form-urlencoded') req.body = parseQueryString(rawBody.toString(encoding));
+		else if (type === 'application/x-www-form-urlencoded')
+			req.body = parseQueryString(rawBody.toString(encoding));
 	} catch (error) {
 		return { ok: false, message: (error as Error).message };
 	}
@@ -222,11 +233,20 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 
 		let result: IWebhookResponseData;
 		try {
-			const context = new WebhookContext(workflow, node, additionalData, options.mode ?? 'webhook', webhookData, [], null);
+			const context = new WebhookContext(
+				workflow,
+				node,
+				additionalData,
+				options.mode ?? 'webhook',
+				webhookData,
+				[],
+				null,
+			);
 			result = (await TRIGGER.webhook!.call(context)) as IWebhookResponseData;
 		} catch (error) {
 			record.error = error as Error;
-			if (!res.headersSent) answer(500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
+			if (!res.headersSent)
+				answer(500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
 			return;
 		}
 
@@ -244,7 +264,13 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 		}
 		if (result.workflowData === undefined) {
 			saveStaticData();
-			if (!res.headersSent) answer(200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
+			if (!res.headersSent)
+				answer(
+					200,
+					result.webhookResponse !== undefined
+						? result.webhookResponse
+						: { message: 'Webhook call received' },
+				);
 			return;
 		}
 

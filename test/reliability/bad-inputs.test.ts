@@ -41,30 +41,121 @@ const create = (overrides: IDataObject): IDataObject => ({
 	recipients: recipientFields([SIGNER]),
 	...overrides,
 });
-const withEnvelope = (operation: string, extra: IDataObject = {}) => ({ operation, envelopeId: byV, ...extra });
+const withEnvelope = (operation: string, extra: IDataObject = {}) => ({
+	operation,
+	envelopeId: byV,
+	...extra,
+});
 const idRows = (operation: string, good = draftId): Row[] => [
-	{ name: `${operation}: empty envelope id`, resource: 'envelope', params: withEnvelope(operation), good, bad: '', expect: ['Envelope', 'envelope ID is required'] },
-	{ name: `${operation}: envelope id ".."`, resource: 'envelope', params: withEnvelope(operation), good, bad: '..', expect: ['Envelope', '".." is not an ID'] },
-	{ name: `${operation}: envelope id of 500 characters`, resource: 'envelope', params: withEnvelope(operation), good, bad: 'e'.repeat(500), expect: ['Envelope', 'at most 128 are allowed'] },
+	{
+		name: `${operation}: empty envelope id`,
+		resource: 'envelope',
+		params: withEnvelope(operation),
+		good,
+		bad: '',
+		expect: ['Envelope', 'envelope ID is required'],
+	},
+	{
+		name: `${operation}: envelope id ".."`,
+		resource: 'envelope',
+		params: withEnvelope(operation),
+		good,
+		bad: '..',
+		expect: ['Envelope', '".." is not an ID'],
+	},
+	{
+		name: `${operation}: envelope id of 500 characters`,
+		resource: 'envelope',
+		params: withEnvelope(operation),
+		good,
+		bad: 'e'.repeat(500),
+		expect: ['Envelope', 'at most 128 are allowed'],
+	},
 ];
 const fixed = (value: unknown) => async () => value;
 
 export const rows: Row[] = [
 	// envelope: create
-	{ name: 'create: recipient email invalid', resource: 'envelope', pdf: true, params: create({ recipients: recipientFields([{ ...SIGNER, email: V }]) }), good: fixed('asha@example.com'), bad: 'asha@', expect: ['Recipient 1 > Email', 'is not a valid email address'] },
-	{ name: 'create: recipient name empty', resource: 'envelope', pdf: true, params: create({ recipients: recipientFields([{ ...SIGNER, name: V }]) }), good: fixed('Asha Rao'), bad: '', expect: ['Recipient 1 > Name', 'is required'] },
-	{ name: 'create: recipient phone not E.164', resource: 'envelope', pdf: true, params: create({ recipients: recipientFields([{ name: 'Asha Rao', phone: V }]) }), good: fixed('+919876543210'), bad: '98765 43210', expect: ['Recipient 1 > Phone', 'E.164'] },
-	{ name: 'create: recipients JSON that does not parse', resource: 'envelope', pdf: true, params: create({ recipientsInput: 'json', recipientsJson: V }), good: fixed(JSON.stringify([SIGNER])), bad: '[{"name": ', expect: ['Recipients (JSON)', 'not valid JSON'] },
-	{ name: 'create: recipients JSON with an unknown role', resource: 'envelope', pdf: true, params: create({ recipientsInput: 'json', recipientsJson: V }), good: fixed(JSON.stringify([SIGNER])), bad: JSON.stringify([{ ...SIGNER, role: 'witness' }]), expect: ['Recipient 1 > Role', 'must be one of'] },
-	{ name: 'create: http redirect URL', resource: 'envelope', pdf: true, params: create({ signingSettings: { redirectUrl: V } }), good: fixed('https://example.com/done'), bad: 'http://example.com/done', expect: ['Signing Settings > Redirect URL', 'HTTPS'] },
-	{ name: 'create: expiry that is not a date', resource: 'envelope', pdf: true, params: create({ signingSettings: { expiresAt: V } }), good: fixed('2030-01-01T00:00:00Z'), bad: 'next tuesday', expect: ['Signing Settings > Expires At', 'ISO 8601'] },
+	{
+		name: 'create: recipient email invalid',
+		resource: 'envelope',
+		pdf: true,
+		params: create({ recipients: recipientFields([{ ...SIGNER, email: V }]) }),
+		good: fixed('asha@example.com'),
+		bad: 'asha@',
+		expect: ['Recipient 1 > Email', 'is not a valid email address'],
+	},
+	{
+		name: 'create: recipient name empty',
+		resource: 'envelope',
+		pdf: true,
+		params: create({ recipients: recipientFields([{ ...SIGNER, name: V }]) }),
+		good: fixed('Asha Rao'),
+		bad: '',
+		expect: ['Recipient 1 > Name', 'is required'],
+	},
+	{
+		name: 'create: recipient phone not E.164',
+		resource: 'envelope',
+		pdf: true,
+		params: create({ recipients: recipientFields([{ name: 'Asha Rao', phone: V }]) }),
+		good: fixed('+919876543210'),
+		bad: '98765 43210',
+		expect: ['Recipient 1 > Phone', 'E.164'],
+	},
+	{
+		name: 'create: recipients JSON that does not parse',
+		resource: 'envelope',
+		pdf: true,
+		params: create({ recipientsInput: 'json', recipientsJson: V }),
+		good: fixed(JSON.stringify([SIGNER])),
+		bad: '[{"name": ',
+		expect: ['Recipients (JSON)', 'not valid JSON'],
+	},
+	{
+		name: 'create: recipients JSON with an unknown role',
+		resource: 'envelope',
+		pdf: true,
+		params: create({ recipientsInput: 'json', recipientsJson: V }),
+		good: fixed(JSON.stringify([SIGNER])),
+		bad: JSON.stringify([{ ...SIGNER, role: 'witness' }]),
+		expect: ['Recipient 1 > Role', 'must be one of'],
+	},
+	{
+		name: 'create: http redirect URL',
+		resource: 'envelope',
+		pdf: true,
+		params: create({ signingSettings: { redirectUrl: V } }),
+		good: fixed('https://example.com/done'),
+		bad: 'http://example.com/done',
+		expect: ['Signing Settings > Redirect URL', 'HTTPS'],
+	},
+	{
+		name: 'create: expiry that is not a date',
+		resource: 'envelope',
+		pdf: true,
+		params: create({ signingSettings: { expiresAt: V } }),
+		good: fixed('2030-01-01T00:00:00Z'),
+		bad: 'next tuesday',
+		expect: ['Signing Settings > Expires At', 'ISO 8601'],
+	},
 	// envelope: operations on one envelope
 	...idRows('getStatus'),
 	...idRows('getFields'),
 	...idRows('downloadFile', readyId),
 	...idRows('send', readyId),
 	...idRows('checkEstamp'),
-	{ name: 'addRecipients: recipient email invalid', resource: 'envelope', params: withEnvelope('addRecipients', { envelopeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, recipients: recipientFields([{ ...SIGNER, email: V }]) }), good: fixed('asha@example.com'), bad: 'asha@', expect: ['Recipient 1 > Email', 'is not a valid email address'] },
+	{
+		name: 'addRecipients: recipient email invalid',
+		resource: 'envelope',
+		params: withEnvelope('addRecipients', {
+			envelopeId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			recipients: recipientFields([{ ...SIGNER, email: V }]),
+		}),
+		good: fixed('asha@example.com'),
+		bad: 'asha@',
+		expect: ['Recipient 1 > Email', 'is not a valid email address'],
+	},
 ];
 
 let h: Harness;
@@ -86,12 +177,19 @@ async function runBatch(row: Row, values: unknown[]) {
 	const result = await h.run({
 		nodes: [
 			seedNode(),
-			actionNode({ resource: row.resource, ...row.params } as Record<string, NodeParameterValueType>, { continueOnFail: true }),
+			actionNode(
+				{ resource: row.resource, ...row.params } as Record<string, NodeParameterValueType>,
+				{ continueOnFail: true },
+			),
 		],
 		connections: chain('Seed', 'Document Signing'),
 		input,
 	});
-	return { result, items: result.items('Document Signing'), requests: (await h.requests()).length - before };
+	return {
+		result,
+		items: result.items('Document Signing'),
+		requests: (await h.requests()).length - before,
+	};
 }
 
 describe.each(rows.map((row) => [row.name, row] as const))('bad input: %s', (_name, row) => {
@@ -102,7 +200,9 @@ describe.each(rows.map((row) => [row.name, row] as const))('bad input: %s', (_na
 
 		const batch = await runBatch(row, [await row.good(h), row.bad, await row.good(h)]);
 		expect(batch.result.error).toBeUndefined();
-		const [first, bad, last] = batch.items.filter((item) => (item.pairedItem as { item: number }).item !== undefined);
+		const [first, bad, last] = batch.items.filter(
+			(item) => (item.pairedItem as { item: number }).item !== undefined,
+		);
 		expect(first.json.error).toBeUndefined();
 		expect(last.json.error).toBeUndefined();
 		const text = `${String(bad.json.error)}\n${String(bad.json.description ?? '')}`;
@@ -117,9 +217,33 @@ describe('trigger: bodies refused before a workflow starts', () => {
 	const bodies: Array<[string, string, string, number]> = [
 		['not JSON (text/plain)', '{"id": "evt_1", "event": ', 'text/plain', 400],
 		['a JSON array', '[1,2]', 'application/json', 400],
-		['event that is a number', JSON.stringify({ id: 'evt_3', event: 7, createdAt: '2026-01-01T00:00:00Z', data: {} }), 'application/json', 400],
-		['data that is a string', JSON.stringify({ id: 'evt_4', event: 'document.sent', createdAt: '2026-01-01T00:00:00Z', data: 'x' }), 'application/json', 400],
-		['a body of 2 MB', JSON.stringify({ id: 'evt_5', event: 'document.sent', data: { note: 'x'.repeat(2_000_000) } }), 'application/json', 413],
+		[
+			'event that is a number',
+			JSON.stringify({ id: 'evt_3', event: 7, createdAt: '2026-01-01T00:00:00Z', data: {} }),
+			'application/json',
+			400,
+		],
+		[
+			'data that is a string',
+			JSON.stringify({
+				id: 'evt_4',
+				event: 'document.sent',
+				createdAt: '2026-01-01T00:00:00Z',
+				data: 'x',
+			}),
+			'application/json',
+			400,
+		],
+		[
+			'a body of 2 MB',
+			JSON.stringify({
+				id: 'evt_5',
+				event: 'document.sent',
+				data: { note: 'x'.repeat(2_000_000) },
+			}),
+			'application/json',
+			413,
+		],
 	];
 	it.each(bodies)('%s', async (_name, body, type, status) => {
 		const runner = await startWebhookRunner({ credentials: { webhookSecret: SECRET } });

@@ -26,7 +26,9 @@ const params = {
 
 /** Six items: two good, one bad email, one unknown envelope, and three drafts hit by a fault each. */
 async function batch(): Promise<{ input: IDataObject[]; faults: IDataObject }> {
-	const drafts = await Promise.all(Array.from({ length: 5 }, async () => (await seedEnvelope(h)).id as string));
+	const drafts = await Promise.all(
+		Array.from({ length: 5 }, async () => (await seedEnvelope(h)).id as string),
+	);
 	const [good1, good2, failing, malformed, reset] = drafts;
 	const input = [
 		{ row: 'good', envelopeId: good1, email: 'asha@example.com' },
@@ -69,15 +71,28 @@ it('Continue (using error output): each failure on the error output, paired, wit
 	for (const item of ok) expect(item.json.error).toBeUndefined();
 	expect(failed.map(paired)).toEqual([1, 2, 3, 4, 5]);
 	// The error's facts under `error`, as n8n's HTTP Request shows a failed call.
-	const byRow = Object.fromEntries(failed.map((item) => [String(input[paired(item)].row), item.json.error as IDataObject]));
+	const byRow = Object.fromEntries(
+		failed.map((item) => [String(input[paired(item)].row), item.json.error as IDataObject]),
+	);
 
 	expect(String(byRow.validation.message)).toContain('Recipient 1 > Email');
 	expect(byRow.validation.fieldErrors).toEqual([expect.stringContaining('Recipient 1 > Email')]);
-	expect(byRow['404']).toMatchObject({ code: 'NOT_FOUND', httpCode: '404', requestId: expect.any(String) });
+	expect(byRow['404']).toMatchObject({
+		code: 'NOT_FOUND',
+		httpCode: '404',
+		requestId: expect.any(String),
+	});
 	expect(byRow['500']).toMatchObject({ httpCode: '500', requestId: expect.any(String) });
-	expect(byRow.malformed).toMatchObject({ code: 'MALFORMED_RESPONSE', message: 'The service answered with malformed JSON', httpCode: '200' });
+	expect(byRow.malformed).toMatchObject({
+		code: 'MALFORMED_RESPONSE',
+		message: 'The service answered with malformed JSON',
+		httpCode: '200',
+	});
 	// A create-like POST cut off is not sent again: the description says it may have arrived.
-	expect(byRow.reset).toMatchObject({ code: 'ECONNRESET', description: expect.stringContaining('may have reached the service') });
+	expect(byRow.reset).toMatchObject({
+		code: 'ECONNRESET',
+		description: expect.stringContaining('may have reached the service'),
+	});
 });
 
 it('Continue (using regular output): failures stay on output 0 as error items, in input order', async () => {
@@ -85,13 +100,21 @@ it('Continue (using regular output): failures stay on output 0 as error items, i
 	expect(result.error).toBeUndefined();
 	const items = result.items('Document Signing', 0);
 	expect(items.map(paired)).toEqual([0, 1, 2, 3, 4, 5, 6]);
-	expect(items.map((item) => item.json.error === undefined)).toEqual([true, false, false, false, false, false, true]);
+	expect(items.map((item) => item.json.error === undefined)).toEqual([
+		true,
+		false,
+		false,
+		false,
+		false,
+		false,
+		true,
+	]);
 	expect(items[2].json).toMatchObject({ code: 'NOT_FOUND', httpCode: '404' });
 	expect(items[2].error).toBeUndefined();
 	expect(result.items('Document Signing', 1)).toEqual([]);
 });
 
-it('Stop Workflow: the workflow stops with the first failing item\'s error', async () => {
+it("Stop Workflow: the workflow stops with the first failing item's error", async () => {
 	const { result } = await run('stopWorkflow');
 	expect(result.error?.message).toContain('Recipient 1 > Email');
 	expect((result.error as { context?: IDataObject } | undefined)?.context?.itemIndex).toBe(1);

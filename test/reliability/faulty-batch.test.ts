@@ -2,7 +2,14 @@
 import type { IDataObject, IPairedItemData, NodeParameterValueType } from 'n8n-workflow';
 
 import { RETRY_POLICY } from '../../nodes/shared/transport';
-import { actionNode, chain, type Harness, type SandboxRequest, seedNode, startHarness } from '../harness';
+import {
+	actionNode,
+	chain,
+	type Harness,
+	type SandboxRequest,
+	seedNode,
+	startHarness,
+} from '../harness';
 import { makePdf, pdfItem, recipientFields, SIGNER } from '../envelope/helpers';
 
 /**
@@ -107,7 +114,11 @@ it('500 creates and sends under 10% faults: 500 items, nothing created twice, ev
 	const created = result.items('Create');
 	/** The client gave up waiting (a loaded machine can be slower than the timeout): may have arrived. */
 	const timedOut = (json: IDataObject) => json.code === 'ECONNABORTED' || json.code === 'ETIMEDOUT';
-	const figures = { succeeded: 0, failedAfterMaybeProcessed: 0, unexplainedFailures: [] as number[] };
+	const figures = {
+		succeeded: 0,
+		failedAfterMaybeProcessed: 0,
+		unexplainedFailures: [] as number[],
+	};
 	sent.forEach((item, n) => {
 		const maybeProcessed =
 			requestsOf(n).some((r) => r.fault && MAYBE_PROCESSED.has(r.fault)) ||
@@ -130,10 +141,20 @@ it('500 creates and sends under 10% faults: 500 items, nothing created twice, ev
 
 	const faults: Record<string, number> = {};
 	for (const r of log) if (r.fault) faults[r.fault] = (faults[r.fault] ?? 0) + 1;
-	const hint = [result.runData.Create?.[0]?.hints?.[0]?.message, result.runData.Send?.[0]?.hints?.[0]?.message];
+	const hint = [
+		result.runData.Create?.[0]?.hints?.[0]?.message,
+		result.runData.Send?.[0]?.hints?.[0]?.message,
+	];
 	// The figures of the closing note.
 	console.log(
-		JSON.stringify({ items: ITEMS, ...figures, apiRequests: log.length, faults, elapsedMs: elapsed, sendHint: hint }),
+		JSON.stringify({
+			items: ITEMS,
+			...figures,
+			apiRequests: log.length,
+			faults,
+			elapsedMs: elapsed,
+			sendHint: hint,
+		}),
 	);
 	expect(Object.values(faults).reduce((a, b) => a + b, 0) / log.length).toBeGreaterThan(0.07);
 	expect(figures.succeeded).toBeGreaterThan(ITEMS * 0.8);

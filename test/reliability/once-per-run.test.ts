@@ -4,7 +4,10 @@ describe('reads once per node run (oncePerRun)', () => {
 	const { h, probe } = useProbeHarness();
 
 	it('sends the read once for a 20-item batch, every item gets the answer; the next run reads again', async () => {
-		const created = await h().api<{ id: string }>('POST', '/envelopes', { fileName: 'a.pdf', title: 'Shared' });
+		const created = await h().api<{ id: string }>('POST', '/envelopes', {
+			fileName: 'a.pdf',
+			title: 'Shared',
+		});
 		const args = { method: 'GET', endpoint: `/envelopes/${created.id}/status`, oncePerRun: true };
 		const input = Array.from({ length: 20 }, () => ({ json: {} }));
 		const before = (await h().requests()).length;

@@ -15,8 +15,12 @@ afterEach(() => jest.restoreAllMocks());
 /** Counts the parameter reads that reach n8n's own resolver (it still answers them). */
 function countReads() {
 	let owner: object | null = ExecuteContext.prototype;
-	while (owner && !Object.prototype.hasOwnProperty.call(owner, '_getNodeParameter')) owner = Object.getPrototypeOf(owner) as object | null;
-	const spy = jest.spyOn(owner as { _getNodeParameter: (name: string) => unknown }, '_getNodeParameter');
+	while (owner && !Object.prototype.hasOwnProperty.call(owner, '_getNodeParameter'))
+		owner = Object.getPrototypeOf(owner) as object | null;
+	const spy = jest.spyOn(
+		owner as { _getNodeParameter: (name: string) => unknown },
+		'_getNodeParameter',
+	);
 	return (name: string) => spy.mock.calls.filter(([asked]) => asked === name).length;
 }
 
@@ -26,23 +30,36 @@ describe('parameters read once per run where they cannot differ by item', () => 
 		const reads = countReads();
 		const run = await runOp(
 			h,
-			{ operation: 'create', pdfSource: 'none', fileName: 'lease.pdf', title: '={{ $json.title + "!" }}' },
+			{
+				operation: 'create',
+				pdfSource: 'none',
+				fileName: 'lease.pdf',
+				title: '={{ $json.title + "!" }}',
+			},
 			input,
 		);
 		expect(run.result.error).toBeUndefined();
-		expect(run.items.map((item) => item.json.title)).toEqual(input.map((item) => `${item.json.title}!`));
+		expect(run.items.map((item) => item.json.title)).toEqual(
+			input.map((item) => `${item.json.title}!`),
+		);
 		expect(reads('fileName')).toBe(1);
 		expect(reads('pdfSource')).toBe(1);
 		expect(reads('title')).toBe(30);
 	});
 
 	it('a plain item field ({{ $json.x }}) is read from the item: the same values as n8n gives, never through n8n', async () => {
-		const envelopes = [await seedEnvelope(h, { title: 'One' }), await seedEnvelope(h, { title: 'Two' })];
+		const envelopes = [
+			await seedEnvelope(h, { title: 'One' }),
+			await seedEnvelope(h, { title: 'Two' }),
+		];
 		const input = envelopes.map((envelope) => ({ json: { ref: { id: envelope.id as string } } }));
 		const reads = countReads();
 		const run = await runOp(
 			h,
-			{ operation: 'getStatus', envelopeId: { __rl: true, mode: 'id', value: '={{ $json.ref["id"] }}' } },
+			{
+				operation: 'getStatus',
+				envelopeId: { __rl: true, mode: 'id', value: '={{ $json.ref["id"] }}' },
+			},
 			input,
 		);
 		expect(run.result.error).toBeUndefined();
@@ -52,8 +69,17 @@ describe('parameters read once per run where they cannot differ by item', () => 
 
 	it('a locator By URL mapped from the item goes to n8n, which takes the id out of the address', async () => {
 		const envelope = await seedEnvelope(h, { title: 'Linked' });
-		const input = [{ json: { link: `https://app.example.com/envelopes/${envelope.id as string}` } }];
-		const run = await runOp(h, { operation: 'getStatus', envelopeId: { __rl: true, mode: 'url', value: '={{ $json.link }}' } }, input);
+		const input = [
+			{ json: { link: `https://app.example.com/envelopes/${envelope.id as string}` } },
+		];
+		const run = await runOp(
+			h,
+			{
+				operation: 'getStatus',
+				envelopeId: { __rl: true, mode: 'url', value: '={{ $json.link }}' },
+			},
+			input,
+		);
 		expect(run.result.error).toBeUndefined();
 		expect(run.items[0].json.envelopeId).toBe(envelope.id);
 	});
@@ -63,7 +89,12 @@ describe('parameters read once per run where they cannot differ by item', () => 
 		const reads = countReads();
 		const run = await runOp(
 			h,
-			{ operation: 'create', pdfSource: 'none', fileName: 'lease.pdf', title: '={{ $json.title }}' },
+			{
+				operation: 'create',
+				pdfSource: 'none',
+				fileName: 'lease.pdf',
+				title: '={{ $json.title }}',
+			},
 			input,
 			{ continueOnFail: true },
 		);

@@ -50,7 +50,23 @@ const CASES: Record<string, { value: NodeParameterValueType; type?: INodePropert
 };
 
 /** `v` in each item: values of every JSON type and the edge cases of each. */
-const VALUES: unknown[] = ['text', '', '007', 'naïve ✓', ' padded ', 42, 0, -1.5, 1e21, true, false, null, { a: 1 }, [1, 2], []];
+const VALUES: unknown[] = [
+	'text',
+	'',
+	'007',
+	'naïve ✓',
+	' padded ',
+	42,
+	0,
+	-1.5,
+	1e21,
+	true,
+	false,
+	null,
+	{ a: 1 },
+	[1, 2],
+	[],
+];
 
 class ParameterProbe implements INodeType {
 	description: INodeTypeDescription = {
@@ -71,7 +87,12 @@ class ParameterProbe implements INodeType {
 					default: { mode: 'id', value: '' },
 					modes: [
 						{ displayName: 'ID', name: 'id', type: 'string' },
-						{ displayName: 'URL', name: 'url', type: 'string', extractValue: { type: 'regex', regex: 'id-([a-z0-9]+)' } },
+						{
+							displayName: 'URL',
+							name: 'url',
+							type: 'string',
+							extractValue: { type: 'regex', regex: 'id-([a-z0-9]+)' },
+						},
 					],
 				};
 			}
@@ -83,10 +104,18 @@ class ParameterProbe implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const run = readingOncePerRun(this);
-		const read = (context: IExecuteFunctions, name: string, item: number, options?: IGetNodeParameterOptions) => {
+		const read = (
+			context: IExecuteFunctions,
+			name: string,
+			item: number,
+			options?: IGetNodeParameterOptions,
+		) => {
 			try {
 				const value: unknown = context.getNodeParameter(name, item, undefined, options);
-				return { type: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value, value: value === undefined ? '(undefined)' : value };
+				return {
+					type: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value,
+					value: value === undefined ? '(undefined)' : value,
+				};
 			} catch (error) {
 				return { error: (error as Error).message };
 			}
@@ -95,12 +124,22 @@ class ParameterProbe implements INodeType {
 		let compared = 0;
 		for (let item = 0; item < this.getInputData().length; item++) {
 			for (const name of Object.keys(CASES)) {
-				const variants = CASES[name].type === 'resourceLocator' ? [undefined, { extractValue: true }] : [undefined];
+				const variants =
+					CASES[name].type === 'resourceLocator'
+						? [undefined, { extractValue: true }]
+						: [undefined];
 				for (const options of variants) {
 					const shortcut = read(run, name, item, options);
 					const n8n = read(this, name, item, options);
 					compared++;
-					if (JSON.stringify(shortcut) !== JSON.stringify(n8n)) differences.push({ name, item, options: options ?? null, shortcut, n8n } as IDataObject);
+					if (JSON.stringify(shortcut) !== JSON.stringify(n8n))
+						differences.push({
+							name,
+							item,
+							options: options ?? null,
+							shortcut,
+							n8n,
+						} as IDataObject);
 				}
 			}
 		}
@@ -115,10 +154,24 @@ beforeAll(async () => {
 afterAll(async () => await h.close());
 
 it(`${Object.keys(CASES).length} expressions over ${VALUES.length} values of every type: the shortcut gives what n8n gives`, async () => {
-	const input = VALUES.map((v) => ({ json: { v, 'a b': v, nested: { a: { b: v } }, arr: [v] } as IDataObject }));
-	const parameters = Object.fromEntries(Object.entries(CASES).map(([name, { value }]) => [name, value]));
+	const input = VALUES.map((v) => ({
+		json: { v, 'a b': v, nested: { a: { b: v } }, arr: [v] } as IDataObject,
+	}));
+	const parameters = Object.fromEntries(
+		Object.entries(CASES).map(([name, { value }]) => [name, value]),
+	);
 	const result = await h.run({
-		nodes: [seedNode(), { id: 'params', name: 'Params', type: PARAMS_TYPE, typeVersion: 1, position: [200, 0], parameters }],
+		nodes: [
+			seedNode(),
+			{
+				id: 'params',
+				name: 'Params',
+				type: PARAMS_TYPE,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters,
+			},
+		],
 		connections: chain('Seed', 'Params'),
 		input,
 	});

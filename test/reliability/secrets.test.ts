@@ -11,7 +11,14 @@ import path from 'path';
 import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
 
 import { RETRY_POLICY } from '../../nodes/shared/transport';
-import { actionNode, chain, type Harness, type RunResult, seedNode, startHarness } from '../harness';
+import {
+	actionNode,
+	chain,
+	type Harness,
+	type RunResult,
+	seedNode,
+	startHarness,
+} from '../harness';
 import { startWebhookRunner } from '../harness/webhook';
 import { makePdf, pdfItem, recipientFields, SIGNER, seedEnvelope } from '../envelope/helpers';
 import { sampleEvents } from '../trigger/events';
@@ -31,7 +38,8 @@ const DEFAULT_RETRY = { ...RETRY_POLICY };
 
 const collected: string[] = [];
 const collect = (...values: unknown[]) => {
-	for (const value of values) collected.push(typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+	for (const value of values)
+		collected.push(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 };
 
 let h: Harness;
@@ -43,7 +51,9 @@ beforeAll(async () => {
 	Object.assign(RETRY_POLICY, { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 1500 });
 	const logger = Container.get(Logger);
 	for (const level of ['error', 'warn', 'info', 'debug']) {
-		spies.push(jest.spyOn(logger, level).mockImplementation((...args: unknown[]) => collect(...args)));
+		spies.push(
+			jest.spyOn(logger, level).mockImplementation((...args: unknown[]) => collect(...args)),
+		);
 	}
 	for (const stream of [process.stdout, process.stderr]) {
 		const write = stream.write.bind(stream);
@@ -65,17 +75,32 @@ function collectRun(result: RunResult): void {
 	for (const [, runs] of Object.entries(result.runData)) {
 		for (const run of runs) {
 			collect(run.data?.main ?? [], run.hints ?? []);
-			if (run.error) collect(run.error.message, (run.error as { description?: string }).description ?? '');
+			if (run.error)
+				collect(run.error.message, (run.error as { description?: string }).description ?? '');
 		}
 	}
-	if (result.error) collect(result.error.message, (result.error as { description?: string }).description ?? '', result.error.stack ?? '');
+	if (result.error)
+		collect(
+			result.error.message,
+			(result.error as { description?: string }).description ?? '',
+			result.error.stack ?? '',
+		);
 }
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-async function run(params: IDataObject, input = [{ json: {} }] as Parameters<Harness['run']>[0]['input'], options: { continueOnFail?: boolean; apiKey?: string } = {}) {
+async function run(
+	params: IDataObject,
+	input = [{ json: {} }] as Parameters<Harness['run']>[0]['input'],
+	options: { continueOnFail?: boolean; apiKey?: string } = {},
+) {
 	const result = await h.run({
-		nodes: [seedNode(), actionNode({ resource: 'envelope', ...params } as Record<string, NodeParameterValueType>, { continueOnFail: options.continueOnFail })],
+		nodes: [
+			seedNode(),
+			actionNode({ resource: 'envelope', ...params } as Record<string, NodeParameterValueType>, {
+				continueOnFail: options.continueOnFail,
+			}),
+		],
 		connections: chain('Seed', 'Document Signing'),
 		input,
 		credentials: options.apiKey ? { apiKey: options.apiKey } : undefined,
@@ -94,27 +119,52 @@ test('no output item, error, hint or log line contains the API key or the webhoo
 	await run({ operation: 'getMany', returnAll: true });
 	await run({ operation: 'getStatus', envelopeId: byId(draft) });
 	await run({ operation: 'getFields', envelopeId: byId(draft) });
-	await run({ operation: 'addRecipients', envelopeId: byId(draft), recipients: recipientFields([{ name: 'Vikram Shah', email: 'vikram@example.com', role: 'approver' }]) });
+	await run({
+		operation: 'addRecipients',
+		envelopeId: byId(draft),
+		recipients: recipientFields([
+			{ name: 'Vikram Shah', email: 'vikram@example.com', role: 'approver' },
+		]),
+	});
 	await run({ operation: 'send', envelopeId: byId(ready) });
 	await run({ operation: 'downloadFile', envelopeId: byId(ready) });
-	await run({ operation: 'checkEstamp', envelopeId: byId(ready) }, undefined, { continueOnFail: true });
+	await run({ operation: 'checkEstamp', envelopeId: byId(ready) }, undefined, {
+		continueOnFail: true,
+	});
 	// bad input, API errors (both ways), a wrong key on every kind of call
-	await run({ ...create, recipients: recipientFields([{ ...SIGNER, email: 'asha@' }]) }, [pdfItem(pdf)]);
+	await run({ ...create, recipients: recipientFields([{ ...SIGNER, email: 'asha@' }]) }, [
+		pdfItem(pdf),
+	]);
 	await run({ operation: 'getStatus', envelopeId: byId('env_missing') });
-	await run({ operation: 'getStatus', envelopeId: byId('env_missing') }, undefined, { continueOnFail: true });
-	for (const params of [create, { operation: 'getMany', returnAll: true }, { operation: 'send', envelopeId: byId(ready) }]) {
+	await run({ operation: 'getStatus', envelopeId: byId('env_missing') }, undefined, {
+		continueOnFail: true,
+	});
+	for (const params of [
+		create,
+		{ operation: 'getMany', returnAll: true },
+		{ operation: 'send', envelopeId: byId(ready) },
+	]) {
 		await run(params, [pdfItem(pdf)], { apiKey: WRONG_KEY });
 		await run(params, [pdfItem(pdf)], { apiKey: WRONG_KEY, continueOnFail: true });
 	}
 	// injected faults, one kind at a time, on reads and creates, with a 50-item batch under a rate limit
-	for (const fault of [{ failures: [{ status: 500 }] }, { failures: [{ status: 503 }] }, { connectionReset: {} }, { malformedJson: {} }, { timeout: { count: 2 } }]) {
+	for (const fault of [
+		{ failures: [{ status: 500 }] },
+		{ failures: [{ status: 503 }] },
+		{ connectionReset: {} },
+		{ malformedJson: {} },
+		{ timeout: { count: 2 } },
+	]) {
 		await h.fault({ ...fault, retryAfterSeconds: 0 });
 		await run(create, [pdfItem(pdf)], { continueOnFail: true });
 		await run({ operation: 'getMany', limit: 5 });
 		await h.fault({});
 	}
 	await h.fault({ rateLimitPerSecond: 20, retryAfterSeconds: 0.05 });
-	const limited = await run({ operation: 'getStatus', envelopeId: byId(draft) }, Array.from({ length: 50 }, () => ({ json: {} })));
+	const limited = await run(
+		{ operation: 'getStatus', envelopeId: byId(draft) },
+		Array.from({ length: 50 }, () => ({ json: {} })),
+	);
 	expect(limited.error?.message).toBeUndefined();
 	await h.fault({});
 
@@ -129,11 +179,16 @@ test('no output item, error, hint or log line contains the API key or the webhoo
 			['[1]', createHmac('sha256', WEBHOOK_SECRET).update('[1]').digest('hex')],
 		];
 		for (const [body, signature] of deliveries) {
-			const response = await fetch(runner.url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Signature': signature }, body });
+			const response = await fetch(runner.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'X-Service-Signature': signature },
+				body,
+			});
 			collect(await response.text(), [...response.headers.entries()]);
 		}
 		await runner.settle();
-		for (const execution of runner.executions) collect(execution.items, execution.run.data.resultData.error?.message ?? '');
+		for (const execution of runner.executions)
+			collect(execution.items, execution.run.data.resultData.error?.message ?? '');
 		collect(runner.deliveries);
 	} finally {
 		await runner.close();

@@ -88,7 +88,9 @@ it('a paced batch stopped after 20 answers: nothing new reaches the service once
 it('a retry wait of two minutes ends at the stop (the test would time out otherwise)', async () => {
 	Object.assign(RETRY_POLICY, { baseDelayMs: 120_000, maxDelayMs: 120_000 });
 	const { result, requests } = await statusBatch(3, 0, 500, { failures: [{ status: 500 }] });
-	console.log(`retry wait: settled ${(result.settledAt as number) - (result.stoppedAt as number)} ms after the stop`);
+	console.log(
+		`retry wait: settled ${(result.settledAt as number) - (result.stoppedAt as number)} ms after the stop`,
+	);
 	expect(requests.length).toBe(3); // each item's first attempt; no second after the stop
 	expect(result.run.status).toBe('canceled');
 	expect(result.items('Document Signing')).toEqual([]);
@@ -97,7 +99,9 @@ it('a retry wait of two minutes ends at the stop (the test would time out otherw
 it('a request in flight is aborted: the service holds it open, the stop ends it', async () => {
 	RETRY_POLICY.timeoutMs = 120_000;
 	const { result, requests } = await statusBatch(2, 0, 500, { timeout: {} });
-	console.log(`in flight: settled ${(result.settledAt as number) - (result.stoppedAt as number)} ms after the stop`);
+	console.log(
+		`in flight: settled ${(result.settledAt as number) - (result.stoppedAt as number)} ms after the stop`,
+	);
 	expect(result.run.status).toBe('canceled');
 	expect(result.items('Document Signing')).toEqual([]);
 	expect(requests.length).toBeLessThanOrEqual(2);

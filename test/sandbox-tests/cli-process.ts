@@ -15,7 +15,10 @@ export interface SandboxCliInfo {
  * Runs `npm run sandbox -- <args>` as a user does, hands `body` the JSON of its first
  * line, then stops it (its whole process group) and waits for it to exit.
  */
-export async function withSandboxCli(args: string[], body: (info: SandboxCliInfo) => Promise<void>): Promise<void> {
+export async function withSandboxCli(
+	args: string[],
+	body: (info: SandboxCliInfo) => Promise<void>,
+): Promise<void> {
 	const child = spawn('npm', ['run', '--silent', 'sandbox', '--', ...args], {
 		cwd: path.join(__dirname, '..', '..'),
 		stdio: ['ignore', 'pipe', 'pipe'],

@@ -34,7 +34,8 @@ async function main(): Promise<void> {
 		const text = option(name);
 		if (text === undefined) return undefined;
 		const value = Number(text);
-		if (!Number.isInteger(value) || value < min) fail(`--${name} must be an integer of at least ${min}, got ${text}`);
+		if (!Number.isInteger(value) || value < min)
+			fail(`--${name} must be an integer of at least ${min}, got ${text}`);
 		return value;
 	};
 	faults.latencyMs = whole('latency', 0);
@@ -42,12 +43,24 @@ async function main(): Promise<void> {
 	const capacity = option('capacity');
 	if (capacity !== undefined) {
 		const [slots, maxInFlight] = capacity.split(',').map(Number);
-		if (!Number.isInteger(slots) || !Number.isInteger(maxInFlight) || slots < 1 || maxInFlight < slots) {
-			fail(`--capacity must be <slots>,<max in flight> (integers, 1 <= slots <= max in flight), got ${capacity}`);
+		if (
+			!Number.isInteger(slots) ||
+			!Number.isInteger(maxInFlight) ||
+			slots < 1 ||
+			maxInFlight < slots
+		) {
+			fail(
+				`--capacity must be <slots>,<max in flight> (integers, 1 <= slots <= max in flight), got ${capacity}`,
+			);
 		}
 		faults.capacity = { slots, maxInFlight };
 	}
-	const sandbox = await startSandbox({ port, host: option('host'), variant: process.argv.slice(2).includes('--variant'), faults });
+	const sandbox = await startSandbox({
+		port,
+		host: option('host'),
+		variant: process.argv.slice(2).includes('--variant'),
+		faults,
+	});
 	process.stdout.write(
 		`${JSON.stringify({
 			baseUrl: sandbox.baseUrl,

@@ -59,7 +59,11 @@ export interface UploadConfig {
 }
 
 /** Applies recipient defaults; `firstOrder` is the order of the first new recipient when omitted. */
-export function buildRecipients(state: SandboxState, input: RecipientInput[], firstOrder = 1): RecipientRecord[] {
+export function buildRecipients(
+	state: SandboxState,
+	input: RecipientInput[],
+	firstOrder = 1,
+): RecipientRecord[] {
 	return input.map((r, index) => ({
 		id: r.id ?? state.newId('rcp'),
 		name: r.name,
@@ -98,7 +102,11 @@ export function createUploadGrant(state: SandboxState, fileKey: string): UploadC
 	const policy = Buffer.from(
 		JSON.stringify({
 			expiration: new Date(expiresAt).toISOString(),
-			conditions: [{ key: fileKey }, { 'Content-Type': 'application/pdf' }, ['content-length-range', 1, MAX_FILE_SIZE]],
+			conditions: [
+				{ key: fileKey },
+				{ 'Content-Type': 'application/pdf' },
+				['content-length-range', 1, MAX_FILE_SIZE],
+			],
 		}),
 	).toString('base64');
 	const fields: Record<string, string> = {
@@ -136,12 +144,21 @@ export function createEnvelopeRecord(
 		...(input.templateId ? { templateId: input.templateId } : {}),
 	};
 	state.envelopes.set(id, envelope);
-	if (input.file) state.storage.set(fileKey, { data: input.file, contentType: 'application/pdf', uploadedAt: now });
+	if (input.file)
+		state.storage.set(fileKey, {
+			data: input.file,
+			contentType: 'application/pdf',
+			uploadedAt: now,
+		});
 	return { envelope, upload: createUploadGrant(state, fileKey) };
 }
 
 /** The envelope if it exists and belongs to the key's workspace. */
-export function findEnvelope(state: SandboxState, workspace: WorkspaceRef, id: string): EnvelopeRecord | undefined {
+export function findEnvelope(
+	state: SandboxState,
+	workspace: WorkspaceRef,
+	id: string,
+): EnvelopeRecord | undefined {
 	const envelope = state.envelopes.get(id);
 	return envelope && sameWorkspace(envelope.workspace, workspace) ? envelope : undefined;
 }
@@ -226,16 +243,15 @@ export function statusView(envelope: EnvelopeRecord) {
 		totalRecipients: envelope.recipients.length,
 		completedCount,
 		percentage: acting.length ? Math.round((completedCount / acting.length) * 10000) / 100 : 0,
-		recipients: inSigningOrder(envelope.recipients)
-			.map((r) => ({
-				id: r.id,
-				name: r.name,
-				email: r.email ?? null,
-				role: r.role,
-				status: r.status,
-				...(r.signedAt ? { signedAt: r.signedAt } : {}),
-				order: r.order,
-			})),
+		recipients: inSigningOrder(envelope.recipients).map((r) => ({
+			id: r.id,
+			name: r.name,
+			email: r.email ?? null,
+			role: r.role,
+			status: r.status,
+			...(r.signedAt ? { signedAt: r.signedAt } : {}),
+			order: r.order,
+		})),
 	};
 }
 
@@ -255,7 +271,9 @@ function sentWorkflowView(state: SandboxState, envelope: EnvelopeRecord) {
 		verificationMethod: w.verificationMethod,
 		message: w.message ?? null,
 		reminderEveryHours: w.reminderEveryHours,
-		expiresAt: w.expiresAt ?? new Date(state.nowMs() + GUESSED_DEFAULTS.expiresInDays * 86400_000).toISOString(),
+		expiresAt:
+			w.expiresAt ??
+			new Date(state.nowMs() + GUESSED_DEFAULTS.expiresInDays * 86400_000).toISOString(),
 		emailNotifications: w.emailNotifications,
 		whatsappNotifications: w.whatsappNotifications,
 	};
@@ -267,16 +285,15 @@ export function sentResponse(state: SandboxState, envelope: EnvelopeRecord) {
 		message: 'Envelope sent to recipients',
 		envelopeId: envelope.id,
 		status: envelope.status,
-		recipients: inSigningOrder(envelope.recipients)
-			.map((r) => ({
-				id: r.id,
-				name: r.name,
-				email: r.email ?? null,
-				role: r.role,
-				order: r.order,
-				status: r.status,
-				actionUrl: actionUrl(state, r),
-			})),
+		recipients: inSigningOrder(envelope.recipients).map((r) => ({
+			id: r.id,
+			name: r.name,
+			email: r.email ?? null,
+			role: r.role,
+			order: r.order,
+			status: r.status,
+			actionUrl: actionUrl(state, r),
+		})),
 		workflow: sentWorkflowView(state, envelope),
 	};
 }
@@ -288,7 +305,10 @@ export type SendOutcome =
 
 /** Credits per aadhaar_otp recipient (a guess: the cost is not shown). */
 export function creditCost(envelope: EnvelopeRecord): number {
-	return envelope.recipients.filter((r) => r.signatureMethod === 'aadhaar_otp').length * CREDITS_PER_AADHAAR_RECIPIENT;
+	return (
+		envelope.recipients.filter((r) => r.signatureMethod === 'aadhaar_otp').length *
+		CREDITS_PER_AADHAAR_RECIPIENT
+	);
 }
 
 /**
@@ -298,20 +318,36 @@ export function creditCost(envelope: EnvelopeRecord): number {
  */
 export function sendEnvelope(state: SandboxState, envelope: EnvelopeRecord): SendOutcome {
 	if (envelope.status !== 'draft') {
-		return { ok: false, code: 'INVALID_STATUS', message: `Envelope is ${envelope.status}; only a draft can be sent` };
+		return {
+			ok: false,
+			code: 'INVALID_STATUS',
+			message: `Envelope is ${envelope.status}; only a draft can be sent`,
+		};
 	}
 	if (!envelope.recipients.some((r) => r.role === 'signer')) {
-		return { ok: false, code: 'VALIDATION_ERROR', path: 'recipients', message: 'At least one signer is required to send' };
+		return {
+			ok: false,
+			code: 'VALIDATION_ERROR',
+			path: 'recipients',
+			message: 'At least one signer is required to send',
+		};
 	}
 	if (!state.storage.has(envelope.fileKey)) {
-		return { ok: false, code: 'FILE_NOT_UPLOADED', message: 'Upload the PDF before sending the envelope' };
+		return {
+			ok: false,
+			code: 'FILE_NOT_UPLOADED',
+			message: 'Upload the PDF before sending the envelope',
+		};
 	}
 	if (envelope.workflow.estampEnabled) {
 		const check = rulesFor(choicesOf(state)).estampConfig.safeParse(envelope.workflow.estampConfig);
 		if (!check.success) {
 			const issue = check.error.issues[0];
 			const path = ['workflow', 'estampConfig', ...issue.path].join('.');
-			const message = envelope.workflow.estampConfig === undefined ? 'is required (complete) when estampEnabled is true' : issue.message;
+			const message =
+				envelope.workflow.estampConfig === undefined
+					? 'is required (complete) when estampEnabled is true'
+					: issue.message;
 			return { ok: false, code: 'VALIDATION_ERROR', path, message };
 		}
 	}
@@ -344,7 +380,8 @@ export function sendEnvelope(state: SandboxState, envelope: EnvelopeRecord): Sen
 				success: true,
 				estamp: true,
 				estampStatus: 'queued',
-				message: 'E-stamp purchase queued; recipients are notified once the stamp certificate is attached',
+				message:
+					'E-stamp purchase queued; recipients are notified once the stamp certificate is attached',
 				envelopeId: envelope.id,
 				status: envelope.status,
 			},
@@ -362,8 +399,14 @@ function openForSigning(state: SandboxState, envelope: EnvelopeRecord): void {
 		envelopeId: envelope.id,
 		title: envelope.title,
 		status: 'pending',
-		recipients: inSigningOrder(envelope.recipients)
-			.map((r) => ({ id: r.id, name: r.name, email: r.email ?? null, role: r.role, order: r.order, status: r.status })),
+		recipients: inSigningOrder(envelope.recipients).map((r) => ({
+			id: r.id,
+			name: r.name,
+			email: r.email ?? null,
+			role: r.role,
+			order: r.order,
+			status: r.status,
+		})),
 		occurredAt: state.nowIso(),
 	});
 }
@@ -376,7 +419,9 @@ function startEstamp(state: SandboxState, envelope: EnvelopeRecord): void {
 		enabled: true,
 		status: 'queued',
 		transactionId: state.newId('estx'),
-		reference: `REF-${Math.floor(state.random() * 1e9).toString().padStart(9, '0')}`,
+		reference: `REF-${Math.floor(state.random() * 1e9)
+			.toString()
+			.padStart(9, '0')}`,
 		certificateId: null,
 		initiatedAt: state.nowIso(),
 		pollAttempts: 0,
@@ -430,7 +475,9 @@ async function resolveEstamp(state: SandboxState, envelope: EnvelopeRecord): Pro
 	}
 	e.status = 'processing'; // guards against a second resolution while the PDF is built
 	const config = envelope.workflow.estampConfig ?? {};
-	const certificateId = `IN-${String(config.state ?? 'XX')}${Math.floor(state.random() * 1e14).toString().padStart(14, '0')}`;
+	const certificateId = `IN-${String(config.state ?? 'XX')}${Math.floor(state.random() * 1e14)
+		.toString()
+		.padStart(14, '0')}`;
 	const original = state.storage.get(envelope.fileKey);
 	let stamped: Buffer | undefined;
 	try {
@@ -452,7 +499,12 @@ async function resolveEstamp(state: SandboxState, envelope: EnvelopeRecord): Pro
 		return;
 	}
 	if (generation !== state.generation) return;
-	if (stamped) state.storage.set(envelope.fileKey, { data: stamped, contentType: 'application/pdf', uploadedAt: state.nowIso() });
+	if (stamped)
+		state.storage.set(envelope.fileKey, {
+			data: stamped,
+			contentType: 'application/pdf',
+			uploadedAt: state.nowIso(),
+		});
 	shiftForCertificatePage(envelope);
 	e.status = 'completed';
 	e.certificateId = certificateId;
@@ -493,7 +545,8 @@ export function runEstampCheck(state: SandboxState, envelope: EnvelopeRecord): v
 export function queueEstampCheck(state: SandboxState, envelope: EnvelopeRecord) {
 	const e = envelope.estamp;
 	const checkable = !!e && (e.status === 'pending' || e.status === 'queued');
-	if (checkable) state.schedule(() => runEstampCheck(state, envelope), state.estampTiming.checkAfterMs);
+	if (checkable)
+		state.schedule(() => runEstampCheck(state, envelope), state.estampTiming.checkAfterMs);
 	return {
 		envelopeId: envelope.id,
 		queued: checkable,
@@ -548,13 +601,25 @@ export async function actAsRecipient(
 	recipient: RecipientRecord,
 ): Promise<ActOutcome> {
 	if (recipient.role === 'cc') {
-		return { ok: false, code: 'INVALID_STATUS', message: 'A cc recipient receives a copy and takes no action' };
+		return {
+			ok: false,
+			code: 'INVALID_STATUS',
+			message: 'A cc recipient receives a copy and takes no action',
+		};
 	}
 	if (envelope.status !== 'pending') {
-		return { ok: false, code: 'INVALID_STATUS', message: `Envelope is ${envelope.status}; it is not open for signing` };
+		return {
+			ok: false,
+			code: 'INVALID_STATUS',
+			message: `Envelope is ${envelope.status}; it is not open for signing`,
+		};
 	}
 	if (isDone(recipient)) {
-		return { ok: false, code: 'INVALID_STATUS', message: `Recipient has already ${recipient.status}` };
+		return {
+			ok: false,
+			code: 'INVALID_STATUS',
+			message: `Recipient has already ${recipient.status}`,
+		};
 	}
 	const turn = currentTurn(envelope);
 	if (!turn.includes(recipient)) {
@@ -581,7 +646,8 @@ export async function actAsRecipient(
 			occurredAt: recipient.signedAt,
 		});
 	}
-	if (actionable(envelope).every(isDone) && !envelope.completedAt) await completeEnvelope(state, envelope);
+	if (actionable(envelope).every(isDone) && !envelope.completedAt)
+		await completeEnvelope(state, envelope);
 	const body: Record<string, unknown> = {
 		envelopeId: envelope.id,
 		recipientId: recipient.id,
@@ -606,17 +672,30 @@ async function completeEnvelope(state: SandboxState, envelope: EnvelopeRecord): 
 	envelope.completedAt = state.nowIso(); // set first: a parallel last action must not complete twice
 	const source = state.storage.get(envelope.fileKey);
 	if (source) {
-		const marks = inSigningOrder(actionable(envelope))
-			.map((r) => ({ name: r.name, email: r.email, role: r.role, signedAt: r.signedAt! }));
+		const marks = inSigningOrder(actionable(envelope)).map((r) => ({
+			name: r.name,
+			email: r.email,
+			role: r.role,
+			signedAt: r.signedAt!,
+		}));
 		const signed = await signPdf(source.data, marks, envelope.id);
 		const signedKey = `envelopes/${envelope.id}/signed/${envelope.fileName}`;
-		state.storage.set(signedKey, { data: signed, contentType: 'application/pdf', uploadedAt: state.nowIso() });
+		state.storage.set(signedKey, {
+			data: signed,
+			contentType: 'application/pdf',
+			uploadedAt: state.nowIso(),
+		});
 		envelope.signedFileKey = signedKey;
 	}
 	envelope.status = 'completed';
 	envelope.updatedAt = envelope.completedAt;
 	const completedEvent = choicesOf(state).completedEvent;
 	if (completedEvent) {
-		emitEvent(state, completedEvent, { envelopeId: envelope.id, title: envelope.title, status: 'completed', occurredAt: envelope.completedAt });
+		emitEvent(state, completedEvent, {
+			envelopeId: envelope.id,
+			title: envelope.title,
+			status: 'completed',
+			occurredAt: envelope.completedAt,
+		});
 	}
 }

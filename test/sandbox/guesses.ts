@@ -43,7 +43,13 @@ export const GUESSED_DEFAULTS = {
 } as const;
 
 /** Envelope statuses beyond the four shown (the failed e-stamp). */
-export const GUESSED_ENVELOPE_STATUSES = ['draft', 'estamping', 'estamp_failed', 'pending', 'completed'] as const;
+export const GUESSED_ENVELOPE_STATUSES = [
+	'draft',
+	'estamping',
+	'estamp_failed',
+	'pending',
+	'completed',
+] as const;
 export const GUESSED_ESTAMP_FAILED_STATUS = 'estamp_failed';
 export const GUESSED_WHATSAPP_VALUES = ['all', 'none'] as const;
 export const GUESSED_TRANSACTION_TYPES = ['consume', 'purchase', 'refund', 'adjustment'] as const;

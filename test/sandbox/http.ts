@@ -111,7 +111,10 @@ export function paginate<T>(
 	items: T[],
 	query: Record<string, unknown>,
 ): { items: T[]; pageInfo: PageInfo } | undefined {
-	const paging = rulesFor(choicesOfResponse(res)).paging.safeParse({ page: query.page, limit: query.limit });
+	const paging = rulesFor(choicesOfResponse(res)).paging.safeParse({
+		page: query.page,
+		limit: query.limit,
+	});
 	if (!paging.success) {
 		validationError(res, paging.error);
 		return undefined;
@@ -119,7 +122,11 @@ export function paginate<T>(
 	return pageOf(items, paging.data.page, paging.data.limit);
 }
 
-export function pageOf<T>(items: T[], page: number, limit: number): { items: T[]; pageInfo: PageInfo } {
+export function pageOf<T>(
+	items: T[],
+	page: number,
+	limit: number,
+): { items: T[]; pageInfo: PageInfo } {
 	const total = items.length;
 	const totalPages = Math.ceil(total / limit);
 	return {
@@ -154,7 +161,11 @@ export function requireAuth(scopes: string[] = []): RequestHandler {
 		const state = stateOf(req);
 		const secret = bearerOf(req);
 		if (!secret) {
-			apiError(res, 'UNAUTHORIZED', 'Missing API key: send the header Authorization: Bearer <API_KEY>');
+			apiError(
+				res,
+				'UNAUTHORIZED',
+				'Missing API key: send the header Authorization: Bearer <API_KEY>',
+			);
 			return;
 		}
 		const key = state.findKey(secret);
@@ -168,7 +179,9 @@ export function requireAuth(scopes: string[] = []): RequestHandler {
 		}
 		const missing = scopes.find((s) => !key.scopes.includes(s));
 		if (missing) {
-			apiError(res, 'FORBIDDEN', `API key lacks the permission ${missing}`, { requiredScope: missing });
+			apiError(res, 'FORBIDDEN', `API key lacks the permission ${missing}`, {
+				requiredScope: missing,
+			});
 			return;
 		}
 		res.locals.apiKey = key;

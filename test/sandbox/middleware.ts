@@ -72,7 +72,11 @@ function codeForStatus(status: number): string {
 const windows = new WeakMap<object, Map<string, { second: number; count: number }>>();
 
 /** The capacity fault's line: requests in flight (serving and waiting) and the free slots. */
-interface Line { inFlight: number; serving: number; waiting: Array<() => void> }
+interface Line {
+	inFlight: number;
+	serving: number;
+	waiting: Array<() => void>;
+}
 const lines = new WeakMap<object, Line>();
 
 /**
@@ -80,7 +84,12 @@ const lines = new WeakMap<object, Line>();
  * `false` when the request is one too many (the caller answers 503). The returned release
  * frees the slot once the request has been served for its latency.
  */
-async function enterLine(state: object, slots: number, maxInFlight: number, res: Response): Promise<false | (() => void)> {
+async function enterLine(
+	state: object,
+	slots: number,
+	maxInFlight: number,
+	res: Response,
+): Promise<false | (() => void)> {
 	const line = lines.get(state) ?? { inFlight: 0, serving: 0, waiting: [] };
 	lines.set(state, line);
 	if (line.inFlight >= maxInFlight) return false;
@@ -94,7 +103,8 @@ async function enterLine(state: object, slots: number, maxInFlight: number, res:
 	else line.serving += 1;
 	return () => {
 		const next = line.waiting.shift();
-		if (next) next(); // the slot passes to the next in line
+		if (next)
+			next(); // the slot passes to the next in line
 		else line.serving -= 1;
 	};
 }

@@ -14,22 +14,42 @@ export interface SignerMark {
 }
 
 /** Stamps each signer's (and approver's) name and time onto the last page. */
-export async function signPdf(original: Buffer, marks: SignerMark[], envelopeId: string): Promise<Buffer> {
+export async function signPdf(
+	original: Buffer,
+	marks: SignerMark[],
+	envelopeId: string,
+): Promise<Buffer> {
 	const doc = await PDFDocument.load(original, { ignoreEncryption: true });
 	const font = await doc.embedFont(StandardFonts.Helvetica);
 	const pages = doc.getPages();
 	const page = pages[pages.length - 1];
 	let y = 40 + marks.length * 14;
-	page.drawText(`Electronically signed - envelope ${envelopeId}`, { x: 36, y: y + 14, size: 9, font, color: rgb(0, 0, 0.5) });
+	page.drawText(`Electronically signed - envelope ${envelopeId}`, {
+		x: 36,
+		y: y + 14,
+		size: 9,
+		font,
+		color: rgb(0, 0, 0.5),
+	});
 	for (const mark of marks) {
 		const verb = mark.role === 'approver' ? 'Approved by' : 'Signed by';
-		page.drawText(`${verb} ${mark.name} at ${mark.signedAt}`, { x: 36, y, size: 9, font, color: rgb(0, 0, 0.5) });
+		page.drawText(`${verb} ${mark.name} at ${mark.signedAt}`, {
+			x: 36,
+			y,
+			size: 9,
+			font,
+			color: rgb(0, 0, 0.5),
+		});
 		y -= 14;
 	}
 	const signers = marks.filter((m) => m.role === 'signer').map((m) => m.name);
 	doc.setSubject(`signed-by:${signers.join(', ')}`);
 	const earlier = doc.getKeywords();
-	doc.setKeywords([...(earlier ? [earlier] : []), `envelope:${envelopeId}`, ...marks.map((m) => `${m.role === 'approver' ? 'approved-by' : 'signed-by'}:${m.name}`)]);
+	doc.setKeywords([
+		...(earlier ? [earlier] : []),
+		`envelope:${envelopeId}`,
+		...marks.map((m) => `${m.role === 'approver' ? 'approved-by' : 'signed-by'}:${m.name}`),
+	]);
 	doc.setModificationDate(new Date());
 	return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
@@ -45,7 +65,10 @@ export interface CertificateInfo {
 }
 
 /** Inserts an e-stamp certificate as page 1. */
-export async function addEstampCertificate(original: Buffer, info: CertificateInfo): Promise<Buffer> {
+export async function addEstampCertificate(
+	original: Buffer,
+	info: CertificateInfo,
+): Promise<Buffer> {
 	const doc = await PDFDocument.load(original, { ignoreEncryption: true });
 	const font = await doc.embedFont(StandardFonts.Helvetica);
 	const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -64,7 +87,12 @@ export async function addEstampCertificate(original: Buffer, info: CertificateIn
 	];
 	for (const line of lines) {
 		y -= 24;
-		page.drawText(line.length > 95 ? `${line.slice(0, 92)}...` : line, { x: 72, y, size: 11, font });
+		page.drawText(line.length > 95 ? `${line.slice(0, 92)}...` : line, {
+			x: 72,
+			y,
+			size: 11,
+			font,
+		});
 	}
 	doc.setSubject(`estamp-certificate:${info.certificateId}`);
 	doc.setKeywords([`estamp-certificate:${info.certificateId}`, `estamp-state:${info.state}`]);

@@ -85,7 +85,11 @@ export function createApp(state: SandboxState): express.Express {
 		if (res.headersSent) return;
 		if (err?.type === 'entity.parse.failed') {
 			apiError(res, 'VALIDATION_ERROR', `Request body is not valid JSON: ${err.message}`, {
-				validation: { fieldErrors: {}, formErrors: ['Request body is not valid JSON'], issues: [{ path: '', message: 'Request body is not valid JSON', code: 'invalid_type' }] },
+				validation: {
+					fieldErrors: {},
+					formErrors: ['Request body is not valid JSON'],
+					issues: [{ path: '', message: 'Request body is not valid JSON', code: 'invalid_type' }],
+				},
 			});
 		} else if (err?.type === 'entity.too.large') {
 			apiError(res, 'VALIDATION_ERROR', 'Request body is too large');
@@ -97,7 +101,11 @@ export function createApp(state: SandboxState): express.Express {
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-	const state = new SandboxState({ webhookSecret: opts.webhookSecret, variant: opts.variant, faults: opts.faults });
+	const state = new SandboxState({
+		webhookSecret: opts.webhookSecret,
+		variant: opts.variant,
+		faults: opts.faults,
+	});
 	installHourlyCheck(state);
 	const app = createApp(state);
 	const host = opts.host ?? '127.0.0.1';

@@ -234,7 +234,9 @@ export interface FaultSettings {
 }
 
 /** What POST /__sandbox/faults and the start options take (every field optional). */
-export type FaultInput = Partial<Omit<FaultSettings, 'failures'>> & { failures?: Array<Omit<FailureRule, 'hits'>> };
+export type FaultInput = Partial<Omit<FaultSettings, 'failures'>> & {
+	failures?: Array<Omit<FailureRule, 'hits'>>;
+};
 
 export interface EstampTiming {
 	/** Delay before the provider accepts the purchase (queued -> pending). */
@@ -437,7 +439,13 @@ export class SandboxState {
 	consumeCredits(
 		ws: WorkspaceRef,
 		amount: number,
-		info: { reason: string; description: string; envelopeId: string | null; signatureMethod: string | null; source?: string },
+		info: {
+			reason: string;
+			description: string;
+			envelopeId: string | null;
+			signatureMethod: string | null;
+			source?: string;
+		},
 	): CreditTransaction {
 		const balanceAfter = this.balance(ws) - amount;
 		this.setBalance(ws, balanceAfter);
@@ -468,7 +476,10 @@ export class SandboxState {
 			retryAfterSeconds: input.retryAfterSeconds ?? 1,
 			rateLimitPerSecond: input.rateLimitPerSecond ?? null,
 			capacity: input.capacity ?? null,
-			failures: (input.failures ?? []).map((f) => ({ ...(rule(f) as FaultRule), status: f.status })),
+			failures: (input.failures ?? []).map((f) => ({
+				...(rule(f) as FaultRule),
+				status: f.status,
+			})),
 			connectionReset: rule(input.connectionReset),
 			malformedJson: rule(input.malformedJson),
 			timeout: rule(input.timeout),
@@ -479,10 +490,13 @@ export class SandboxState {
 	/** Run fn after ms unless the state is reset or closed first. */
 	schedule(fn: () => void, ms: number): void {
 		const gen = this.generation;
-		const timer = setTimeout(() => {
-			this.timers.delete(timer);
-			if (gen === this.generation) fn();
-		}, Math.max(0, ms));
+		const timer = setTimeout(
+			() => {
+				this.timers.delete(timer);
+				if (gen === this.generation) fn();
+			},
+			Math.max(0, ms),
+		);
 		this.timers.add(timer);
 	}
 

@@ -11,14 +11,22 @@ import { SIGNATURE_HEADER } from './spec/limits';
 import { choicesOf } from './variant';
 import type { SandboxState, WebhookDelivery, WebhookEvent, WebhookSubscription } from './state';
 
-export function signBody(secret: string, body: string | Buffer, encoding: 'hex' | 'base64' = GUESSED_SIGNATURE.encoding): string {
+export function signBody(
+	secret: string,
+	body: string | Buffer,
+	encoding: 'hex' | 'base64' = GUESSED_SIGNATURE.encoding,
+): string {
 	return createHmac(GUESSED_SIGNATURE.algorithm, secret).update(body).digest(encoding);
 }
 
 /** One promise chain per subscription keeps deliveries in order. */
 const queues = new WeakMap<WebhookSubscription, Promise<void>>();
 
-export function emitEvent(state: SandboxState, event: string, data: Record<string, unknown>): WebhookEvent {
+export function emitEvent(
+	state: SandboxState,
+	event: string,
+	data: Record<string, unknown>,
+): WebhookEvent {
 	const record: WebhookEvent = { id: state.newId('evt'), event, createdAt: state.nowIso(), data };
 	state.events.push(record);
 	for (const sub of state.webhooks) {
@@ -38,12 +46,19 @@ export function emitEvent(state: SandboxState, event: string, data: Record<strin
 		};
 		state.deliveries.push(delivery);
 		const previous = queues.get(sub) ?? Promise.resolve();
-		queues.set(sub, previous.then(() => deliver(state, delivery, state.generation)));
+		queues.set(
+			sub,
+			previous.then(() => deliver(state, delivery, state.generation)),
+		);
 	}
 	return record;
 }
 
-async function deliver(state: SandboxState, delivery: WebhookDelivery, generation: number): Promise<void> {
+async function deliver(
+	state: SandboxState,
+	delivery: WebhookDelivery,
+	generation: number,
+): Promise<void> {
 	const policy = state.webhookRetry;
 	for (let attempt = 1; attempt <= policy.attempts; attempt++) {
 		if (generation !== state.generation) return; // reset in between
@@ -64,7 +79,9 @@ async function deliver(state: SandboxState, delivery: WebhookDelivery, generatio
 			await response.arrayBuffer().catch(() => undefined);
 			if (status < 200 || status > 299) error = `HTTP ${status}`;
 		} catch (e) {
-			error = (e as Error).cause ? String(((e as Error).cause as Error).message ?? (e as Error).cause) : (e as Error).message;
+			error = (e as Error).cause
+				? String(((e as Error).cause as Error).message ?? (e as Error).cause)
+				: (e as Error).message;
 		}
 		delivery.attempts.push({ at: new Date().toISOString(), status, error });
 		if (!error) {

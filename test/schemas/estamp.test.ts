@@ -14,7 +14,11 @@ import {
 } from '../../nodes/shared/estamp';
 import { codes, problems } from './helpers';
 
-const party = (name: string) => ({ name, email: `${name.split(' ')[0].toLowerCase()}@example.com`, address: '1 MG Road, Bengaluru' });
+const party = (name: string) => ({
+	name,
+	email: `${name.split(' ')[0].toLowerCase()}@example.com`,
+	address: '1 MG Road, Bengaluru',
+});
 
 const config = (over: Record<string, unknown> = {}) => ({
 	state: 'KA',
@@ -32,8 +36,16 @@ describe('e-stamp states', () => {
 			['CH', 'DL', 'GJ', 'HR', 'HP', 'JK', 'JH', 'KA', 'MH', 'PB', 'TN', 'UP', 'UK'].sort(),
 		);
 		expect(ESTAMP_STATES.map((s) => s.code)).toEqual([...ESTAMP_STATE_CODES]);
-		expect(getEstampState('KA')).toMatchObject({ name: 'Karnataka', maxDuty: 10000000, maxDutyShown: true });
-		expect(getEstampState('DL')).toMatchObject({ name: 'Delhi', maxDuty: DUTY_CEILING, maxDutyShown: false });
+		expect(getEstampState('KA')).toMatchObject({
+			name: 'Karnataka',
+			maxDuty: 10000000,
+			maxDutyShown: true,
+		});
+		expect(getEstampState('DL')).toMatchObject({
+			name: 'Delhi',
+			maxDuty: DUTY_CEILING,
+			maxDutyShown: false,
+		});
 		expect(getEstampState('XX')).toBeUndefined();
 	});
 
@@ -44,7 +56,9 @@ describe('e-stamp states', () => {
 
 	it('rejects unknown or lowercase state codes with invalid_enum_value', () => {
 		expect(codes(EstampConfigSchema, config({ state: 'ka' }))).toContain('invalid_enum_value');
-		expect(codes(EstampConfigSchema, config({ state: 'Karnataka' }))).toContain('invalid_enum_value');
+		expect(codes(EstampConfigSchema, config({ state: 'Karnataka' }))).toContain(
+			'invalid_enum_value',
+		);
 		expect(codes(EstampConfigSchema, config({ state: 'RJ' }))).toContain('invalid_enum_value');
 	});
 
@@ -58,7 +72,10 @@ describe('e-stamp states', () => {
 });
 
 describe('KA article catalog', () => {
-	const specText = fs.readFileSync(path.join(__dirname, '../../nodes/shared/estamp/catalogs/KA.json'), 'utf8');
+	const specText = fs.readFileSync(
+		path.join(__dirname, '../../nodes/shared/estamp/catalogs/KA.json'),
+		'utf8',
+	);
 
 	it('holds exactly 120 distinct values', () => {
 		const ka = getArticles('KA')!;
@@ -75,15 +92,21 @@ describe('KA article catalog', () => {
 		expect(ka).toContain(
 			'Securities of incorporated company of other body corporate submitted to clearing house office stock exchange recognized under the Securities Contract (regulartion) Act, 1956. - 5(c)(i)',
 		);
-		expect(ka).toContain('Power of Attorney - for authorizing one or more person to act in a single transaction.');
-		expect(ka).toContain('Transfer - property under section 25 of administrator generals act 1963.');
+		expect(ka).toContain(
+			'Power of Attorney - for authorizing one or more person to act in a single transaction.',
+		);
+		expect(ka).toContain(
+			'Transfer - property under section 25 of administrator generals act 1963.',
+		);
 		expect(ka).toContain('Administration Bond - Up to Rs.1000/-');
 		expect(ka).toContain('Administration Bond - Upto Rs.1000/-');
 	});
 
 	it('holds the ambiguous lease row without the specification remark', () => {
 		const ka = getArticles('KA')!;
-		expect(ka).toContain('Lease of Movable Property - Lease of movable property rent fixed, no premium');
+		expect(ka).toContain(
+			'Lease of Movable Property - Lease of movable property rent fixed, no premium',
+		);
 		expect(ka.some((v) => v.includes('ambiguous') || v.includes('30(2)(a)(i)'))).toBe(false);
 	});
 
@@ -91,7 +114,8 @@ describe('KA article catalog', () => {
 		const a = getArticles('KA')!;
 		a.pop();
 		expect(getArticles('KA')).toHaveLength(120);
-		for (const code of ESTAMP_STATE_CODES.filter((c) => c !== 'KA')) expect(getArticles(code)).toBeUndefined();
+		for (const code of ESTAMP_STATE_CODES.filter((c) => c !== 'KA'))
+			expect(getArticles(code)).toBeUndefined();
 	});
 
 	it('accepts every KA catalog value, including those that carry numbers', () => {
@@ -129,44 +153,72 @@ describe('KA article catalog', () => {
 	});
 
 	it('names the Stamp Act number when a KA value carries one', () => {
-		for (const article of ['Article 5(b) - Affidavit', 'Affidavit - Art 30', 'Art. 4 Affidavit', '5(b) - Affidavit', 'Affidavit (Article 4)']) {
+		for (const article of [
+			'Article 5(b) - Affidavit',
+			'Affidavit - Art 30',
+			'Art. 4 Affidavit',
+			'5(b) - Affidavit',
+			'Affidavit (Article 4)',
+		]) {
 			expect(problems(EstampConfigSchema, config({ article }))).toEqual([
 				'article: must not contain the Stamp Act article number; send the catalog value "Affidavit"',
 			]);
 		}
-		expect(problems(EstampConfigSchema, config({ article: 'Art 30' }))[0]).toMatch(/only a Stamp Act article number/);
+		expect(problems(EstampConfigSchema, config({ article: 'Art 30' }))[0]).toMatch(
+			/only a Stamp Act article number/,
+		);
 	});
 });
 
 describe('article for states without a catalog', () => {
 	it('accepts any non-empty instrument name', () => {
-		for (const article of ['Rent Agreement', 'Agreement (in any other cases)', '10 Years Lease', 'Purchase - 37(c)']) {
+		for (const article of [
+			'Rent Agreement',
+			'Agreement (in any other cases)',
+			'10 Years Lease',
+			'Purchase - 37(c)',
+		]) {
 			expect(problems(EstampConfigSchema, config({ state: 'DL', article }))).toEqual([]);
 		}
 	});
 
 	it('rejects an empty value, a leading Stamp Act number and a number alone', () => {
-		expect(problems(EstampConfigSchema, config({ state: 'MH', article: '  ' }))).toEqual(['article: must not be empty']);
-		for (const article of ['Article 5(b) - Affidavit', 'Art 30 Lease', '5(b) - Affidavit', '30: Lease', 'Art. 12']) {
+		expect(problems(EstampConfigSchema, config({ state: 'MH', article: '  ' }))).toEqual([
+			'article: must not be empty',
+		]);
+		for (const article of [
+			'Article 5(b) - Affidavit',
+			'Art 30 Lease',
+			'5(b) - Affidavit',
+			'30: Lease',
+			'Art. 12',
+		]) {
 			const lines = problems(EstampConfigSchema, config({ state: 'MH', article }));
 			expect(lines).toHaveLength(1);
 			expect(lines[0]).toMatch(/^article: .*Stamp Act article number/);
 		}
 	});
 
-	it('accepts every value of the specification\'s KA catalog, trailing references included', () => {
+	it("accepts every value of the specification's KA catalog, trailing references included", () => {
 		const refused = (getArticles('KA') ?? []).filter(
 			(article) => problems(EstampConfigSchema, config({ state: 'MH', article })).length > 0,
 		);
 		expect(getArticles('KA')).toHaveLength(120);
 		expect(refused).toEqual([]);
-		for (const article of ['Customs Bond or Excise Bond Art 23(b)', 'Indemnity Bond (As per Article 47)', 'Surrender of Lease (Art 40b)', 'Affidavit - Art 30']) {
+		for (const article of [
+			'Customs Bond or Excise Bond Art 23(b)',
+			'Indemnity Bond (As per Article 47)',
+			'Surrender of Lease (Art 40b)',
+			'Affidavit - Art 30',
+		]) {
 			expect(problems(EstampConfigSchema, config({ state: 'MH', article }))).toEqual([]);
 		}
 	});
 
 	it('detects references only at the start', () => {
-		expect(hasStampActNumber('Acknowledgement of Letter, Article, Package, Parcel .....')).toBe(false);
+		expect(hasStampActNumber('Acknowledgement of Letter, Article, Package, Parcel .....')).toBe(
+			false,
+		);
 		expect(hasStampActNumber('Letter of License - 1 year to 10 year')).toBe(false);
 		expect(hasStampActNumber('Article 5(b) - Affidavit')).toBe(true);
 		expect(hasStampActNumber('Affidavit - Art 30')).toBe(false);
@@ -185,7 +237,14 @@ describe('e-stamp config', () => {
 
 	it('requires every mandatory field', () => {
 		const lines = problems(EstampConfigSchema, {});
-		for (const field of ['state', 'article', 'amount', 'considerationAmount', 'firstParty', 'secondParty']) {
+		for (const field of [
+			'state',
+			'article',
+			'amount',
+			'considerationAmount',
+			'firstParty',
+			'secondParty',
+		]) {
 			expect(lines).toContain(`${field}: Required`);
 		}
 	});
@@ -202,7 +261,9 @@ describe('e-stamp config', () => {
 		expect(problems(EstampConfigSchema, config({ state: 'TN', amount: '10000001' }))).toEqual([
 			"amount: must be a whole number from 10 to 10000000 for state TN (the specification's ceiling: the maximum of TN is not published, so a lower one is left to the service)",
 		]);
-		expect(problems(EstampConfigSchema, config({ amount: '12.5' }))[0]).toMatch(/^amount: must be a whole number/);
+		expect(problems(EstampConfigSchema, config({ amount: '12.5' }))[0]).toMatch(
+			/^amount: must be a whole number/,
+		);
 		expect(codes(EstampConfigSchema, config({ amount: '-10' }))).toEqual(['invalid_string']);
 		expect(codes(EstampConfigSchema, config({ amount: 100 }))).toEqual(['invalid_type']);
 	});
@@ -219,25 +280,40 @@ describe('e-stamp config', () => {
 
 	it('checks payee and hardcopy enums', () => {
 		expect(problems(EstampConfigSchema, config({ payee: 'second-party' }))).toEqual([]);
-		expect(codes(EstampConfigSchema, config({ payee: 'third-party' }))).toEqual(['invalid_enum_value']);
+		expect(codes(EstampConfigSchema, config({ payee: 'third-party' }))).toEqual([
+			'invalid_enum_value',
+		]);
 		expect(codes(EstampConfigSchema, config({ hardcopy: 'yes' }))).toEqual(['invalid_enum_value']);
 	});
 
 	it('checks the parties', () => {
-		expect(problems(EstampConfigSchema, config({ firstParty: { ...party('Asha Rao'), mobile: '9876543210' } }))).toEqual([]);
-		expect(problems(EstampConfigSchema, config({ firstParty: { ...party('Asha Rao'), email: 'nope' } }))).toEqual([
-			'firstParty.email: Invalid email',
-		]);
-		expect(problems(EstampConfigSchema, config({ firstParty: { ...party('Asha Rao'), mobile: '+919876543210' } }))).toEqual([
-			'firstParty.mobile: must be a 10-digit mobile number',
-		]);
-		expect(problems(EstampConfigSchema, config({ secondParty: { ...party('Asha Rao'), address: '' } }))).toContain(
-			'secondParty.address: is required',
-		);
+		expect(
+			problems(
+				EstampConfigSchema,
+				config({ firstParty: { ...party('Asha Rao'), mobile: '9876543210' } }),
+			),
+		).toEqual([]);
+		expect(
+			problems(EstampConfigSchema, config({ firstParty: { ...party('Asha Rao'), email: 'nope' } })),
+		).toEqual(['firstParty.email: Invalid email']);
+		expect(
+			problems(
+				EstampConfigSchema,
+				config({ firstParty: { ...party('Asha Rao'), mobile: '+919876543210' } }),
+			),
+		).toEqual(['firstParty.mobile: must be a 10-digit mobile number']);
+		expect(
+			problems(EstampConfigSchema, config({ secondParty: { ...party('Asha Rao'), address: '' } })),
+		).toContain('secondParty.address: is required');
 	});
 
 	it('requires different legal names (trimmed, case-insensitive)', () => {
-		expect(problems(EstampConfigSchema, config({ secondParty: { ...party('Vikram Shetty'), name: '  asha RAO ' } }))).toEqual([
+		expect(
+			problems(
+				EstampConfigSchema,
+				config({ secondParty: { ...party('Vikram Shetty'), name: '  asha RAO ' } }),
+			),
+		).toEqual([
 			'secondParty.name: must differ from firstParty.name (the two legal names must be different)',
 		]);
 	});
@@ -251,33 +327,51 @@ describe('e-stamp config', () => {
 			pincode: '560001',
 			mobile: '9876543210',
 		};
-		expect(problems(EstampConfigSchema, config({ hardcopy: 'y' }))).toEqual(["shipping: is required when hardcopy is 'y'"]);
+		expect(problems(EstampConfigSchema, config({ hardcopy: 'y' }))).toEqual([
+			"shipping: is required when hardcopy is 'y'",
+		]);
 		expect(problems(EstampConfigSchema, config({ hardcopy: 'y', shipping }))).toEqual([]);
-		expect(problems(EstampConfigSchema, config({ hardcopy: 'y', shipping: { ...shipping, state: 'KA' } }))).toEqual([
+		expect(
+			problems(
+				EstampConfigSchema,
+				config({ hardcopy: 'y', shipping: { ...shipping, state: 'KA' } }),
+			),
+		).toEqual([
 			'shipping.state: must be the full state name (such as "Karnataka"), not a two-letter code',
 		]);
-		expect(problems(EstampConfigSchema, config({ hardcopy: 'y', shipping: { ...shipping, state: 'Gondor' } }))[0]).toMatch(
-			/^shipping.state: must be the full name of an Indian state/,
-		);
-		expect(problems(EstampConfigSchema, config({ hardcopy: 'y', shipping: { ...shipping, pincode: '56001' } }))).toEqual([
-			'shipping.pincode: must be a 6-digit PIN code',
-		]);
-		expect(problems(EstampConfigSchema, config({ hardcopy: 'y', shipping: { ...shipping, mobile: '98765' } }))).toEqual([
-			'shipping.mobile: must be a 10-digit mobile number',
-		]);
-		expect(problems(EstampConfigSchema, config({ hardcopy: 'y', shipping: { ...shipping, city: '' } }))).toEqual([
-			'shipping.city: is required',
-		]);
+		expect(
+			problems(
+				EstampConfigSchema,
+				config({ hardcopy: 'y', shipping: { ...shipping, state: 'Gondor' } }),
+			)[0],
+		).toMatch(/^shipping.state: must be the full name of an Indian state/);
+		expect(
+			problems(
+				EstampConfigSchema,
+				config({ hardcopy: 'y', shipping: { ...shipping, pincode: '56001' } }),
+			),
+		).toEqual(['shipping.pincode: must be a 6-digit PIN code']);
+		expect(
+			problems(
+				EstampConfigSchema,
+				config({ hardcopy: 'y', shipping: { ...shipping, mobile: '98765' } }),
+			),
+		).toEqual(['shipping.mobile: must be a 10-digit mobile number']);
+		expect(
+			problems(EstampConfigSchema, config({ hardcopy: 'y', shipping: { ...shipping, city: '' } })),
+		).toEqual(['shipping.city: is required']);
 	});
 
 	it('is required complete inside workflow settings when e-stamping is on', () => {
 		expect(problems(SigningSettingsSchema, { estampEnabled: true })).toEqual([
 			'estampConfig: is required (complete) when estampEnabled is true',
 		]);
-		expect(problems(SigningSettingsSchema, { estampEnabled: true, estampConfig: config() })).toEqual([]);
-		expect(problems(SigningSettingsSchema, { estampEnabled: true, estampConfig: { state: 'KA' } })).toContain(
-			'estampConfig.article: Required',
-		);
+		expect(
+			problems(SigningSettingsSchema, { estampEnabled: true, estampConfig: config() }),
+		).toEqual([]);
+		expect(
+			problems(SigningSettingsSchema, { estampEnabled: true, estampConfig: { state: 'KA' } }),
+		).toContain('estampConfig.article: Required');
 		expect(problems(SigningSettingsSchema, { estampEnabled: false })).toEqual([]);
 	});
 });

@@ -15,14 +15,26 @@ import {
 	WorkflowRunSchema,
 } from '../../nodes/shared/schemas';
 import { type Harness, startHarness } from '../harness';
-import { estampParams, makePdf, pdfItem, recipientFields, runOp, SIGNER } from '../envelope/helpers';
+import {
+	estampParams,
+	makePdf,
+	pdfItem,
+	recipientFields,
+	runOp,
+	SIGNER,
+} from '../envelope/helpers';
 import { byId, runTemplateOp } from '../template/helpers';
 import { runParams, runWorkflowOp, seedTemplate, seedWorkflow } from '../workflow/helpers';
 
 /** `schema` with every object refusing keys it does not list. */
 export function deepStrict(schema: ZodTypeAny): ZodTypeAny {
 	if (schema instanceof z.ZodObject) {
-		const shape = Object.fromEntries(Object.entries(schema.shape as Record<string, ZodTypeAny>).map(([key, value]) => [key, deepStrict(value)]));
+		const shape = Object.fromEntries(
+			Object.entries(schema.shape as Record<string, ZodTypeAny>).map(([key, value]) => [
+				key,
+				deepStrict(value),
+			]),
+		);
 		return z.object(shape).strict();
 	}
 	if (schema instanceof z.ZodEffects) return deepStrict(schema.innerType());
@@ -30,7 +42,8 @@ export function deepStrict(schema: ZodTypeAny): ZodTypeAny {
 	if (schema instanceof z.ZodNullable) return deepStrict(schema.unwrap()).nullable();
 	if (schema instanceof z.ZodDefault) return deepStrict(schema.removeDefault()).optional();
 	if (schema instanceof z.ZodArray) return z.array(deepStrict(schema.element));
-	if (schema instanceof z.ZodUnion) return z.union((schema.options as ZodTypeAny[]).map(deepStrict) as [ZodTypeAny, ZodTypeAny]);
+	if (schema instanceof z.ZodUnion)
+		return z.union((schema.options as ZodTypeAny[]).map(deepStrict) as [ZodTypeAny, ZodTypeAny]);
 	return schema;
 }
 
@@ -40,21 +53,40 @@ function unrecognized(schema: ZodTypeAny, body: unknown): string[] {
 	if (result.success) return [];
 	return result.error.issues
 		.filter((issue) => issue.code === 'unrecognized_keys')
-		.flatMap((issue) => (issue as z.ZodUnrecognizedKeysIssue).keys.map((key) => [...issue.path, key].join('.')));
+		.flatMap((issue) =>
+			(issue as z.ZodUnrecognizedKeysIssue).keys.map((key) => [...issue.path, key].join('.')),
+		);
 }
 
 describe('validateInput never drops a key silently', () => {
-	const node = { getNode: () => ({ id: 'n', name: 'Document Signing', type: 'documentSigning', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} }) };
+	const node = {
+		getNode: () => ({
+			id: 'n',
+			name: 'Document Signing',
+			type: 'documentSigning',
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: {},
+		}),
+	};
 
 	it('finds keys a schema leaves out, deeply', () => {
-		expect(droppedKeys({ a: 1, b: { c: 1, d: [{ e: 1, f: 2 }] } }, { a: 1, b: { c: 1, d: [{ e: 1 }] } })).toEqual(['b.d.0.f']);
+		expect(
+			droppedKeys({ a: 1, b: { c: 1, d: [{ e: 1, f: 2 }] } }, { a: 1, b: { c: 1, d: [{ e: 1 }] } }),
+		).toEqual(['b.d.0.f']);
 		expect(droppedKeys({ a: undefined }, {})).toEqual([]);
 	});
 
 	it('refuses a recipient with a key the schema does not list, naming it', () => {
-		expect(() => validateInput(node, EnvelopeCreateSchema, { fileName: 'a.pdf', recipients: [{ ...SIGNER, emial: 'x@example.com' }] }, 0, 'envelope')).toThrow(
-			'Invalid envelope: Recipient 1 > emial: is not a field the API takes',
-		);
+		expect(() =>
+			validateInput(
+				node,
+				EnvelopeCreateSchema,
+				{ fileName: 'a.pdf', recipients: [{ ...SIGNER, emial: 'x@example.com' }] },
+				0,
+				'envelope',
+			),
+		).toThrow('Invalid envelope: Recipient 1 > emial: is not a field the API takes');
 	});
 });
 
@@ -70,22 +102,67 @@ describe('the body each operation builds holds only keys its schema lists', () =
 		run.requests.find((r) => r.method !== 'GET' && r.path.endsWith(suffix))?.body;
 
 	it('envelope create with every panel field, and add recipients', async () => {
-		const recipient = { ...SIGNER, phone: '+919876543210', order: 1, signatureMethod: 'electronic', verificationMethod: 'link_only', signaturePlacement: { searchText: 'Signature', pages: '1', position: 'below', gap: 10, width: 200, height: 50 } };
-		const signingSettings = { mode: 'parallel', verificationMethod: 'email_verification', message: 'Please sign', reminderEveryHours: 12, expiresAt: '2030-01-01T00:00:00Z', emailNotifications: 'all', whatsappNotifications: 'none', redirectUrl: 'https://example.com/done' };
-		const run = await runOp(h, { operation: 'create', pdfSource: 'binary', binaryPropertyName: 'data', title: 'All fields', recipientsInput: 'fields', recipients: recipientFields([recipient]), signingSettings, ...estampParams() }, [pdfItem(await makePdf())]);
+		const recipient = {
+			...SIGNER,
+			phone: '+919876543210',
+			order: 1,
+			signatureMethod: 'electronic',
+			verificationMethod: 'link_only',
+			signaturePlacement: {
+				searchText: 'Signature',
+				pages: '1',
+				position: 'below',
+				gap: 10,
+				width: 200,
+				height: 50,
+			},
+		};
+		const signingSettings = {
+			mode: 'parallel',
+			verificationMethod: 'email_verification',
+			message: 'Please sign',
+			reminderEveryHours: 12,
+			expiresAt: '2030-01-01T00:00:00Z',
+			emailNotifications: 'all',
+			whatsappNotifications: 'none',
+			redirectUrl: 'https://example.com/done',
+		};
+		const run = await runOp(
+			h,
+			{
+				operation: 'create',
+				pdfSource: 'binary',
+				binaryPropertyName: 'data',
+				title: 'All fields',
+				recipientsInput: 'fields',
+				recipients: recipientFields([recipient]),
+				signingSettings,
+				...estampParams(),
+			},
+			[pdfItem(await makePdf())],
+		);
 		expect(run.result.error).toBeUndefined();
 		const body = posted(run, '/envelopes');
 		expect(body).toMatchObject({ workflow: { mode: 'parallel', estampEnabled: true } });
 		expect(unrecognized(EnvelopeCreateSchema, body)).toEqual([]);
 
 		const id = run.items[0].json.id as string;
-		const added = await runOp(h, { operation: 'addRecipients', envelopeId: byId(id), recipientsInput: 'fields', recipients: recipientFields([{ name: 'C', email: 'c@example.com', role: 'cc' }]) });
+		const added = await runOp(h, {
+			operation: 'addRecipients',
+			envelopeId: byId(id),
+			recipientsInput: 'fields',
+			recipients: recipientFields([{ name: 'C', email: 'c@example.com', role: 'cc' }]),
+		});
 		expect(added.result.error).toBeUndefined();
 		expect(unrecognized(AddRecipientsSchema, posted(added, '/recipients'))).toEqual([]);
 	});
 
 	it('template create, signing workflow create and run', async () => {
-		const template = await runTemplateOp(h, { operation: 'create', name: 'Strict', description: 'All fields' }, [pdfItem(await makePdf())]);
+		const template = await runTemplateOp(
+			h,
+			{ operation: 'create', name: 'Strict', description: 'All fields' },
+			[pdfItem(await makePdf())],
+		);
 		expect(template.result.error).toBeUndefined();
 		expect(unrecognized(TemplateCreateSchema, posted(template, '/templates'))).toEqual([]);
 
@@ -94,9 +171,29 @@ describe('the body each operation builds holds only keys its schema lists', () =
 			operation: 'create',
 			name: 'Strict',
 			configInput: 'fields',
-			documents: { document: [{ templateId: byId(seeded.id as string), label: 'Agreement', required: true }] },
-			participants: { participant: [{ key: 'client', label: 'Client', order: 1, role: 'signer', signatureMethod: 'electronic', verificationMethod: 'email_verification', required: true }] },
-			signingSettings: { mode: 'parallel', expiresInDays: 10, requireFinalSenderConfirmation: false, message: 'Please sign', whatsappNotifications: 'all' },
+			documents: {
+				document: [{ templateId: byId(seeded.id as string), label: 'Agreement', required: true }],
+			},
+			participants: {
+				participant: [
+					{
+						key: 'client',
+						label: 'Client',
+						order: 1,
+						role: 'signer',
+						signatureMethod: 'electronic',
+						verificationMethod: 'email_verification',
+						required: true,
+					},
+				],
+			},
+			signingSettings: {
+				mode: 'parallel',
+				expiresInDays: 10,
+				requireFinalSenderConfirmation: false,
+				message: 'Please sign',
+				whatsappNotifications: 'all',
+			},
 			approvalStages: '[]',
 			allowedOverrides: '[]',
 		});
@@ -110,6 +207,11 @@ describe('the body each operation builds holds only keys its schema lists', () =
 	});
 
 	it('the strict check itself fails on a key its schema lacks', () => {
-		expect(unrecognized(EnvelopeCreateSchema, { fileName: 'a.pdf', workflow: { mode: 'parallel', colour: 'blue' } })).toEqual(['workflow.colour']);
+		expect(
+			unrecognized(EnvelopeCreateSchema, {
+				fileName: 'a.pdf',
+				workflow: { mode: 'parallel', colour: 'blue' },
+			}),
+		).toEqual(['workflow.colour']);
 	});
 });

@@ -58,7 +58,11 @@ describe('form field', () => {
 					fontSize: 12,
 					textColor: '#000000',
 					textAlign: 'left',
-					radioGroup: { options: [{ value: 'x', label: 'X', pageNumber: 1, x: 1, y: 1, width: 10, height: 10 }], layout: 'AUTO', direction: 'VERTICAL' },
+					radioGroup: {
+						options: [{ value: 'x', label: 'X', pageNumber: 1, x: 1, y: 1, width: 10, height: 10 }],
+						layout: 'AUTO',
+						direction: 'VERTICAL',
+					},
 				}),
 			),
 		).toEqual([]);
@@ -74,14 +78,24 @@ describe('form field', () => {
 	});
 
 	it('checks page, size and assignee', () => {
-		expect(problems(FormFieldSchema, textField({ pageNumber: 0 }))).toEqual(['pageNumber: pages start at 1']);
-		expect(problems(FormFieldSchema, textField({ width: 0.5 }))).toEqual(['width: width must be at least 1']);
-		expect(problems(FormFieldSchema, textField({ height: 0 }))).toEqual(['height: height must be at least 1']);
-		expect(codes(FormFieldSchema, textField({ assignee: { type: 'someone' } }))).toEqual(['invalid_enum_value']);
+		expect(problems(FormFieldSchema, textField({ pageNumber: 0 }))).toEqual([
+			'pageNumber: pages start at 1',
+		]);
+		expect(problems(FormFieldSchema, textField({ width: 0.5 }))).toEqual([
+			'width: width must be at least 1',
+		]);
+		expect(problems(FormFieldSchema, textField({ height: 0 }))).toEqual([
+			'height: height must be at least 1',
+		]);
+		expect(codes(FormFieldSchema, textField({ assignee: { type: 'someone' } }))).toEqual([
+			'invalid_enum_value',
+		]);
 		expect(problems(FormFieldSchema, textField({ assignee: { type: 'recipient' } }))).toEqual([
 			"assignee.templateRecipientId: is required when assignee.type is 'recipient' (the id of a template recipient)",
 		]);
-		expect(problems(FormFieldSchema, textField({ fieldKey: '' }))).toEqual(['fieldKey: is required']);
+		expect(problems(FormFieldSchema, textField({ fieldKey: '' }))).toEqual([
+			'fieldKey: is required',
+		]);
 	});
 });
 
@@ -92,15 +106,29 @@ describe('field list rules', () => {
 			textField({ fieldKey: 'other' }),
 			textField({ id: 'f2' }),
 			signatureField({ assignee: { type: 'sender_prefill' } }),
-			signatureField({ id: 'f-sign2', fieldKey: 'k2', assignee: { type: 'recipient', templateRecipientId: 'ghost' } }),
+			signatureField({
+				id: 'f-sign2',
+				fieldKey: 'k2',
+				assignee: { type: 'recipient', templateRecipientId: 'ghost' },
+			}),
 		];
 		expect(formFieldIssues(fields as never, ['client'])).toEqual([
-			{ path: [1, 'id'], message: 'duplicate field id "f-company"; field ids must be unique within the template' },
-			{ path: [2, 'fieldKey'], message: 'duplicate field key "company"; field keys must be unique within the template' },
-			{ path: [3, 'assignee', 'type'], message: "signature fields must belong to a recipient (assignee.type 'recipient')" },
+			{
+				path: [1, 'id'],
+				message: 'duplicate field id "f-company"; field ids must be unique within the template',
+			},
+			{
+				path: [2, 'fieldKey'],
+				message: 'duplicate field key "company"; field keys must be unique within the template',
+			},
+			{
+				path: [3, 'assignee', 'type'],
+				message: "signature fields must belong to a recipient (assignee.type 'recipient')",
+			},
 			{
 				path: [4, 'assignee', 'templateRecipientId'],
-				message: '"ghost" is not a recipient id of this template; recipient-assigned fields need the explicit id of a template recipient',
+				message:
+					'"ghost" is not a recipient id of this template; recipient-assigned fields need the explicit id of a template recipient',
 			},
 		]);
 		expect(formFieldIssues(fields.slice(4) as never, undefined)).toEqual([]);
@@ -111,7 +139,10 @@ describe('template create', () => {
 	const body = {
 		name: 'NDA',
 		fileName: 'nda.pdf',
-		recipients: [{ id: 'client', name: 'Client', role: 'signer' }, { name: 'Legal', role: 'approver' }],
+		recipients: [
+			{ id: 'client', name: 'Client', role: 'signer' },
+			{ name: 'Legal', role: 'approver' },
+		],
 		formFields: [textField(), signatureField()],
 		workflow: { mode: 'sequential' },
 	};
@@ -126,25 +157,45 @@ describe('template create', () => {
 	});
 
 	it('allows role placeholders without contact, but checks given formats', () => {
-		expect(problems(TemplateCreateSchema, { ...body, recipients: [{ id: 'client', name: 'Client', email: 'x' }] })).toEqual([
-			'recipients.0.email: Invalid email',
-		]);
+		expect(
+			problems(TemplateCreateSchema, {
+				...body,
+				recipients: [{ id: 'client', name: 'Client', email: 'x' }],
+			}),
+		).toEqual(['recipients.0.email: Invalid email']);
 	});
 
 	it('rejects assignments to recipients without an explicit id in the request', () => {
 		expect(
-			problems(TemplateCreateSchema, { ...body, recipients: [{ name: 'Client' }], formFields: [signatureField()] }),
+			problems(TemplateCreateSchema, {
+				...body,
+				recipients: [{ name: 'Client' }],
+				formFields: [signatureField()],
+			}),
 		).toEqual([
 			'formFields.0.assignee.templateRecipientId: "client" is not a recipient id of this template; recipient-assigned fields need the explicit id of a template recipient',
 		]);
 	});
 
 	it('rejects duplicate recipient ids and more than 15 recipients', () => {
-		expect(problems(TemplateCreateSchema, { ...body, recipients: [{ id: 'a', name: 'A' }, { id: 'a', name: 'B' }], formFields: [] })).toEqual([
+		expect(
+			problems(TemplateCreateSchema, {
+				...body,
+				recipients: [
+					{ id: 'a', name: 'A' },
+					{ id: 'a', name: 'B' },
+				],
+				formFields: [],
+			}),
+		).toEqual([
 			'recipients.1.id: duplicate recipient id "a"; recipient ids must be unique within the template',
 		]);
 		expect(
-			problems(TemplateCreateSchema, { name: 'x', fileName: 'x.pdf', recipients: Array.from({ length: 16 }, (_, i) => ({ name: `R${i}` })) }),
+			problems(TemplateCreateSchema, {
+				name: 'x',
+				fileName: 'x.pdf',
+				recipients: Array.from({ length: 16 }, (_, i) => ({ name: `R${i}` })),
+			}),
 		).toEqual(['recipients: must hold at most 15 recipients across all roles']);
 	});
 });
@@ -158,7 +209,15 @@ describe('template update', () => {
 	});
 
 	it('accepts each property alone, and formFields: [] to clear', () => {
-		for (const patch of [{ name: 'N' }, { description: '' }, { formFields: [] }, { status: 'archived' }, { status: 'active' }, { workflow: {} }, { recipients: [] }]) {
+		for (const patch of [
+			{ name: 'N' },
+			{ description: '' },
+			{ formFields: [] },
+			{ status: 'archived' },
+			{ status: 'active' },
+			{ workflow: {} },
+			{ recipients: [] },
+		]) {
 			expect(problems(TemplateUpdateSchema, patch)).toEqual([]);
 		}
 	});
@@ -166,7 +225,12 @@ describe('template update', () => {
 	it('checks status enum and assignments against recipients sent in the same body', () => {
 		expect(codes(TemplateUpdateSchema, { status: 'deleted' })).toEqual(['invalid_enum_value']);
 		expect(problems(TemplateUpdateSchema, { formFields: [signatureField()] })).toEqual([]);
-		expect(problems(TemplateUpdateSchema, { recipients: [{ id: 'other', name: 'O' }], formFields: [signatureField()] })).toHaveLength(1);
+		expect(
+			problems(TemplateUpdateSchema, {
+				recipients: [{ id: 'other', name: 'O' }],
+				formFields: [signatureField()],
+			}),
+		).toHaveLength(1);
 	});
 });
 
@@ -178,7 +242,9 @@ describe('template copy and list query', () => {
 
 	it('list defaults to active and rejects other statuses', () => {
 		expect(TemplateListQuerySchema.parse({})).toEqual({ page: 1, limit: 20, status: 'active' });
-		expect(TemplateListQuerySchema.parse({ status: 'archived', search: 'nda' }).status).toBe('archived');
+		expect(TemplateListQuerySchema.parse({ status: 'archived', search: 'nda' }).status).toBe(
+			'archived',
+		);
 		expect(codes(TemplateListQuerySchema, { status: 'draft' })).toEqual(['invalid_enum_value']);
 	});
 });
@@ -191,8 +257,19 @@ describe('document creation', () => {
 		],
 		formFields: [
 			{ id: 'f1', fieldKey: 'company', required: true, assignee: { type: 'sender_prefill' } },
-			{ id: 'f2', fieldKey: 'agree', required: true, defaultValue: false, assignee: { type: 'sender_prefill' } },
-			{ id: 'f3', fieldKey: 'sig', required: true, assignee: { type: 'recipient', templateRecipientId: 'client' } },
+			{
+				id: 'f2',
+				fieldKey: 'agree',
+				required: true,
+				defaultValue: false,
+				assignee: { type: 'sender_prefill' },
+			},
+			{
+				id: 'f3',
+				fieldKey: 'sig',
+				required: true,
+				assignee: { type: 'recipient', templateRecipientId: 'client' },
+			},
 		],
 	};
 	const body = {
@@ -210,8 +287,16 @@ describe('document creation', () => {
 	});
 
 	it('requires title, mappings with a contact', () => {
-		expect(problems(DocumentCreateSchema, {})).toEqual(['title: Required', 'recipientMapping: Required']);
-		expect(problems(DocumentCreateSchema, { ...body, recipientMapping: [{ templateRecipientId: 'client', name: 'A' }] })).toEqual([
+		expect(problems(DocumentCreateSchema, {})).toEqual([
+			'title: Required',
+			'recipientMapping: Required',
+		]);
+		expect(
+			problems(DocumentCreateSchema, {
+				...body,
+				recipientMapping: [{ templateRecipientId: 'client', name: 'A' }],
+			}),
+		).toEqual([
 			'recipientMapping.0.email: each recipient needs a contact: an email, a phone (E.164) or both',
 		]);
 	});
@@ -252,6 +337,8 @@ describe('document creation', () => {
 			recipientMapping: [{ templateRecipientId: 'legal', name: 'L', email: 'l@example.com' }],
 			prefillValues: [{ fieldId: 'f1', fieldKey: 'company', value: 'x' }],
 		});
-		expect(issues.map((i) => i.message)).toEqual(['the template needs at least one signer recipient']);
+		expect(issues.map((i) => i.message)).toEqual([
+			'the template needs at least one signer recipient',
+		]);
 	});
 });

@@ -32,7 +32,10 @@ interface Host {
 	written: number;
 }
 
-async function serve(address: string, answer: (path: string, res: import('http').ServerResponse, host: Host) => void): Promise<Host> {
+async function serve(
+	address: string,
+	answer: (path: string, res: import('http').ServerResponse, host: Host) => void,
+): Promise<Host> {
 	const host: Host = { server: createServer(), port: 0, hits: [], written: 0 };
 	host.server.on('request', (req, res) => {
 		host.hits.push(req.url ?? '');
@@ -58,7 +61,9 @@ describe('address guard: PDF URL and service addresses', () => {
 	beforeAll(async () => {
 		// An internal service that must never be reached: it would answer with secrets.
 		const secrets = (_path: string, res: import('http').ServerResponse) =>
-			res.writeHead(500, { 'content-type': 'text/plain' }).end('DB_PASSWORD=hunter2 AWS_SECRET_ACCESS_KEY=abc');
+			res
+				.writeHead(500, { 'content-type': 'text/plain' })
+				.end('DB_PASSWORD=hunter2 AWS_SECRET_ACCESS_KEY=abc');
 		internal = await serve('127.0.0.1', secrets);
 		second = await serve('127.0.0.2', secrets);
 		v6 = await serve('::1', secrets);
@@ -75,20 +80,64 @@ describe('address guard: PDF URL and service addresses', () => {
 
 	describe('refused before any connection (Allow Internal Addresses off)', () => {
 		const cases: Array<[string, () => string, RegExp]> = [
-			['loopback 127.0.0.1', () => `http://127.0.0.1:${internal.port}/a.pdf`, /is a loopback address \(this machine\) \(127\.0\.0\.1\), which is refused unless Allow Internal Addresses is on/],
-			['127.0.0.2', () => `http://127.0.0.2:${second.port}/a.pdf`, /loopback address.*\(127\.0\.0\.2\)/],
-			['decimal 2130706433', () => `http://2130706433:${internal.port}/a.pdf`, /loopback address.*\(127\.0\.0\.1\)/],
-			['hex 0x7f000001', () => `http://0x7f000001:${internal.port}/a.pdf`, /loopback address.*\(127\.0\.0\.1\)/],
-			['octal 0177.0.0.1', () => `http://0177.0.0.1:${internal.port}/a.pdf`, /loopback address.*\(127\.0\.0\.1\)/],
-			['localhost', () => `http://localhost:${internal.port}/a.pdf`, /loopback address.*\(localhost\)/],
+			[
+				'loopback 127.0.0.1',
+				() => `http://127.0.0.1:${internal.port}/a.pdf`,
+				/is a loopback address \(this machine\) \(127\.0\.0\.1\), which is refused unless Allow Internal Addresses is on/,
+			],
+			[
+				'127.0.0.2',
+				() => `http://127.0.0.2:${second.port}/a.pdf`,
+				/loopback address.*\(127\.0\.0\.2\)/,
+			],
+			[
+				'decimal 2130706433',
+				() => `http://2130706433:${internal.port}/a.pdf`,
+				/loopback address.*\(127\.0\.0\.1\)/,
+			],
+			[
+				'hex 0x7f000001',
+				() => `http://0x7f000001:${internal.port}/a.pdf`,
+				/loopback address.*\(127\.0\.0\.1\)/,
+			],
+			[
+				'octal 0177.0.0.1',
+				() => `http://0177.0.0.1:${internal.port}/a.pdf`,
+				/loopback address.*\(127\.0\.0\.1\)/,
+			],
+			[
+				'localhost',
+				() => `http://localhost:${internal.port}/a.pdf`,
+				/loopback address.*\(localhost\)/,
+			],
 			['[::1]', () => `http://[::1]:${v6.port}/a.pdf`, /loopback address.*\(::1\)/],
-			['[::ffff:127.0.0.1]', () => `http://[::ffff:127.0.0.1]:${internal.port}/a.pdf`, /loopback address.*\(::ffff:7f00:1\)/],
-			['10/8', () => 'http://10.0.0.5/a.pdf', /is a private network address \(10\.0\.0\.5\), which is refused unless Allow Internal Addresses is on/],
+			[
+				'[::ffff:127.0.0.1]',
+				() => `http://[::ffff:127.0.0.1]:${internal.port}/a.pdf`,
+				/loopback address.*\(::ffff:7f00:1\)/,
+			],
+			[
+				'10/8',
+				() => 'http://10.0.0.5/a.pdf',
+				/is a private network address \(10\.0\.0\.5\), which is refused unless Allow Internal Addresses is on/,
+			],
 			['172.16/12', () => 'http://172.20.1.1/a.pdf', /private network address \(172\.20\.1\.1\)/],
-			['192.168/16', () => 'http://192.168.1.1/a.pdf', /private network address \(192\.168\.1\.1\)/],
-			['CGNAT 100.64/10', () => 'http://100.64.0.1/a.pdf', /private network address \(100\.64\.0\.1\)/],
+			[
+				'192.168/16',
+				() => 'http://192.168.1.1/a.pdf',
+				/private network address \(192\.168\.1\.1\)/,
+			],
+			[
+				'CGNAT 100.64/10',
+				() => 'http://100.64.0.1/a.pdf',
+				/private network address \(100\.64\.0\.1\)/,
+			],
 			['unique-local fd00::2', () => 'http://[fd00::2]/a.pdf', /unique-local.*\(fd00::2\)/],
-			['unspecified 0.0.0.0', () => `http://0.0.0.0:${internal.port}/a.pdf`, /unspecified address.*\(0\.0\.0\.0\)/],
+			[
+				'unspecified 0.0.0.0',
+				() => `http://0.0.0.0:${internal.port}/a.pdf`,
+				/unspecified address.*\(0\.0\.0\.0\)/,
+			],
 		];
 		it.each(cases)('%s', async (_name, url, message) => {
 			const error = errorOf(await read({ url: url() }));
@@ -111,7 +160,9 @@ describe('address guard: PDF URL and service addresses', () => {
 		];
 		it.each(cases)('%s', async (_name, url) => {
 			const error = errorOf(await read({ url, allowInternal: true }));
-			expect(error.message).toMatch(/^PDF URL: the address is a link-local or cloud metadata address \(.+\), which is never fetched$/);
+			expect(error.message).toMatch(
+				/^PDF URL: the address is a link-local or cloud metadata address \(.+\), which is never fetched$/,
+			);
 		});
 
 		it('also for an address the service returns (rule service)', async () => {
@@ -122,14 +173,28 @@ describe('address guard: PDF URL and service addresses', () => {
 
 	describe('host names: what they resolve to is checked, and that address is the one connected to', () => {
 		it('a public-looking name resolving to loopback is refused, and the server sees no request', async () => {
-			const error = errorOf(await guarded({ url: `http://files.example.test:${internal.port}/a.pdf`, hosts: { 'files.example.test': '127.0.0.1' } }));
-			expect(error.message).toBe('PDF URL: the address resolves to a loopback address (this machine) (127.0.0.1), which is refused unless Allow Internal Addresses is on');
+			const error = errorOf(
+				await guarded({
+					url: `http://files.example.test:${internal.port}/a.pdf`,
+					hosts: { 'files.example.test': '127.0.0.1' },
+				}),
+			);
+			expect(error.message).toBe(
+				'PDF URL: the address resolves to a loopback address (this machine) (127.0.0.1), which is refused unless Allow Internal Addresses is on',
+			);
 			expect(internal.hits).toEqual([]);
 		});
 
 		it('a name resolving to 10.0.0.5 names the address and the rule', async () => {
-			const error = errorOf(await guarded({ url: 'https://cdn.example.test/a.pdf', hosts: { 'cdn.example.test': '10.0.0.5' } }));
-			expect(error.message).toBe('PDF URL: the address resolves to a private network address (10.0.0.5), which is refused unless Allow Internal Addresses is on');
+			const error = errorOf(
+				await guarded({
+					url: 'https://cdn.example.test/a.pdf',
+					hosts: { 'cdn.example.test': '10.0.0.5' },
+				}),
+			);
+			expect(error.message).toBe(
+				'PDF URL: the address resolves to a private network address (10.0.0.5), which is refused unless Allow Internal Addresses is on',
+			);
 		});
 
 		it('the request goes to the resolved address, with the name as Host', async () => {
@@ -137,7 +202,11 @@ describe('address guard: PDF URL and service addresses', () => {
 			const pdfHost = await serve('127.0.0.2', (_p, res) => res.writeHead(200).end(PDF));
 			pdfHost.server.on('request', (req) => (seenHost = String(req.headers.host)));
 			try {
-				const result = await guarded({ url: `http://pdfs.example.test:${pdfHost.port}/doc.pdf`, hosts: { 'pdfs.example.test': '127.0.0.2' }, allowInternal: true });
+				const result = await guarded({
+					url: `http://pdfs.example.test:${pdfHost.port}/doc.pdf`,
+					hosts: { 'pdfs.example.test': '127.0.0.2' },
+					allowInternal: true,
+				});
 				expect(result.error).toBeUndefined();
 				expect(result.items('Probe')[0].json.size).toBe(PDF.length);
 				expect(seenHost).toBe(`pdfs.example.test:${pdfHost.port}`);
@@ -158,14 +227,20 @@ describe('address guard: PDF URL and service addresses', () => {
 			const kind = classifyIp(resolved);
 			expect(kind).not.toBe('public'); // else this machine cannot show the rule
 			const error = errorOf(await guarded({ url: `http://${hostname()}:${internal.port}/a.pdf` }));
-			expect(error.message).toMatch(new RegExp(`^PDF URL: the address resolves to .* \\(${resolved.replace(/\./g, '\\.')}\\), which is refused unless Allow Internal Addresses is on$`));
+			expect(error.message).toMatch(
+				new RegExp(
+					`^PDF URL: the address resolves to .* \\(${resolved.replace(/\./g, '\\.')}\\), which is refused unless Allow Internal Addresses is on$`,
+				),
+			);
 			expect(internal.hits).toEqual([]);
 		});
 
 		it('on n8n 1.x (no lookup for nodes) a name cannot be checked: refused unless Allow Internal Addresses is on', async () => {
 			const url = `http://${hostname()}:${internal.port}/a.pdf`;
 			const error = errorOf(await guarded({ url, asN8n1: true }));
-			expect(error.message).toBe('PDF URL: this n8n version gives nodes no way to check where a host name leads, so a name is refused unless Allow Internal Addresses is on (n8n 2.x checks it)');
+			expect(error.message).toBe(
+				'PDF URL: this n8n version gives nodes no way to check where a host name leads, so a name is refused unless Allow Internal Addresses is on (n8n 2.x checks it)',
+			);
 			expect(internal.hits).toEqual([]);
 			// With the option on it is fetched (here: the internal service's 500, without its body).
 			const allowed = errorOf(await guarded({ url, asN8n1: true, allowInternal: true }));
@@ -174,8 +249,12 @@ describe('address guard: PDF URL and service addresses', () => {
 		});
 
 		it('on n8n 1.x an address the service returns is fetched by name (metadata names still refused)', async () => {
-			const error = errorOf(await guarded({ url: 'http://metadata.google.internal/', rule: 'service', asN8n1: true }));
-			expect(error.message).toMatch(/link-local or cloud metadata address \(metadata\.google\.internal\)/);
+			const error = errorOf(
+				await guarded({ url: 'http://metadata.google.internal/', rule: 'service', asN8n1: true }),
+			);
+			expect(error.message).toMatch(
+				/link-local or cloud metadata address \(metadata\.google\.internal\)/,
+			);
 		});
 	});
 
@@ -198,16 +277,28 @@ describe('address guard: PDF URL and service addresses', () => {
 		])('a redirect to %s is refused after one request to the first host', async (_name, to) => {
 			redirector.hits.length = 0;
 			const url = `http://127.0.0.1:${redirector.port}/doc.pdf?to=${encodeURIComponent(to)}`;
-			const error = errorOf(await guarded({ url, allowInternal: true, hosts: { 'internal.example.test': '169.254.169.254' } }));
-			expect(error.message).toMatch(/^PDF URL: the address (is|resolves to) a link-local or cloud metadata address .*never fetched$/);
+			const error = errorOf(
+				await guarded({
+					url,
+					allowInternal: true,
+					hosts: { 'internal.example.test': '169.254.169.254' },
+				}),
+			);
+			expect(error.message).toMatch(
+				/^PDF URL: the address (is|resolves to) a link-local or cloud metadata address .*never fetched$/,
+			);
 			expect(error.message).not.toMatch(/hunter2/);
 			expect(redirector.hits).toHaveLength(1);
 		});
 
 		it(`more than 5 redirects are refused`, async () => {
-			const loop = await serve('127.0.0.1', (path, res) => res.writeHead(302, { location: path }).end());
+			const loop = await serve('127.0.0.1', (path, res) =>
+				res.writeHead(302, { location: path }).end(),
+			);
 			try {
-				const error = errorOf(await guarded({ url: `http://127.0.0.1:${loop.port}/x`, allowInternal: true }));
+				const error = errorOf(
+					await guarded({ url: `http://127.0.0.1:${loop.port}/x`, allowInternal: true }),
+				);
 				expect(error.message).toBe('PDF URL: the address redirected more than 5 times');
 				expect(loop.hits).toHaveLength(6);
 			} finally {
@@ -218,7 +309,9 @@ describe('address guard: PDF URL and service addresses', () => {
 
 	describe('answers', () => {
 		it('an HTTP error names the status, never the body', async () => {
-			const error = errorOf(await read({ url: `http://127.0.0.1:${internal.port}/x.pdf`, allowInternal: true }));
+			const error = errorOf(
+				await read({ url: `http://127.0.0.1:${internal.port}/x.pdf`, allowInternal: true }),
+			);
 			expect(error.message).toBe('PDF URL: the address answered HTTP 500');
 			expect(JSON.stringify(error)).not.toMatch(/hunter2|AWS_SECRET/);
 		});
@@ -227,7 +320,9 @@ describe('address guard: PDF URL and service addresses', () => {
 			const gone = await serve('127.0.0.1', () => undefined);
 			const port = gone.port;
 			await close(gone);
-			const error = errorOf(await read({ url: `http://127.0.0.1:${port}/x.pdf`, allowInternal: true }));
+			const error = errorOf(
+				await read({ url: `http://127.0.0.1:${port}/x.pdf`, allowInternal: true }),
+			);
 			expect(error.message).toBe('PDF URL: the address could not be fetched');
 			expect(JSON.stringify(error)).not.toMatch(/ECONNREFUSED|refused/i);
 		});
@@ -235,14 +330,29 @@ describe('address guard: PDF URL and service addresses', () => {
 		it('%PDF- within the first 1024 bytes is a PDF; later, or not at all, is refused', async () => {
 			const files = await serve('127.0.0.1', (path, res) => {
 				const pad = Number(path.split('/')[1]);
-				res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.concat([Buffer.alloc(pad, 0x20), PDF]));
+				res
+					.writeHead(200, { 'content-type': 'application/pdf' })
+					.end(Buffer.concat([Buffer.alloc(pad, 0x20), PDF]));
 			});
 			try {
-				const ok = await read({ url: `http://127.0.0.1:${files.port}/1024/contract.pdf`, allowInternal: true });
+				const ok = await read({
+					url: `http://127.0.0.1:${files.port}/1024/contract.pdf`,
+					allowInternal: true,
+				});
 				expect(ok.error).toBeUndefined();
-				expect(ok.items('Probe')[0].json).toEqual({ fileName: 'contract.pdf', size: PDF.length + 1024 });
-				const late = errorOf(await read({ url: `http://127.0.0.1:${files.port}/1025/contract.pdf`, allowInternal: true }));
-				expect(late.message).toBe('PDF URL: the address did not return a PDF (no "%PDF-" in its first 1024 bytes); only PDF files can be signed');
+				expect(ok.items('Probe')[0].json).toEqual({
+					fileName: 'contract.pdf',
+					size: PDF.length + 1024,
+				});
+				const late = errorOf(
+					await read({
+						url: `http://127.0.0.1:${files.port}/1025/contract.pdf`,
+						allowInternal: true,
+					}),
+				);
+				expect(late.message).toBe(
+					'PDF URL: the address did not return a PDF (no "%PDF-" in its first 1024 bytes); only PDF files can be signed',
+				);
 			} finally {
 				await close(files);
 			}
@@ -267,8 +377,12 @@ describe('address guard: PDF URL and service addresses', () => {
 				pump();
 			});
 			try {
-				const error = errorOf(await read({ url: `http://127.0.0.1:${big.port}/big.pdf`, allowInternal: true }));
-				expect(error.message).toBe(`PDF URL: the file is larger than ${MAX_PDF_BYTES} bytes (10 MB), the limit (more than ${MAX_PDF_BYTES} bytes); it was not read further`);
+				const error = errorOf(
+					await read({ url: `http://127.0.0.1:${big.port}/big.pdf`, allowInternal: true }),
+				);
+				expect(error.message).toBe(
+					`PDF URL: the file is larger than ${MAX_PDF_BYTES} bytes (10 MB), the limit (more than ${MAX_PDF_BYTES} bytes); it was not read further`,
+				);
 				await new Promise((resolve) => setImmediate(resolve));
 				expect(finished).toBe(false);
 				expect(big.written).toBeLessThan(20 * 1024 * 1024);
@@ -283,8 +397,12 @@ describe('address guard: PDF URL and service addresses', () => {
 				res.write(PDF);
 			});
 			try {
-				const error = errorOf(await read({ url: `http://127.0.0.1:${big.port}/big.pdf`, allowInternal: true }));
-				expect(error.message).toMatch(/^PDF URL: the file is larger than 10485760 bytes \(10 MB\), the limit \(41943040 bytes\)/);
+				const error = errorOf(
+					await read({ url: `http://127.0.0.1:${big.port}/big.pdf`, allowInternal: true }),
+				);
+				expect(error.message).toMatch(
+					/^PDF URL: the file is larger than 10485760 bytes \(10 MB\), the limit \(41943040 bytes\)/,
+				);
 			} finally {
 				await close(big);
 			}
@@ -303,7 +421,9 @@ describe('Download File: the presigned download address', () => {
 		// refuses to store anything but a PDF, so a service answering JSON needs its own server.
 		service = await serve('127.0.0.1', (path, res) => {
 			if (path.startsWith('/api/v1/envelopes/env_1/file')) {
-				res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: fileUrl, fileName: 'signed.pdf', expiresIn: 3600 }));
+				res
+					.writeHead(200, { 'content-type': 'application/json' })
+					.end(JSON.stringify({ url: fileUrl, fileName: 'signed.pdf', expiresIn: 3600 }));
 			} else if (path.startsWith('/storage/signed.pdf')) {
 				res.writeHead(200, { 'content-type': fileAnswer.type }).end(fileAnswer.body);
 			} else {
@@ -317,7 +437,15 @@ describe('Download File: the presigned download address', () => {
 		await h().run({
 			nodes: [
 				seedNode(),
-				actionNode({ resource: 'envelope', operation: 'downloadFile', envelopeId: { __rl: true, mode: 'id', value: 'env_1' }, includeStatus: false }, { typeVersion: 1.1 }),
+				actionNode(
+					{
+						resource: 'envelope',
+						operation: 'downloadFile',
+						envelopeId: { __rl: true, mode: 'id', value: 'env_1' },
+						includeStatus: false,
+					},
+					{ typeVersion: 1.1 },
+				),
 			],
 			connections: chain('Seed', 'Document Signing'),
 			credentials: { baseUrl: `http://127.0.0.1:${service.port}/api/v1` },
@@ -335,14 +463,21 @@ describe('Download File: the presigned download address', () => {
 
 	it('a JSON answer is an error, and no application/pdf binary of it is stored', async () => {
 		fileUrl = `http://127.0.0.1:${service.port}/storage/signed.pdf?sig=abc`;
-		fileAnswer = { type: 'application/json', body: '{"code":"NOT_READY","message":"file is being generated"}' };
+		fileAnswer = {
+			type: 'application/json',
+			body: '{"code":"NOT_READY","message":"file is being generated"}',
+		};
 		const result = await download();
-		expect(errorOf(result).message).toMatch(/^Download address: the service answered with JSON instead of the PDF \(\d+ bytes\); no file was stored$/);
+		expect(errorOf(result).message).toMatch(
+			/^Download address: the service answered with JSON instead of the PDF \(\d+ bytes\); no file was stored$/,
+		);
 	});
 
 	it('a metadata address from the service is refused', async () => {
 		fileUrl = 'http://169.254.169.254/latest/meta-data/iam/';
 		const result = await download();
-		expect(errorOf(result).message).toBe('Download address: the address is a link-local or cloud metadata address (169.254.169.254), which is never fetched');
+		expect(errorOf(result).message).toBe(
+			'Download address: the address is a link-local or cloud metadata address (169.254.169.254), which is never fetched',
+		);
 	});
 });

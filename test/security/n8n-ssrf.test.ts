@@ -31,8 +31,12 @@ describe("n8n's request protection", () => {
 
 	it('a loopback PDF URL the user allowed is still refused by n8n, and named as such', async () => {
 		const port = (server.address() as AddressInfo).port;
-		const error = errorOf(await probe('readPdfUrl', { url: `http://127.0.0.1:${port}/a.pdf`, allowInternal: true }));
-		expect(error.message).toBe("PDF URL: the address is refused by n8n's request protection (N8N_SSRF_PROTECTION_ENABLED); ask the n8n administrator to allow it");
+		const error = errorOf(
+			await probe('readPdfUrl', { url: `http://127.0.0.1:${port}/a.pdf`, allowInternal: true }),
+		);
+		expect(error.message).toBe(
+			"PDF URL: the address is refused by n8n's request protection (N8N_SSRF_PROTECTION_ENABLED); ask the n8n administrator to allow it",
+		);
 		expect(hits).toEqual([]);
 	});
 });

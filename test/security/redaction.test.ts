@@ -32,26 +32,37 @@ function fragments(text: string, min = 3): string[] {
 	return found;
 }
 
-const textOf = (error: { message: string; description?: string | null }) => `${error.message}\n${error.description ?? ''}`;
+const textOf = (error: { message: string; description?: string | null }) =>
+	`${error.message}\n${error.description ?? ''}`;
 
 describe('secrets are redacted before any cut', () => {
 	// Cut at 300 characters (non-JSON error body): the key starts so that the cut falls after
 	// each of its characters in turn, 0 to all of them.
-	it.each(Array.from({ length: KEY.length + 1 }, (_, kept) => kept))('error answer, %i key characters before the cut', (kept) => {
-		const body = `${FILLER.repeat(300 - kept)}${KEY}${FILLER.repeat(50)}`;
-		const error = apiResponseError(node, 500, body, KEY);
-		expect(fragments(textOf(error))).toEqual([]);
-		expect(textOf(error)).toMatch(/Response: \.+/);
-	});
+	it.each(Array.from({ length: KEY.length + 1 }, (_, kept) => kept))(
+		'error answer, %i key characters before the cut',
+		(kept) => {
+			const body = `${FILLER.repeat(300 - kept)}${KEY}${FILLER.repeat(50)}`;
+			const error = apiResponseError(node, 500, body, KEY);
+			expect(fragments(textOf(error))).toEqual([]);
+			expect(textOf(error)).toMatch(/Response: \.+/);
+		},
+	);
 
-	it.each(Array.from({ length: KEY.length + 1 }, (_, kept) => kept))('malformed answer, %i key characters before the cut', (kept) => {
-		const body = `${FILLER.repeat(120 - kept)}${KEY}${FILLER.repeat(50)}`;
-		const error = malformedResponseError(node, 200, body, KEY);
-		expect(fragments(textOf(error))).toEqual([]);
-	});
+	it.each(Array.from({ length: KEY.length + 1 }, (_, kept) => kept))(
+		'malformed answer, %i key characters before the cut',
+		(kept) => {
+			const body = `${FILLER.repeat(120 - kept)}${KEY}${FILLER.repeat(50)}`;
+			const error = malformedResponseError(node, 200, body, KEY);
+			expect(fragments(textOf(error))).toEqual([]);
+		},
+	);
 
 	it('a key inside a JSON error answer is replaced in every field', () => {
-		const body = JSON.stringify({ code: 'UNAUTHORIZED', message: `bad key ${KEY}`, details: { echo: KEY } });
+		const body = JSON.stringify({
+			code: 'UNAUTHORIZED',
+			message: `bad key ${KEY}`,
+			details: { echo: KEY },
+		});
 		const error = apiResponseError(node, 401, body, KEY);
 		expect(fragments(JSON.stringify({ ...error, text: textOf(error) }))).toEqual([]);
 		expect(error.message).toBe('UNAUTHORIZED: bad key [redacted]');

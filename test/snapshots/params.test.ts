@@ -25,15 +25,22 @@ describe('parameter snapshots', () => {
 
 	it.each(cases)('%s v%s: saved workflows keep their meaning', (name, version, description) => {
 		const file = snapshotFile(name, version);
-		if (!existsSync(file)) throw new Error(`${name} v${version} has no parameter snapshot: run \`${UPDATE_COMMAND}\` and commit ${file}`);
+		if (!existsSync(file))
+			throw new Error(
+				`${name} v${version} has no parameter snapshot: run \`${UPDATE_COMMAND}\` and commit ${file}`,
+			);
 		const problems = breakingChanges(readSnapshot(file), snapshotOf(description, version));
-		if (problems.length) throw new Error(`${bumpAdvice(name, version)}\n  - ${problems.join('\n  - ')}`);
+		if (problems.length)
+			throw new Error(`${bumpAdvice(name, version)}\n  - ${problems.join('\n  - ')}`);
 	});
 
 	it('every snapshotted version is still declared by its node', () => {
 		const declared = new Map(packageNodes().map((d) => [d.name, versionsOf(d)]));
 		for (const [node, versions] of savedVersions()) {
-			for (const v of versions) expect(`${node} v${v}: ${declared.get(node)?.includes(v) ? 'declared' : 'gone'}`).toBe(`${node} v${v}: declared`);
+			for (const v of versions)
+				expect(`${node} v${v}: ${declared.get(node)?.includes(v) ? 'declared' : 'gone'}`).toBe(
+					`${node} v${v}: declared`,
+				);
 		}
 	});
 });
@@ -55,10 +62,22 @@ describe('what counts as breaking', () => {
 
 	it.each([
 		['a changed default', change(1, { default: 20 }), /amount.*default changed from 10 to 20/],
-		['a removed option value', change(0, { options: ['a'] }), /mode: option value\(s\) removed: "b"/],
+		[
+			'a removed option value',
+			change(0, { options: ['a'] }),
+			/mode: option value\(s\) removed: "b"/,
+		],
 		['a changed type', change(1, { type: 'string' }), /amount.*type changed from number to string/],
-		['changed display conditions', change(1, { displayOptions: { show: { mode: ['b'] } } }), /amount.*display conditions changed/],
-		['a renamed parameter', change(2, { path: 'list.item.name' }), /list\.item\.key: removed or renamed/],
+		[
+			'changed display conditions',
+			change(1, { displayOptions: { show: { mode: ['b'] } } }),
+			/amount.*display conditions changed/,
+		],
+		[
+			'a renamed parameter',
+			change(2, { path: 'list.item.name' }),
+			/list\.item\.key: removed or renamed/,
+		],
 		['a parameter made required', change(1, { required: true }), /amount.*became required/],
 		['a list made single', change(2, { multipleValues: true }), /multipleValues changed/],
 	])('flags %s', (_what, now, message) => {
@@ -70,7 +89,10 @@ describe('what counts as breaking', () => {
 	it('lets a new parameter or option value pass', () => {
 		const now: Snapshot = {
 			...base,
-			parameters: [...change(0, { options: ['a', 'b', 'c'] }).parameters, { path: 'extra', type: 'boolean', default: false }],
+			parameters: [
+				...change(0, { options: ['a', 'b', 'c'] }).parameters,
+				{ path: 'extra', type: 'boolean', default: false },
+			],
 		};
 		expect(breakingChanges(base, now)).toEqual([]);
 	});

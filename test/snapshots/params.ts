@@ -16,8 +16,12 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import path from 'path';
-import type { INodeProperties, INodePropertyCollection, INodeType, INodeTypeDescription } from 'n8n-workflow';
-
+import type {
+	INodeProperties,
+	INodePropertyCollection,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 export const SNAPSHOT_DIR = path.join(__dirname, 'params');
 export const UPDATE_COMMAND = 'npm run snapshot:params';
@@ -58,7 +62,10 @@ const NODE_SOURCES = [
 export function packageNodes(): INodeTypeDescription[] {
 	return NODE_SOURCES.map((file) => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const exports = require(path.join(__dirname, '../../nodes', file)) as Record<string, new () => INodeType>;
+		const exports = require(path.join(__dirname, '../../nodes', file)) as Record<
+			string,
+			new () => INodeType
+		>;
 		const NodeClass = Object.values(exports).find((e) => typeof e === 'function');
 		if (!NodeClass) throw new Error(`${file} exports no node class`);
 		return new NodeClass().description;
@@ -77,7 +84,9 @@ export function snapshotFile(node: string, version: number): string {
 function stable(value: unknown): unknown {
 	if (Array.isArray(value)) {
 		const items = value.map(stable);
-		return items.every((v) => typeof v !== 'object' || v === null) ? [...items].sort((a, b) => String(a).localeCompare(String(b))) : items;
+		return items.every((v) => typeof v !== 'object' || v === null)
+			? [...items].sort((a, b) => String(a).localeCompare(String(b)))
+			: items;
 	}
 	if (value && typeof value === 'object') {
 		return Object.fromEntries(
@@ -98,17 +107,24 @@ function versionMatches(conditions: Condition[], version: number): boolean {
 		const [op, operand] = Object.entries(c._cnd ?? {})[0] ?? [];
 		const n = operand as number;
 		switch (op) {
-			case 'gte': return version >= n;
-			case 'lte': return version <= n;
-			case 'gt': return version > n;
-			case 'lt': return version < n;
-			case 'eq': return version === n;
-			case 'not': return version !== n;
+			case 'gte':
+				return version >= n;
+			case 'lte':
+				return version <= n;
+			case 'gt':
+				return version > n;
+			case 'lt':
+				return version < n;
+			case 'eq':
+				return version === n;
+			case 'not':
+				return version !== n;
 			case 'between': {
 				const range = operand as unknown as { from: number; to: number };
 				return version >= range.from && version <= range.to;
 			}
-			default: return true;
+			default:
+				return true;
 		}
 	});
 }
@@ -135,18 +151,30 @@ function displayConditions(property: INodeProperties): Record<string, unknown> |
 function entriesOf(properties: INodeProperties[], version: number, prefix = ''): ParamEntry[] {
 	const entries: ParamEntry[] = [];
 	for (const property of properties) {
-		if (property.type === 'notice' || property.type === 'callout' || !inVersion(property, version)) continue;
+		if (property.type === 'notice' || property.type === 'callout' || !inVersion(property, version))
+			continue;
 		const at = prefix + property.name;
-		const entry: ParamEntry = { path: at, type: property.type, default: stable(property.default ?? null) };
+		const entry: ParamEntry = {
+			path: at,
+			type: property.type,
+			default: stable(property.default ?? null),
+		};
 		if (property.required) entry.required = true;
 		const conditions = displayConditions(property);
 		if (conditions) entry.displayOptions = conditions;
 		if (property.typeOptions?.multipleValues) entry.multipleValues = true;
-		if ((property.type === 'options' || property.type === 'multiOptions') && Array.isArray(property.options)) {
-			entry.options = stable((property.options as Array<{ value: unknown }>).map((o) => o.value)) as unknown[];
+		if (
+			(property.type === 'options' || property.type === 'multiOptions') &&
+			Array.isArray(property.options)
+		) {
+			entry.options = stable(
+				(property.options as Array<{ value: unknown }>).map((o) => o.value),
+			) as unknown[];
 		}
-		if (property.type === 'resourceLocator' && property.modes) entry.modes = property.modes.map((m) => m.name).sort();
-		if (property.type === 'resourceMapper' && property.typeOptions?.resourceMapper?.supportAutoMap) entry.supportAutoMap = true;
+		if (property.type === 'resourceLocator' && property.modes)
+			entry.modes = property.modes.map((m) => m.name).sort();
+		if (property.type === 'resourceMapper' && property.typeOptions?.resourceMapper?.supportAutoMap)
+			entry.supportAutoMap = true;
 		entries.push(entry);
 		if (property.type === 'collection' && property.options) {
 			entries.push(...entriesOf(property.options as INodeProperties[], version, `${at}.`));
@@ -166,7 +194,9 @@ export const keyOf = (e: ParamEntry) => `${e.path} ${JSON.stringify(e.displayOpt
 export function snapshotOf(description: INodeTypeDescription, version: number): Snapshot {
 	const parameters = entriesOf(description.properties, version);
 	const seen = new Set<string>();
-	const unique = parameters.filter((p) => (seen.has(keyOf(p)) ? false : (seen.add(keyOf(p)), true)));
+	const unique = parameters.filter((p) =>
+		seen.has(keyOf(p)) ? false : (seen.add(keyOf(p)), true),
+	);
 	unique.sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
 	return { node: description.name, version, parameters: unique };
 }
@@ -190,14 +220,23 @@ export function breakingChanges(saved: Snapshot, now: Snapshot): string[] {
 			continue;
 		}
 		if (p.type !== old.type) problems.push(`${where}: type changed from ${old.type} to ${p.type}`);
-		if (!same(p.default, old.default)) problems.push(`${where}: default changed from ${JSON.stringify(old.default)} to ${JSON.stringify(p.default)}`);
+		if (!same(p.default, old.default))
+			problems.push(
+				`${where}: default changed from ${JSON.stringify(old.default)} to ${JSON.stringify(p.default)}`,
+			);
 		if (p.required && !old.required) problems.push(`${where}: became required`);
-		if (Boolean(p.multipleValues) !== Boolean(old.multipleValues)) problems.push(`${where}: multipleValues changed (the saved shape of its value)`);
+		if (Boolean(p.multipleValues) !== Boolean(old.multipleValues))
+			problems.push(`${where}: multipleValues changed (the saved shape of its value)`);
 		const gone = (old.options ?? []).filter((v) => !(p.options ?? []).some((n) => same(n, v)));
-		if (old.options && gone.length) problems.push(`${where}: option value(s) removed: ${gone.map((v) => JSON.stringify(v)).join(', ')}`);
+		if (old.options && gone.length)
+			problems.push(
+				`${where}: option value(s) removed: ${gone.map((v) => JSON.stringify(v)).join(', ')}`,
+			);
 		const modesGone = (old.modes ?? []).filter((m) => !(p.modes ?? []).includes(m));
-		if (modesGone.length) problems.push(`${where}: locator mode(s) removed: ${modesGone.join(', ')}`);
-		if (old.supportAutoMap && !p.supportAutoMap) problems.push(`${where}: "Map Automatically" removed`);
+		if (modesGone.length)
+			problems.push(`${where}: locator mode(s) removed: ${modesGone.join(', ')}`);
+		if (old.supportAutoMap && !p.supportAutoMap)
+			problems.push(`${where}: "Map Automatically" removed`);
 	}
 	return problems;
 }

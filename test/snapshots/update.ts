@@ -35,7 +35,10 @@ const refused: string[] = [];
 for (const description of packageNodes()) {
 	const declared = versionsOf(description);
 	for (const version of savedVersions().get(description.name) ?? []) {
-		if (!declared.includes(version)) refused.push(`${description.name} v${version}: the node no longer declares this version (saved workflows of it would not load)`);
+		if (!declared.includes(version))
+			refused.push(
+				`${description.name} v${version}: the node no longer declares this version (saved workflows of it would not load)`,
+			);
 	}
 	for (const version of declared) {
 		const file = snapshotFile(description.name, version);
@@ -46,7 +49,10 @@ for (const description of packageNodes()) {
 				refused.push(`${bumpAdvice(description.name, version)}\n  - ${problems.join('\n  - ')}`);
 				continue;
 			}
-			if (problems.length) console.log(`accepted (--rebaseline) for ${description.name} v${version}:\n  - ${problems.join('\n  - ')}`);
+			if (problems.length)
+				console.log(
+					`accepted (--rebaseline) for ${description.name} v${version}:\n  - ${problems.join('\n  - ')}`,
+				);
 		}
 		writes.push([file, snapshotText(now)]);
 	}

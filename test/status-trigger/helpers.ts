@@ -16,9 +16,17 @@ export interface SentEnvelope {
 
 /** A draft with its PDF uploaded. */
 export async function draft(h: Harness, title: string, recipients = SIGNERS): Promise<string> {
-	const created = await h.api<IDataObject>('POST', '/envelopes', { fileName: 'contract.pdf', title, recipients });
+	const created = await h.api<IDataObject>('POST', '/envelopes', {
+		fileName: 'contract.pdf',
+		title,
+		recipients,
+	});
 	const upload = created.upload as { url: string };
-	const put = await fetch(upload.url, { method: 'PUT', body: await makePdf(1, title), headers: { 'Content-Type': 'application/pdf' } });
+	const put = await fetch(upload.url, {
+		method: 'PUT',
+		body: await makePdf(1, title),
+		headers: { 'Content-Type': 'application/pdf' },
+	});
 	if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
 	return created.id as string;
 }
@@ -46,7 +54,11 @@ export async function complete(envelope: SentEnvelope): Promise<string> {
 }
 
 /** `count` envelopes created, sent and completed. */
-export async function completedEnvelopes(h: Harness, count: number, prefix = 'Contract'): Promise<string[]> {
+export async function completedEnvelopes(
+	h: Harness,
+	count: number,
+	prefix = 'Contract',
+): Promise<string[]> {
 	const ids: string[] = [];
 	for (let i = 0; i < count; i++) ids.push(await complete(await sent(h, `${prefix} ${i + 1}`)));
 	return ids;
@@ -55,5 +67,8 @@ export async function completedEnvelopes(h: Harness, count: number, prefix = 'Co
 /** The envelope list requests the sandbox saw since `from` (an index into its request log). */
 export async function listRequests(h: Harness, from = 0): Promise<IDataObject[]> {
 	const requests = await h.requests();
-	return requests.slice(from).filter((r) => r.method === 'GET' && r.path.endsWith('/envelopes')).map((r) => r.query);
+	return requests
+		.slice(from)
+		.filter((r) => r.method === 'GET' && r.path.endsWith('/envelopes'))
+		.map((r) => r.query);
 }

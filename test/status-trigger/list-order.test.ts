@@ -25,19 +25,39 @@ async function startReorderingProxy(): Promise<void> {
 	app.get('/api/v1/envelopes', async (req, res) => {
 		const all: IDataObject[] = [];
 		for (let page = 1; ; page++) {
-			const query = new URLSearchParams({ status: String(req.query.status ?? ''), page: String(page), limit: '100' });
-			const response = await fetch(`${h.sandbox.baseUrl}/envelopes?${query}`, { headers: { authorization: String(req.headers.authorization) } });
-			const body = (await response.json()) as { items: IDataObject[]; pageInfo: { hasNext: boolean } };
+			const query = new URLSearchParams({
+				status: String(req.query.status ?? ''),
+				page: String(page),
+				limit: '100',
+			});
+			const response = await fetch(`${h.sandbox.baseUrl}/envelopes?${query}`, {
+				headers: { authorization: String(req.headers.authorization) },
+			});
+			const body = (await response.json()) as {
+				items: IDataObject[];
+				pageInfo: { hasNext: boolean };
+			};
 			all.push(...body.items);
 			if (!body.pageInfo.hasNext) break;
 		}
-		all.sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)) || String(b.id).localeCompare(String(a.id)));
+		all.sort(
+			(a, b) =>
+				String(b.createdAt).localeCompare(String(a.createdAt)) ||
+				String(b.id).localeCompare(String(a.id)),
+		);
 		const page = Number(req.query.page);
 		const limit = Number(req.query.limit);
 		const totalPages = Math.ceil(all.length / limit);
 		res.json({
 			items: all.slice((page - 1) * limit, page * limit),
-			pageInfo: { page, limit, total: all.length, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 },
+			pageInfo: {
+				page,
+				limit,
+				total: all.length,
+				totalPages,
+				hasNext: page < totalPages,
+				hasPrevious: page > 1,
+			},
 		});
 	});
 	proxy = await new Promise((resolve) => {
@@ -66,12 +86,19 @@ it('reads every page once the list shows another order, so an old envelope compl
 	await complete(middle);
 
 	const p = await startPollRunner({
-		credentials: { baseUrl: proxyBase, apiKey: h.sandbox.apiKey, webhookSecret: h.sandbox.webhookSecret },
+		credentials: {
+			baseUrl: proxyBase,
+			apiKey: h.sandbox.apiKey,
+			webhookSecret: h.sandbox.webhookSecret,
+		},
 		parameters: { statuses: ['completed'] },
 	});
 	// Page 1 holds the envelope completed first, page 2 one completed later: not the assumed order.
 	expect(await p.poll()).toBeNull();
-	const memory = (p.liveStaticData()[`node:${POLL_NODE_NAME}`] as IDataObject).statuses as Record<string, IDataObject>;
+	const memory = (p.liveStaticData()[`node:${POLL_NODE_NAME}`] as IDataObject).statuses as Record<
+		string,
+		IDataObject
+	>;
 	expect(memory.completed.readAll).toBe(true);
 
 	// Minutes later the oldest envelope is completed: it sits on the last page, behind a

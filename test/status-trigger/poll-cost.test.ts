@@ -18,18 +18,28 @@ beforeEach(async () => await h.reset());
 
 async function poller(parameters: INodeParameters = {}) {
 	return await startPollRunner({
-		credentials: { baseUrl: h.sandbox.baseUrl, apiKey: h.sandbox.apiKey, webhookSecret: h.sandbox.webhookSecret },
+		credentials: {
+			baseUrl: h.sandbox.baseUrl,
+			apiKey: h.sandbox.apiKey,
+			webhookSecret: h.sandbox.webhookSecret,
+		},
 		parameters,
 	});
 }
 
 async function setVariant(on: boolean): Promise<void> {
-	await fetch(`${h.sandbox.origin}/__sandbox/variant`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ on }) });
+	await fetch(`${h.sandbox.origin}/__sandbox/variant`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ on }),
+	});
 }
 
 /** The API requests since `from`, as "METHOD path" with the envelope id generalised. */
 async function requestsSince(from: number): Promise<string[]> {
-	return (await h.requests()).slice(from).map((r) => `${r.method} ${r.path.replace(/env_[\w-]+/, '{id}')}`);
+	return (await h.requests())
+		.slice(from)
+		.map((r) => `${r.method} ${r.path.replace(/env_[\w-]+/, '{id}')}`);
 }
 
 describe('Status Trigger: what a poll costs', () => {
@@ -65,7 +75,9 @@ describe('Status Trigger: what a poll costs', () => {
 		const memory = JSON.stringify(p.liveStaticData()).length;
 		// The figures docs/operations.md gives.
 		// eslint-disable-next-line no-console -- the figure docs/operations.md gives
-		console.log(`poll cost at ${OPEN} open envelopes: baseline ${baseline.length}, quiet ${quiet.length}, ${CHANGING} changed ${busy.length} requests; memory ${memory} bytes`);
+		console.log(
+			`poll cost at ${OPEN} open envelopes: baseline ${baseline.length}, quiet ${quiet.length}, ${CHANGING} changed ${busy.length} requests; memory ${memory} bytes`,
+		);
 	}, 120_000);
 });
 
@@ -75,21 +87,30 @@ describe('Status Trigger: a refused page size is remembered between polls', () =
 	it.each([
 		['Envelope Reached a Status', { statuses: ['pending'] }],
 		['Recipient Acted', { event: 'recipientActed' }],
-	])('%s: the first poll asks 100, is refused and asks 50; later polls ask 50 only', async (_mode, parameters) => {
-		await setVariant(true);
-		await sent(h, 'Open');
-		const p = await poller(parameters as INodeParameters);
-		let from = (await h.requests()).length;
-		await p.poll();
-		const first = (await h.requests()).slice(from).filter((r) => r.path.endsWith('/envelopes')).map((r) => [r.query.limit, r.status]);
-		expect(first).toEqual([['100', 400], ['50', 200]]);
-		from = (await h.requests()).length;
-		await p.poll();
-		p.restart();
-		await p.poll();
-		const later = (await listRequests(h, from)).map((q) => (q as IDataObject).limit);
-		expect(later).toEqual(['50', '50']);
-	});
+	])(
+		'%s: the first poll asks 100, is refused and asks 50; later polls ask 50 only',
+		async (_mode, parameters) => {
+			await setVariant(true);
+			await sent(h, 'Open');
+			const p = await poller(parameters as INodeParameters);
+			let from = (await h.requests()).length;
+			await p.poll();
+			const first = (await h.requests())
+				.slice(from)
+				.filter((r) => r.path.endsWith('/envelopes'))
+				.map((r) => [r.query.limit, r.status]);
+			expect(first).toEqual([
+				['100', 400],
+				['50', 200],
+			]);
+			from = (await h.requests()).length;
+			await p.poll();
+			p.restart();
+			await p.poll();
+			const later = (await listRequests(h, from)).map((q) => (q as IDataObject).limit);
+			expect(later).toEqual(['50', '50']);
+		},
+	);
 });
 
 describe('Status Trigger: Download Signed PDF on a status without a signed PDF', () => {
@@ -102,7 +123,8 @@ describe('Status Trigger: Download Signed PDF on a status without a signed PDF',
 		expect(result!.items[0].json).toMatchObject({
 			envelopeId: envelope.id,
 			signedPdf: null,
-			signedPdfSkipped: 'The envelope is pending: only a completed envelope has a signed PDF, so no file is attached',
+			signedPdfSkipped:
+				'The envelope is pending: only a completed envelope has a signed PDF, so no file is attached',
 		});
 	});
 });

@@ -31,15 +31,25 @@ async function sequential(title: string): Promise<{ id: string; recipients: IDat
 		workflow: { mode: 'sequential' },
 	});
 	const upload = created.upload as { url: string };
-	await fetch(upload.url, { method: 'PUT', body: await makePdf(1, title), headers: { 'Content-Type': 'application/pdf' } });
+	await fetch(upload.url, {
+		method: 'PUT',
+		body: await makePdf(1, title),
+		headers: { 'Content-Type': 'application/pdf' },
+	});
 	const response = await h.api<IDataObject>('POST', `/envelopes/${created.id as string}/send`, {});
-	const recipients = (response.recipients as IDataObject[]).sort((a, b) => Number(a.order) - Number(b.order));
+	const recipients = (response.recipients as IDataObject[]).sort(
+		(a, b) => Number(a.order) - Number(b.order),
+	);
 	return { id: created.id as string, recipients };
 }
 
 async function poller(parameters: INodeParameters = {}) {
 	return await startPollRunner({
-		credentials: { baseUrl: h.sandbox.baseUrl, apiKey: h.sandbox.apiKey, webhookSecret: h.sandbox.webhookSecret },
+		credentials: {
+			baseUrl: h.sandbox.baseUrl,
+			apiKey: h.sandbox.apiKey,
+			webhookSecret: h.sandbox.webhookSecret,
+		},
 		parameters: { event: 'recipientActed', ...parameters },
 	});
 }
@@ -67,17 +77,29 @@ describe('Status Trigger, Recipient Acted', () => {
 				title: 'Lease',
 				completedActions: index + 1,
 				totalRecipients: 3,
-				recipient: { id: recipient.id, name: THREE[index].name, email: THREE[index].email, role: THREE[index].role, order: index + 1 },
+				recipient: {
+					id: recipient.id,
+					name: THREE[index].name,
+					email: THREE[index].email,
+					role: THREE[index].role,
+					order: index + 1,
+				},
 			});
 			seen.push(started[0]);
 			expect(await runs(p)).toEqual([]);
 		}
-		expect(seen.map((run) => (run.recipient as IDataObject).status)).toEqual(['signed', 'approved', 'signed']);
+		expect(seen.map((run) => (run.recipient as IDataObject).status)).toEqual([
+			'signed',
+			'approved',
+			'signed',
+		]);
 		expect(seen.map((run) => run.change)).toEqual(['signed', 'other', 'signed']);
 		expect(seen[2].status).toBe('completed');
 		// The earlier envelope's second signature starts a run; its first, before activation, did not.
 		await act(earlier.actionUrls[1]);
-		expect((await runs(p)).map((run) => (run.recipient as IDataObject).name)).toEqual(['Vikram Shah']);
+		expect((await runs(p)).map((run) => (run.recipient as IDataObject).name)).toEqual([
+			'Vikram Shah',
+		]);
 	});
 
 	it('passes a status the specification does not show (declined) through under Any Other Status Change only', async () => {
@@ -87,15 +109,23 @@ describe('Status Trigger, Recipient Acted', () => {
 		await runs(onlySigned);
 		await runs(p);
 		const declining = envelope.recipients[0];
-		const set = await fetch(`${h.sandbox.origin}/__sandbox/envelopes/${envelope.id}/recipients/${declining.id as string}/status`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ status: 'declined', envelopeStatus: 'declined' }),
-		});
+		const set = await fetch(
+			`${h.sandbox.origin}/__sandbox/envelopes/${envelope.id}/recipients/${declining.id as string}/status`,
+			{
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ status: 'declined', envelopeStatus: 'declined' }),
+			},
+		);
 		expect(set.status).toBe(200);
 		const started = await runs(p);
 		expect(started).toHaveLength(1);
-		expect(started[0]).toMatchObject({ envelopeId: envelope.id, status: 'declined', change: 'other', recipient: { id: declining.id, status: 'declined', previousStatus: 'pending' } });
+		expect(started[0]).toMatchObject({
+			envelopeId: envelope.id,
+			status: 'declined',
+			change: 'other',
+			recipient: { id: declining.id, status: 'declined', previousStatus: 'pending' },
+		});
 		expect(await runs(onlySigned)).toEqual([]);
 		expect(await runs(p)).toEqual([]);
 	});
@@ -136,7 +166,11 @@ describe('Status Trigger, Recipient Acted', () => {
 
 	it('works the same in the variant mode (its list order and largest page differ)', async () => {
 		const variant = async (on: boolean) =>
-			await fetch(`${h.sandbox.origin}/__sandbox/variant`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ on }) });
+			await fetch(`${h.sandbox.origin}/__sandbox/variant`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ on }),
+			});
 		await variant(true);
 		try {
 			const envelope = await sequential('Variant lease');
@@ -155,8 +189,12 @@ describe('Status Trigger, Recipient Acted', () => {
 
 	it('refuses an empty Roles or Changes choice before any request', async () => {
 		const from = (await h.requests()).length;
-		await expect((await poller({ roles: [] })).poll()).rejects.toThrow('Roles: choose at least one option');
-		await expect((await poller({ recipientChanges: [] })).poll()).rejects.toThrow('Changes: choose at least one option');
+		await expect((await poller({ roles: [] })).poll()).rejects.toThrow(
+			'Roles: choose at least one option',
+		);
+		await expect((await poller({ recipientChanges: [] })).poll()).rejects.toThrow(
+			'Changes: choose at least one option',
+		);
 		expect((await h.requests()).length).toBe(from);
 	});
 });

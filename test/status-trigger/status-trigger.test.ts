@@ -25,7 +25,11 @@ beforeEach(async () => {
 
 async function poller(parameters: INodeParameters = {}) {
 	return await startPollRunner({
-		credentials: { baseUrl: h.sandbox.baseUrl, apiKey: h.sandbox.apiKey, webhookSecret: h.sandbox.webhookSecret },
+		credentials: {
+			baseUrl: h.sandbox.baseUrl,
+			apiKey: h.sandbox.apiKey,
+			webhookSecret: h.sandbox.webhookSecret,
+		},
 		parameters,
 	});
 }
@@ -44,13 +48,22 @@ describe('Document Signing Status Trigger', () => {
 
 		expect(await pollIds(p)).toEqual([]);
 		// The first poll of a final status reads one page: it only needs the newest change.
-		expect(await listRequests(h, logStart)).toEqual([{ status: 'completed', page: '1', limit: '100' }]);
+		expect(await listRequests(h, logStart)).toEqual([
+			{ status: 'completed', page: '1', limit: '100' },
+		]);
 		expect(await pollIds(p)).toEqual([]);
 
 		const [after] = await completedEnvelopes(h, 1, 'After');
 		const result = await p.poll();
 		expect(result!.items).toHaveLength(1);
-		expect(result!.items[0].json).toMatchObject({ envelopeId: after, id: after, status: 'completed', statusName: 'Completed', totalRecipients: 2, completedActions: 2 });
+		expect(result!.items[0].json).toMatchObject({
+			envelopeId: after,
+			id: after,
+			status: 'completed',
+			statusName: 'Completed',
+			totalRecipients: 2,
+			completedActions: 2,
+		});
 		expect(before).not.toContain(after);
 		expect(await pollIds(p)).toEqual([]);
 	});
@@ -101,7 +114,10 @@ describe('Document Signing Status Trigger', () => {
 		await complete(b);
 		const first = await p.poll();
 		expect(first!.items.map((i) => [i.json.envelopeId, i.json.status]).sort()).toEqual(
-			[[a.id, 'pending'], [b.id, 'completed']].sort(),
+			[
+				[a.id, 'pending'],
+				[b.id, 'completed'],
+			].sort(),
 		);
 
 		// One of two signers signs: updatedAt moves, the status stays pending.
@@ -111,24 +127,35 @@ describe('Document Signing Status Trigger', () => {
 
 		await act(a.actionUrls[1]);
 		const second = await p.poll();
-		expect(second!.items.map((i) => [i.json.envelopeId, i.json.status])).toEqual([[a.id, 'completed']]);
+		expect(second!.items.map((i) => [i.json.envelopeId, i.json.status])).toEqual([
+			[a.id, 'completed'],
+		]);
 		expect(await pollIds(p)).toEqual([]);
 	});
 
 	it('attaches the signed PDF to completed envelopes when asked', async () => {
-		const p = await poller({ statuses: ['pending', 'completed'], downloadSignedPdf: true, binaryPropertyName: 'signed' });
+		const p = await poller({
+			statuses: ['pending', 'completed'],
+			downloadSignedPdf: true,
+			binaryPropertyName: 'signed',
+		});
 		await p.poll();
 		const pending = await sent(h, 'Still pending');
 		const done = await complete(await sent(h, 'Signed contract'));
 		const result = await p.poll();
-		const byId = Object.fromEntries(result!.items.map((item) => [item.json.envelopeId as string, item]));
+		const byId = Object.fromEntries(
+			result!.items.map((item) => [item.json.envelopeId as string, item]),
+		);
 
 		expect(byId[pending.id].binary).toBeUndefined();
 		const item = byId[done];
 		expect(item.binary?.signed).toMatchObject({ mimeType: 'application/pdf' });
 		const bytes = Buffer.from(item.binary!.signed.data, 'base64');
 		expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-		expect(item.json.signedPdf).toEqual({ fileName: expect.stringMatching(/\.pdf$/), size: bytes.length });
+		expect(item.json.signedPdf).toEqual({
+			fileName: expect.stringMatching(/\.pdf$/),
+			size: bytes.length,
+		});
 		const files = (await h.requests()).filter((r) => r.path.endsWith(`/envelopes/${done}/file`));
 		expect(files).toHaveLength(1);
 	});
@@ -159,10 +186,15 @@ describe('Document Signing Status Trigger', () => {
 		await h.fault({ failures: [{ status: 404, path: `/envelopes/${refused}/file`, count: 100 }] });
 		const result = await p.poll();
 		await h.fault({});
-		const byId = Object.fromEntries(result!.items.map((item) => [item.json.envelopeId as string, item]));
+		const byId = Object.fromEntries(
+			result!.items.map((item) => [item.json.envelopeId as string, item]),
+		);
 		expect(Object.keys(byId).sort()).toEqual([refused, fine].sort());
 		expect(byId[refused].binary).toBeUndefined();
-		expect(byId[refused].json).toMatchObject({ signedPdf: null, signedPdfError: { httpCode: '404', message: expect.any(String) } });
+		expect(byId[refused].json).toMatchObject({
+			signedPdf: null,
+			signedPdfError: { httpCode: '404', message: expect.any(String) },
+		});
 		expect(byId[fine].binary?.data?.mimeType).toBe('application/pdf');
 		// Started once: the refused file does not bring the envelope back.
 		expect(await pollIds(p)).toEqual([]);
@@ -190,7 +222,10 @@ describe('Document Signing Status Trigger', () => {
 
 		const stored = p.storedStaticData();
 		const memory = stored[`node:${POLL_NODE_NAME}`] as IDataObject;
-		const statuses = memory.statuses as Record<string, { cursor: number; seen: Record<string, number> }>;
+		const statuses = memory.statuses as Record<
+			string,
+			{ cursor: number; seen: Record<string, number> }
+		>;
 		// 5 minutes later: the early ones are older than the overlap, so completed ones are
 		// forgotten and pending ones kept up to the limit (newest first).
 		expect(Object.keys(statuses.completed.seen).sort()).toEqual([...late].sort());

@@ -17,14 +17,29 @@ describe('batch of documents from a template', () => {
 
 	it(`${ROWS} input items become ${ROWS} sent documents: output in order with pairedItem, none created twice`, async () => {
 		const id = await seedLease(h);
-		const input = Array.from({ length: ROWS }, (_, n) => ({ json: { ...tenant(n + 1), company: `Company ${n + 1}` } }));
-		const run = await runTemplateOp(h, createDocumentParams(id, { sendImmediately: true, prefill: { mappingMode: 'defineBelow', value: { company: '={{ $json.company }}' } } }), input);
+		const input = Array.from({ length: ROWS }, (_, n) => ({
+			json: { ...tenant(n + 1), company: `Company ${n + 1}` },
+		}));
+		const run = await runTemplateOp(
+			h,
+			createDocumentParams(id, {
+				sendImmediately: true,
+				prefill: { mappingMode: 'defineBelow', value: { company: '={{ $json.company }}' } },
+			}),
+			input,
+		);
 		expect(errorText(run)).toBe('');
 
 		expect(run.items).toHaveLength(ROWS);
 		expect(run.items.map((item) => item.pairedItem)).toEqual(input.map((_, n) => ({ item: n })));
-		expect(run.items.map((item) => item.json.title)).toEqual(input.map((item) => `Lease - ${item.json.name}`));
-		expect(run.items.every((item) => item.json.status === 'pending' && (item.json.steps as string[]).length === 2)).toBe(true);
+		expect(run.items.map((item) => item.json.title)).toEqual(
+			input.map((item) => `Lease - ${item.json.name}`),
+		);
+		expect(
+			run.items.every(
+				(item) => item.json.status === 'pending' && (item.json.steps as string[]).length === 2,
+			),
+		).toBe(true);
 		const envelopeIds = run.items.map((item) => item.json.envelopeId as string);
 		expect(new Set(envelopeIds).size).toBe(ROWS);
 
@@ -34,13 +49,18 @@ describe('batch of documents from a template', () => {
 		expect(all.every((e) => e.status === 'pending')).toBe(true);
 		expect(all.map((e) => e.id).sort()).toEqual([...envelopeIds].sort());
 
-		const creates = run.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/documents'));
+		const creates = run.requests.filter(
+			(r) => r.method === 'POST' && r.path.endsWith('/documents'),
+		);
 		const sends = run.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/send'));
 		expect([creates.length, sends.length]).toEqual([ROWS, ROWS]);
 		// the template is read once for the whole batch
 		expect(run.requests.filter((r) => r.method === 'GET')).toHaveLength(1);
 		// each item's prefill reached its own document
-		const fields = await h.api<{ items: IDataObject[] }>('GET', `/envelopes/${envelopeIds[41]}/fields`);
+		const fields = await h.api<{ items: IDataObject[] }>(
+			'GET',
+			`/envelopes/${envelopeIds[41]}/fields`,
+		);
 		expect(fields.items.find((f) => f.fieldKey === 'company')?.value).toBe('Company 42');
 	});
 });

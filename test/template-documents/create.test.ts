@@ -3,7 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
 import { keyWith } from '../template/helpers';
-import { byId, createDocumentParams, errorText, mapped, runTemplateOp, seedLease, tenant } from './helpers';
+import {
+	byId,
+	createDocumentParams,
+	errorText,
+	mapped,
+	runTemplateOp,
+	seedLease,
+	tenant,
+} from './helpers';
 
 describe('template documents', () => {
 	let h: Harness;
@@ -25,13 +33,26 @@ describe('template documents', () => {
 		const id = await seedLease(h);
 		const run = await runTemplateOp(
 			h,
-			createDocumentParams(id, { prefill: mapped({ company: '={{ $json.company }}', deposit: '', furnished: null, plan: 'premium', start: '2027-01-31' }) }),
+			createDocumentParams(id, {
+				prefill: mapped({
+					company: '={{ $json.company }}',
+					deposit: '',
+					furnished: null,
+					plan: 'premium',
+					start: '2027-01-31',
+				}),
+			}),
 			[{ json: { ...tenant(1), company: 'Acme Homes' } }],
 		);
 		expect(errorText(run)).toBe('');
 		expect(run.items).toHaveLength(1);
 		const out = run.items[0].json;
-		expect(out).toMatchObject({ status: 'draft', templateId: id, title: 'Lease - Tenant 1', steps: ['createDocument'] });
+		expect(out).toMatchObject({
+			status: 'draft',
+			templateId: id,
+			title: 'Lease - Tenant 1',
+			steps: ['createDocument'],
+		});
 		const envelopeId = out.envelopeId as string;
 
 		const body = run.requests.find((r) => r.method === 'POST')?.body as IDataObject;
@@ -47,22 +68,44 @@ describe('template documents', () => {
 				{ fieldId: 'f-start', fieldKey: 'start', value: '2027-01-31' },
 			],
 		});
-		expect(await fieldsOf(envelopeId)).toEqual({ company: 'Acme Homes', deposit: 0, furnished: false, plan: 'premium', start: '2027-01-31' });
-		expect(run.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/templates/${id}`, `POST /api/v1/templates/${id}/documents`]);
+		expect(await fieldsOf(envelopeId)).toEqual({
+			company: 'Acme Homes',
+			deposit: 0,
+			furnished: false,
+			plan: 'premium',
+			start: '2027-01-31',
+		});
+		expect(run.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET /api/v1/templates/${id}`,
+			`POST /api/v1/templates/${id}/documents`,
+		]);
 	});
 
 	it('prefill values are converted to the field type (a number and a checkbox from text)', async () => {
 		const id = await seedLease(h);
-		const run = await runTemplateOp(h, createDocumentParams(id, { prefill: mapped({ company: 'Acme', deposit: '2500', furnished: 'true' }) }), [{ json: tenant(1) }]);
+		const run = await runTemplateOp(
+			h,
+			createDocumentParams(id, {
+				prefill: mapped({ company: 'Acme', deposit: '2500', furnished: 'true' }),
+			}),
+			[{ json: tenant(1) }],
+		);
 		expect(errorText(run)).toBe('');
-		expect(await fieldsOf(run.items[0].json.envelopeId as string)).toMatchObject({ deposit: 2500, furnished: true });
+		expect(await fieldsOf(run.items[0].json.envelopeId as string)).toMatchObject({
+			deposit: 2500,
+			furnished: true,
+		});
 	});
 
 	it('Send Immediately: created and sent in the same item; the output names both steps and holds the send answer', async () => {
 		const id = await seedLease(h);
 		const run = await runTemplateOp(
 			h,
-			createDocumentParams(id, { sendImmediately: true, signingSettings: { message: 'Please sign by Friday' }, output: 'raw' }),
+			createDocumentParams(id, {
+				sendImmediately: true,
+				signingSettings: { message: 'Please sign by Friday' },
+				output: 'raw',
+			}),
 			[{ json: tenant(1) }],
 		);
 		expect(errorText(run)).toBe('');
@@ -70,8 +113,15 @@ describe('template documents', () => {
 		expect(out).toMatchObject({ status: 'pending', steps: ['createDocument', 'sendDocument'] });
 		expect(out.send).toMatchObject({ envelopeId: out.envelopeId, status: 'pending' });
 		// the override is laid over the template's settings, which stay
-		expect(out.send.workflow).toMatchObject({ message: 'Please sign by Friday', reminderEveryHours: 12, mode: 'sequential' });
-		expect((out.send.recipients as IDataObject[]).map((r) => r.name)).toEqual(['Tenant 1', 'Asha Agent']);
+		expect(out.send.workflow).toMatchObject({
+			message: 'Please sign by Friday',
+			reminderEveryHours: 12,
+			mode: 'sequential',
+		});
+		expect((out.send.recipients as IDataObject[]).map((r) => r.name)).toEqual([
+			'Tenant 1',
+			'Asha Agent',
+		]);
 		expect(run.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
 			`GET /api/v1/templates/${id}`,
 			`POST /api/v1/templates/${id}/documents`,
@@ -90,7 +140,15 @@ describe('template documents', () => {
 			],
 		};
 		for (const json of [JSON.stringify(filled.recipientMapping), '={{ $json.payload }}']) {
-			const run = await runTemplateOp(h, createDocumentParams(id, { recipientsInput: 'json', recipientMappingJson: json, title: 'JSON' }), [{ json: { payload: filled } }]);
+			const run = await runTemplateOp(
+				h,
+				createDocumentParams(id, {
+					recipientsInput: 'json',
+					recipientMappingJson: json,
+					title: 'JSON',
+				}),
+				[{ json: { payload: filled } }],
+			);
 			expect(errorText(run)).toBe('');
 			expect(run.items[0].json.status).toBe('draft');
 		}
@@ -108,7 +166,9 @@ describe('template documents', () => {
 	it('a send failing after the create: the error names the draft, which Send Document then sends (nothing created twice)', async () => {
 		const id = await seedLease(h);
 		await h.fault({ failures: [{ status: 500, path: '/documents/', count: 1 }] });
-		const failed = await runTemplateOp(h, createDocumentParams(id, { sendImmediately: true }), [{ json: tenant(1) }]);
+		const failed = await runTemplateOp(h, createDocumentParams(id, { sendImmediately: true }), [
+			{ json: tenant(1) },
+		]);
 		const text = errorText(failed);
 		const envelopes = (await h.api<{ items: IDataObject[] }>('GET', '/envelopes')).items;
 		expect(envelopes).toHaveLength(1);
@@ -120,11 +180,20 @@ describe('template documents', () => {
 
 		// under Continue On Fail the error item carries the draft's id
 		await h.fault({ failures: [{ status: 500, path: '/documents/', count: 1 }] });
-		const kept = await runTemplateOp(h, createDocumentParams(id, { sendImmediately: true }), [{ json: tenant(2) }], { continueOnFail: true });
-		expect(kept.items[0].json).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', envelopeId: expect.stringMatching(/./) });
+		const kept = await runTemplateOp(
+			h,
+			createDocumentParams(id, { sendImmediately: true }),
+			[{ json: tenant(2) }],
+			{ continueOnFail: true },
+		);
+		expect(kept.items[0].json).toMatchObject({
+			code: 'INTERNAL_SERVER_ERROR',
+			envelopeId: expect.stringMatching(/./),
+		});
 
 		// the API key appears in neither
-		for (const shown of [text, JSON.stringify(kept.items)]) expect(shown).not.toContain(h.sandbox.apiKey);
+		for (const shown of [text, JSON.stringify(kept.items)])
+			expect(shown).not.toContain(h.sandbox.apiKey);
 
 		const sent = await runTemplateOp(h, { operation: 'sendDocument', envelopeId: byId(draftId) });
 		expect(errorText(sent)).toBe('');
@@ -144,19 +213,39 @@ describe('template documents', () => {
 		const id = await seedLease(h);
 		const created = await runTemplateOp(h, createDocumentParams(id), [{ json: tenant(1) }]);
 		const envelopeId = created.items[0].json.envelopeId as string;
-		const sent = await runTemplateOp(h, { operation: 'sendDocument', envelopeId: byId(envelopeId) });
-		expect(sent.items[0].json).toMatchObject({ envelopeId, status: 'pending', recipients: [expect.objectContaining({ name: 'Tenant 1' }), expect.objectContaining({ name: 'Asha Agent' })] });
-		expect(sent.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /api/v1/documents/${envelopeId}/send`]);
+		const sent = await runTemplateOp(h, {
+			operation: 'sendDocument',
+			envelopeId: byId(envelopeId),
+		});
+		expect(sent.items[0].json).toMatchObject({
+			envelopeId,
+			status: 'pending',
+			recipients: [
+				expect.objectContaining({ name: 'Tenant 1' }),
+				expect.objectContaining({ name: 'Asha Agent' }),
+			],
+		});
+		expect(sent.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+			`POST /api/v1/documents/${envelopeId}/send`,
+		]);
 
-		const plain = await h.api<IDataObject>('POST', '/envelopes', { fileName: 'x.pdf', recipients: [{ name: 'A', email: 'a@example.com' }] });
-		const refused = await runTemplateOp(h, { operation: 'sendDocument', envelopeId: byId(plain.id as string) });
+		const plain = await h.api<IDataObject>('POST', '/envelopes', {
+			fileName: 'x.pdf',
+			recipients: [{ name: 'A', email: 'a@example.com' }],
+		});
+		const refused = await runTemplateOp(h, {
+			operation: 'sendDocument',
+			envelopeId: byId(plain.id as string),
+		});
 		expect(errorText(refused)).toContain('NOT_FOUND');
 	});
 
 	it('a key without templates:read or documents:write is refused by the service', async () => {
 		const id = await seedLease(h);
 		const key = await keyWith(h, ['templates:read']);
-		const run = await runTemplateOp(h, createDocumentParams(id), [{ json: tenant(1) }], { credentials: { apiKey: key } });
+		const run = await runTemplateOp(h, createDocumentParams(id), [{ json: tenant(1) }], {
+			credentials: { apiKey: key },
+		});
 		expect(errorText(run)).toContain('FORBIDDEN');
 		expect((await h.api<{ items: unknown[] }>('GET', '/envelopes')).items).toHaveLength(0);
 	});

@@ -29,8 +29,29 @@ export function templateBody(over: IDataObject = {}): IDataObject {
 		fileName: 'service-agreement.pdf',
 		recipients: [CLIENT, LEGAL],
 		formFields: [
-			{ id: 'f-company', fieldKey: 'company', type: 'text', pageNumber: 1, x: 100, y: 700, width: 200, height: 20, required: true, assignee: { type: 'sender_prefill' } },
-			{ id: 'f-sign', fieldKey: 'client_signature', type: 'signature', pageNumber: 1, x: 100, y: 100, width: 200, height: 50, assignee: { type: 'recipient', templateRecipientId: 'client' } },
+			{
+				id: 'f-company',
+				fieldKey: 'company',
+				type: 'text',
+				pageNumber: 1,
+				x: 100,
+				y: 700,
+				width: 200,
+				height: 20,
+				required: true,
+				assignee: { type: 'sender_prefill' },
+			},
+			{
+				id: 'f-sign',
+				fieldKey: 'client_signature',
+				type: 'signature',
+				pageNumber: 1,
+				x: 100,
+				y: 100,
+				width: 200,
+				height: 50,
+				assignee: { type: 'recipient', templateRecipientId: 'client' },
+			},
 		],
 		workflow: { mode: 'sequential', reminderEveryHours: 12 },
 		...over,
@@ -58,7 +79,11 @@ export async function seedTemplate(
 }
 
 /** A new API key of the personal (or organization) workspace with only `scopes`. */
-export async function keyWith(h: Harness, scopes: string[], workspace: 'personal' | 'organization' = 'personal'): Promise<string> {
+export async function keyWith(
+	h: Harness,
+	scopes: string[],
+	workspace: 'personal' | 'organization' = 'personal',
+): Promise<string> {
 	const key = await admin(h, 'keys', { workspace, scopes });
 	return key.apiKey as string;
 }

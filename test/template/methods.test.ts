@@ -28,9 +28,13 @@ describe('template editor methods', () => {
 		const context = loadOptionsContext(h, parameters);
 
 		const all = await listSearch.searchTemplates.call(context);
-		expect(all.results.map((r) => r.name).sort()).toEqual(['Lease', 'NDA'].map((n) => expect.stringMatching(new RegExp(`^${n} \\(`))));
+		expect(all.results.map((r) => r.name).sort()).toEqual(
+			['Lease', 'NDA'].map((n) => expect.stringMatching(new RegExp(`^${n} \\(`))),
+		);
 		const found = await listSearch.searchTemplates.call(context, 'lea');
-		expect(found.results).toEqual([{ name: `Lease (${shortId(lease.id as string)})`, value: lease.id }]);
+		expect(found.results).toEqual([
+			{ name: `Lease (${shortId(lease.id as string)})`, value: lease.id },
+		]);
 		const requests = await h.requests();
 		expect(requests.at(-1)?.query).toMatchObject({ status: 'active', search: 'lea' });
 
@@ -44,15 +48,21 @@ describe('template editor methods', () => {
 		const first = await listSearch.searchTemplates.call(context);
 		expect(first.results).toHaveLength(50);
 		expect(first.paginationToken).toBe('2');
-		const second = await listSearch.searchTemplates.call(context, undefined, first.paginationToken as string);
+		const second = await listSearch.searchTemplates.call(
+			context,
+			undefined,
+			first.paginationToken as string,
+		);
 		expect(second.results).toHaveLength(5);
 		expect(second.paginationToken).toBeUndefined();
 	});
 
-	it('an organization key lists only the organization\'s templates', async () => {
+	it("an organization key lists only the organization's templates", async () => {
 		await seedTemplate(h, { name: 'Personal' }, { upload: false });
 		await seedTemplate(h, { name: 'Org' }, { apiKey: h.sandbox.orgApiKey, upload: false });
-		const result = await listSearch.searchTemplates.call(loadOptionsContext(h, parameters, h.sandbox.orgApiKey));
+		const result = await listSearch.searchTemplates.call(
+			loadOptionsContext(h, parameters, h.sandbox.orgApiKey),
+		);
 		expect(result.results.map((r) => r.name)).toEqual([expect.stringMatching(/^Org \(/)]);
 	});
 });

@@ -36,8 +36,30 @@ describe('template operations', () => {
 					recipients: { recipient: [CLIENT, { ...LEGAL, email: 'legal@example.com' }] },
 					formFields: {
 						field: [
-							{ fieldKey: 'rent', type: 'text', assignee: 'sender_prefill', pageNumber: 1, x: 100, y: 700, width: 120, height: 20, label: 'Monthly rent', required: true, defaultValue: '1000' },
-							{ fieldKey: 'tenant_sign', type: 'signature', assignee: 'recipient', templateRecipientId: 'client', pageNumber: 2, x: 50, y: 100, width: 200, height: 50 },
+							{
+								fieldKey: 'rent',
+								type: 'text',
+								assignee: 'sender_prefill',
+								pageNumber: 1,
+								x: 100,
+								y: 700,
+								width: 120,
+								height: 20,
+								label: 'Monthly rent',
+								required: true,
+								defaultValue: '1000',
+							},
+							{
+								fieldKey: 'tenant_sign',
+								type: 'signature',
+								assignee: 'recipient',
+								templateRecipientId: 'client',
+								pageNumber: 2,
+								x: 50,
+								y: 100,
+								width: 200,
+								height: 50,
+							},
 						],
 					},
 					signingSettings: { mode: 'parallel', reminderEveryHours: 6, message: 'Please sign' },
@@ -46,10 +68,16 @@ describe('template operations', () => {
 			);
 			expect(run.result.error).toBeUndefined();
 			const out = run.items[0].json;
-			expect(out).toMatchObject({ name: 'Rental agreement', fileName: 'lease.pdf', recipientsCount: 2 });
+			expect(out).toMatchObject({
+				name: 'Rental agreement',
+				fileName: 'lease.pdf',
+				recipientsCount: 2,
+			});
 			expect(out.uploaded).toEqual({ fileName: 'lease.pdf', size: pdf.length, method: 'POST' });
 			expect(out.upload).toBeUndefined();
-			expect(run.requests.map((r) => `${r.method} ${r.path.split('?')[0].replace(/tpl_\w+/, 'ID')}`)[0]).toBe('POST /api/v1/templates');
+			expect(
+				run.requests.map((r) => `${r.method} ${r.path.split('?')[0].replace(/tpl_\w+/, 'ID')}`)[0],
+			).toBe('POST /api/v1/templates');
 			expect(run.requests).toHaveLength(2);
 
 			const template = await stored(out.id as string);
@@ -62,18 +90,64 @@ describe('template operations', () => {
 			});
 			expect(template.recipients).toEqual([
 				{ id: 'client', name: 'Client', role: 'signer', signatureMethod: 'electronic' },
-				{ id: 'legal', name: 'Legal', role: 'approver', signatureMethod: 'electronic', email: 'legal@example.com' },
+				{
+					id: 'legal',
+					name: 'Legal',
+					role: 'approver',
+					signatureMethod: 'electronic',
+					email: 'legal@example.com',
+				},
 			]);
 			const fields = template.formFields as IDataObject[];
-			expect(fields[0]).toMatchObject({ fieldKey: 'rent', type: 'text', required: true, defaultValue: '1000', label: 'Monthly rent', assignee: { type: 'sender_prefill' } });
-			expect(fields[1]).toMatchObject({ fieldKey: 'tenant_sign', type: 'signature', pageNumber: 2, required: false, assignee: { type: 'recipient', templateRecipientId: 'client' } });
+			expect(fields[0]).toMatchObject({
+				fieldKey: 'rent',
+				type: 'text',
+				required: true,
+				defaultValue: '1000',
+				label: 'Monthly rent',
+				assignee: { type: 'sender_prefill' },
+			});
+			expect(fields[1]).toMatchObject({
+				fieldKey: 'tenant_sign',
+				type: 'signature',
+				pageNumber: 2,
+				required: false,
+				assignee: { type: 'recipient', templateRecipientId: 'client' },
+			});
 			expect(fields.every((f) => typeof f.id === 'string')).toBe(true);
 		});
 
 		it('takes recipients and the whole form-field shape as JSON, and can leave the upload for later', async () => {
 			const formFields = [
-				{ id: 'f-agree', fieldKey: 'agree', type: 'checkbox', pageNumber: 1, x: 10, y: 10, width: 12, height: 12, defaultValue: false, checkboxSize: 12, assignee: { type: 'sender_prefill' } },
-				{ id: 'f-plan', fieldKey: 'plan', type: 'radio', pageNumber: 1, x: 10, y: 40, width: 100, height: 20, radioGroup: { options: [{ value: 'a', label: 'A' }], layout: 'AUTO', direction: 'VERTICAL' }, assignee: { type: 'recipient', templateRecipientId: 'client' } },
+				{
+					id: 'f-agree',
+					fieldKey: 'agree',
+					type: 'checkbox',
+					pageNumber: 1,
+					x: 10,
+					y: 10,
+					width: 12,
+					height: 12,
+					defaultValue: false,
+					checkboxSize: 12,
+					assignee: { type: 'sender_prefill' },
+				},
+				{
+					id: 'f-plan',
+					fieldKey: 'plan',
+					type: 'radio',
+					pageNumber: 1,
+					x: 10,
+					y: 40,
+					width: 100,
+					height: 20,
+					radioGroup: {
+						options: [{ value: 'a', label: 'A' }],
+						layout: 'AUTO',
+						direction: 'VERTICAL',
+					},
+					assignee: { type: 'recipient', templateRecipientId: 'client' },
+				},
 			];
 			const run = await runTemplateOp(h, {
 				operation: 'create',
@@ -102,16 +176,30 @@ describe('template operations', () => {
 			await h.api('PATCH', `/templates/${String(nda.id)}`, { status: 'archived' });
 
 			const all = await runTemplateOp(h, { operation: 'getMany', returnAll: true });
-			expect(all.items.map((i) => i.json.name).sort()).toEqual(['Lease 1', 'Lease 2', 'Lease 3', 'Lease 4', 'Lease 5']);
+			expect(all.items.map((i) => i.json.name).sort()).toEqual([
+				'Lease 1',
+				'Lease 2',
+				'Lease 3',
+				'Lease 4',
+				'Lease 5',
+			]);
 
 			const limited = await runTemplateOp(h, { operation: 'getMany', limit: 2 });
 			expect(limited.items).toHaveLength(2);
 
-			const archived = await runTemplateOp(h, { operation: 'getMany', returnAll: true, filters: { status: 'archived' } });
+			const archived = await runTemplateOp(h, {
+				operation: 'getMany',
+				returnAll: true,
+				filters: { status: 'archived' },
+			});
 			expect(archived.items.map((i) => i.json.name)).toEqual(['NDA']);
 			expect(archived.items[0].json).toMatchObject({ status: 'archived', recipientsCount: 2 });
 
-			const searched = await runTemplateOp(h, { operation: 'getMany', returnAll: true, filters: { search: 'lease 3' } });
+			const searched = await runTemplateOp(h, {
+				operation: 'getMany',
+				returnAll: true,
+				filters: { search: 'lease 3' },
+			});
 			expect(searched.items.map((i) => i.json.name)).toEqual(['Lease 3']);
 			expect(searched.requests[0].query).toMatchObject({ search: 'lease 3' });
 		});
@@ -126,15 +214,31 @@ describe('template operations', () => {
 	describe('get and getDocumentPayload', () => {
 		it('get returns the full template', async () => {
 			const { id } = await seedTemplate(h);
-			const run = await runTemplateOp(h, { operation: 'get', templateId: byId(id as string), output: 'raw' });
-			expect(run.items[0].json).toMatchObject({ id, name: 'Service Agreement', status: 'active', usageCount: 0 });
-			expect((run.items[0].json.formFields as IDataObject[]).map((f) => f.fieldKey)).toEqual(['company', 'client_signature']);
+			const run = await runTemplateOp(h, {
+				operation: 'get',
+				templateId: byId(id as string),
+				output: 'raw',
+			});
+			expect(run.items[0].json).toMatchObject({
+				id,
+				name: 'Service Agreement',
+				status: 'active',
+				usageCount: 0,
+			});
+			expect((run.items[0].json.formFields as IDataObject[]).map((f) => f.fieldKey)).toEqual([
+				'company',
+				'client_signature',
+			]);
 		});
 
 		it('getDocumentPayload returns one mapping per role and the sender fields, also for an archived template', async () => {
 			const { id } = await seedTemplate(h);
 			await h.api('PATCH', `/templates/${String(id)}`, { status: 'archived' });
-			const run = await runTemplateOp(h, { operation: 'getDocumentPayload', templateId: byId(id as string), output: 'raw' });
+			const run = await runTemplateOp(h, {
+				operation: 'getDocumentPayload',
+				templateId: byId(id as string),
+				output: 'raw',
+			});
 			expect(run.result.error).toBeUndefined();
 			expect(run.items[0].json).toMatchObject({
 				templateId: id,
@@ -162,14 +266,46 @@ describe('template operations', () => {
 				updateParts: ['name', 'recipients', 'formFields'],
 				name: 'Service Agreement v2',
 				recipients: { recipient: [{ id: 'buyer', name: 'Buyer', role: 'signer' }] },
-				formFields: { field: [{ fieldKey: 'buyer_sign', type: 'signature', assignee: 'recipient', templateRecipientId: 'buyer', pageNumber: 1, x: 1, y: 2, width: 100, height: 40 }] },
+				formFields: {
+					field: [
+						{
+							fieldKey: 'buyer_sign',
+							type: 'signature',
+							assignee: 'recipient',
+							templateRecipientId: 'buyer',
+							pageNumber: 1,
+							x: 1,
+							y: 2,
+							width: 100,
+							height: 40,
+						},
+					],
+				},
 			});
 			expect(run.result.error).toBeUndefined();
-			expect(run.items[0].json).toMatchObject({ id, name: 'Service Agreement v2', recipientsCount: 1, formFieldsCount: 1, status: 'active' });
+			expect(run.items[0].json).toMatchObject({
+				id,
+				name: 'Service Agreement v2',
+				recipientsCount: 1,
+				formFieldsCount: 1,
+				status: 'active',
+			});
 			expect(run.requests[0].body).toEqual({
 				name: 'Service Agreement v2',
 				recipients: [{ id: 'buyer', name: 'Buyer', role: 'signer', signatureMethod: 'electronic' }],
-				formFields: [{ fieldKey: 'buyer_sign', type: 'signature', assignee: { type: 'recipient', templateRecipientId: 'buyer' }, pageNumber: 1, x: 1, y: 2, width: 100, height: 40, required: false }],
+				formFields: [
+					{
+						fieldKey: 'buyer_sign',
+						type: 'signature',
+						assignee: { type: 'recipient', templateRecipientId: 'buyer' },
+						pageNumber: 1,
+						x: 1,
+						y: 2,
+						width: 100,
+						height: 40,
+						required: false,
+					},
+				],
 			});
 			const template = await stored(id as string);
 			expect(template.workflow).toEqual({ mode: 'sequential', reminderEveryHours: 12 });
@@ -187,15 +323,28 @@ describe('template operations', () => {
 			});
 			expect(run.result.error).toBeUndefined();
 			const template = await stored(id as string);
-			expect(template).toMatchObject({ description: 'Updated', workflow: { emailNotifications: 'none' }, formFields: [] });
+			expect(template).toMatchObject({
+				description: 'Updated',
+				workflow: { emailNotifications: 'none' },
+				formFields: [],
+			});
 		});
 
 		it('refuses an empty update and an empty name before any request', async () => {
 			const { id } = await seedTemplate(h);
-			const empty = await runTemplateOp(h, { operation: 'update', templateId: byId(id as string), updateParts: [] });
+			const empty = await runTemplateOp(h, {
+				operation: 'update',
+				templateId: byId(id as string),
+				updateParts: [],
+			});
 			expect(errorText(empty)).toContain('What to Update: choose at least one part to change');
 			expect(empty.requests).toHaveLength(0);
-			const noName = await runTemplateOp(h, { operation: 'update', templateId: byId(id as string), updateParts: ['name'], name: '={{ " " }}' });
+			const noName = await runTemplateOp(h, {
+				operation: 'update',
+				templateId: byId(id as string),
+				updateParts: ['name'],
+				name: '={{ " " }}',
+			});
 			expect(errorText(noName)).toContain('Name: must not be empty');
 			expect(noName.requests).toHaveLength(0);
 		});
@@ -216,12 +365,20 @@ describe('template operations', () => {
 	describe('archive and restore', () => {
 		it('archive hides the template from the default list; restore brings it back', async () => {
 			const { id } = await seedTemplate(h);
-			const archived = await runTemplateOp(h, { operation: 'archive', templateId: byId(id as string) });
+			const archived = await runTemplateOp(h, {
+				operation: 'archive',
+				templateId: byId(id as string),
+			});
 			expect(archived.items[0].json).toMatchObject({ id, status: 'archived' });
 			expect(archived.requests[0]).toMatchObject({ method: 'PATCH', body: { status: 'archived' } });
-			expect((await runTemplateOp(h, { operation: 'getMany', returnAll: true })).items).toHaveLength(0);
+			expect(
+				(await runTemplateOp(h, { operation: 'getMany', returnAll: true })).items,
+			).toHaveLength(0);
 
-			const restored = await runTemplateOp(h, { operation: 'restore', templateId: byId(id as string) });
+			const restored = await runTemplateOp(h, {
+				operation: 'restore',
+				templateId: byId(id as string),
+			});
 			expect(restored.items[0].json).toMatchObject({ id, status: 'active' });
 			expect((await stored(id as string)).status).toBe('active');
 		});
@@ -230,26 +387,44 @@ describe('template operations', () => {
 	describe('duplicate and delete', () => {
 		it('duplicate copies under a new name; the copy is active and keeps recipients, fields and PDF', async () => {
 			const { id } = await seedTemplate(h);
-			const run = await runTemplateOp(h, { operation: 'duplicate', templateId: byId(id as string), newName: 'Copy of agreement' });
+			const run = await runTemplateOp(h, {
+				operation: 'duplicate',
+				templateId: byId(id as string),
+				newName: 'Copy of agreement',
+			});
 			expect(run.result.error).toBeUndefined();
 			const copy = run.items[0].json;
 			expect(copy).toMatchObject({ name: 'Copy of agreement', copiedFrom: id });
 			expect(copy.id).not.toBe(id);
 			const template = await stored(copy.id as string);
-			expect(template).toMatchObject({ status: 'active', usageCount: 0, recipients: [expect.objectContaining({ id: 'client' }), expect.objectContaining({ id: 'legal' })] });
+			expect(template).toMatchObject({
+				status: 'active',
+				usageCount: 0,
+				recipients: [
+					expect.objectContaining({ id: 'client' }),
+					expect.objectContaining({ id: 'legal' }),
+				],
+			});
 			expect(template.fileSize).toEqual(expect.any(Number));
 		});
 
 		it('duplicate without a new name is refused before any request', async () => {
 			const { id } = await seedTemplate(h);
-			const run = await runTemplateOp(h, { operation: 'duplicate', templateId: byId(id as string), newName: '={{ "" }}' });
+			const run = await runTemplateOp(h, {
+				operation: 'duplicate',
+				templateId: byId(id as string),
+				newName: '={{ "" }}',
+			});
 			expect(errorText(run)).toContain('New Name: is required');
 			expect(run.requests).toHaveLength(0);
 		});
 
 		it('deleteTemplate outputs { deleted: true, id } and the template is gone', async () => {
 			const { id } = await seedTemplate(h);
-			const run = await runTemplateOp(h, { operation: 'deleteTemplate', templateId: byId(id as string) });
+			const run = await runTemplateOp(h, {
+				operation: 'deleteTemplate',
+				templateId: byId(id as string),
+			});
 			expect(run.items[0].json).toEqual({ deleted: true, id });
 			expect(run.requests[0]).toMatchObject({ method: 'DELETE', status: 204 });
 			await expect(stored(id as string)).rejects.toThrow('404');

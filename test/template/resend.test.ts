@@ -20,7 +20,10 @@ describe('template requests after a lost connection', () => {
 
 	it('archive (PATCH) is sent again after a connection reset and a 500, and succeeds', async () => {
 		const { id } = await seedTemplate(h);
-		await h.fault({ connectionReset: { path: `/templates/${String(id)}`, count: 1 }, failures: [{ status: 500, path: `/templates/${String(id)}`, count: 1 }] });
+		await h.fault({
+			connectionReset: { path: `/templates/${String(id)}`, count: 1 },
+			failures: [{ status: 500, path: `/templates/${String(id)}`, count: 1 }],
+		});
 		const run = await runTemplateOp(h, { operation: 'archive', templateId: byId(id as string) });
 		expect(run.result.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ id, status: 'archived' });

@@ -25,16 +25,23 @@ describe('StartLock', () => {
 		first.update({ n8nUrl: 'http://127.0.0.1:5678', sandboxUrl: 'http://127.0.0.1:4000' });
 
 		// Another process's view: the lock names this (living) process and its URLs.
-		writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), pid: process.ppid }));
+		writeFileSync(
+			file,
+			JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), pid: process.ppid }),
+		);
 		const second = new StartLock(file);
 		expect(second.running()).toMatchObject({ pid: process.ppid, n8nUrl: 'http://127.0.0.1:5678' });
-		expect(second.acquire()).toMatchObject({ pid: process.ppid, n8nUrl: 'http://127.0.0.1:5678', sandboxUrl: 'http://127.0.0.1:4000' });
+		expect(second.acquire()).toMatchObject({
+			pid: process.ppid,
+			n8nUrl: 'http://127.0.0.1:5678',
+			sandboxUrl: 'http://127.0.0.1:4000',
+		});
 		// The second never held it, so it must not remove the first one's lock.
 		second.release();
 		expect(existsSync(file)).toBe(true);
 	});
 
-	it("takes over the lock of a start that no longer runs", async () => {
+	it('takes over the lock of a start that no longer runs', async () => {
 		const child = spawn(process.execPath, ['-e', '0']);
 		const deadPid = child.pid!;
 		await new Promise((resolve) => child.on('exit', resolve));
@@ -55,22 +62,35 @@ describe('testDeliveryCommand', () => {
 			let body = '';
 			req.on('data', (chunk: Buffer) => (body += chunk.toString()));
 			req.on('end', () => {
-				received.push({ body, signature: req.headers['x-service-signature'] as string | undefined });
+				received.push({
+					body,
+					signature: req.headers['x-service-signature'] as string | undefined,
+				});
 				res.end('ok');
 			});
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as AddressInfo;
 		try {
-			const command = testDeliveryCommand(`http://127.0.0.1:${port}/webhook/abc/webhook`, 'sec-ret');
+			const command = testDeliveryCommand(
+				`http://127.0.0.1:${port}/webhook/abc/webhook`,
+				'sec-ret',
+			);
 			const output = await new Promise<string>((resolve, reject) =>
-				exec(command, { shell: '/bin/sh' }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+				exec(command, { shell: '/bin/sh' }, (error, stdout) =>
+					error ? reject(error) : resolve(stdout),
+				),
 			);
 			expect(output.trim()).toBe('200 ok');
 			expect(received).toHaveLength(1);
 			const [delivery] = received;
-			expect(delivery.signature).toBe(createHmac('sha256', 'sec-ret').update(delivery.body).digest('hex'));
-			expect(JSON.parse(delivery.body)).toMatchObject({ event: 'document.sent', data: { envelopeId: 'env_test' } });
+			expect(delivery.signature).toBe(
+				createHmac('sha256', 'sec-ret').update(delivery.body).digest('hex'),
+			);
+			expect(JSON.parse(delivery.body)).toMatchObject({
+				event: 'document.sent',
+				data: { envelopeId: 'env_test' },
+			});
 		} finally {
 			server.close();
 		}

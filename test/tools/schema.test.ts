@@ -17,7 +17,9 @@ import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.nod
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 import { byId, seedTemplate } from '../template/helpers';
 
-const example = JSON.parse(readFileSync(path.join(__dirname, '../../examples/ai-mcp-prepare-contracts.json'), 'utf8')) as { nodes: INode[] };
+const example = JSON.parse(
+	readFileSync(path.join(__dirname, '../../examples/ai-mcp-prepare-contracts.json'), 'utf8'),
+) as { nodes: INode[] };
 const toolNode = (name: string) => {
 	const node = example.nodes.find((n) => n.name === name);
 	if (!node) throw new Error(`no tool "${name}" in the example`);
@@ -30,14 +32,27 @@ function inputSchema(node: INode) {
 	traverseNodeParameters(node.parameters, args);
 	const shape = Object.fromEntries(args.map((a) => [a.key, generateZodSchema(a)]));
 	const schema = z.object(shape).required();
-	return { zod: schema, json: zodToJsonSchema(schema) as { properties: Record<string, { type?: string; anyOf?: unknown[] }>; required?: string[] } };
+	return {
+		zod: schema,
+		json: zodToJsonSchema(schema) as {
+			properties: Record<string, { type?: string; anyOf?: unknown[] }>;
+			required?: string[];
+		},
+	};
 }
 
 /** The tool description n8n gives the model for this configuration (the default of the variant shown). */
 function toolDescriptionOf(parameters: INodeParameters, typeVersion = 1.2): string {
 	const description = { ...new DocumentSigning().description, name: 'documentSigningTool' };
 	const node = { ...toolNode('Get Credit Balance'), typeVersion, parameters };
-	const resolved = NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description);
+	const resolved = NodeHelpers.getNodeParameters(
+		description.properties,
+		parameters,
+		true,
+		false,
+		node,
+		description,
+	);
 	return String(resolved?.toolDescription);
 }
 
@@ -50,19 +65,35 @@ describe('the example MCP tools: input schemas and descriptions', () => {
 
 	it('Create Lease: the template is fixed, so no template id is asked for; the prefill fields are typed', () => {
 		const { json } = inputSchema(toolNode('Create Lease'));
-		expect(Object.keys(json.properties).sort()).toEqual(['furnished', 'monthlyRent', 'propertyAddress', 'tenantEmail', 'tenantName', 'title']);
+		expect(Object.keys(json.properties).sort()).toEqual([
+			'furnished',
+			'monthlyRent',
+			'propertyAddress',
+			'tenantEmail',
+			'tenantName',
+			'title',
+		]);
 		expect(json.properties.monthlyRent.type).toBe('number');
 		expect(json.properties.furnished.type).toBe('boolean');
-		expect((json.required ?? []).sort()).toEqual(['monthlyRent', 'propertyAddress', 'tenantEmail', 'tenantName', 'title']);
+		expect((json.required ?? []).sort()).toEqual([
+			'monthlyRent',
+			'propertyAddress',
+			'tenantEmail',
+			'tenantName',
+			'title',
+		]);
 	});
 
 	it('Create Document From Template: recipients is an array (or object), a JSON string does not match', () => {
 		const { zod } = inputSchema(toolNode('Create Document From Template'));
 		// The JSON Schema n8n attaches to a 'json' input (MCP clients and models read it).
-		const attached = (zod.shape.recipients as unknown as { _def: { jsonSchema?: unknown } })._def.jsonSchema;
+		const attached = (zod.shape.recipients as unknown as { _def: { jsonSchema?: unknown } })._def
+			.jsonSchema;
 		expect(JSON.stringify(attached)).toContain('"type":"array"');
 		const base = { templateId: 'tpl_1', title: 'Lease' };
-		const recipients = [{ templateRecipientId: 'client', name: 'Asha Rao', email: 'asha@example.com' }];
+		const recipients = [
+			{ templateRecipientId: 'client', name: 'Asha Rao', email: 'asha@example.com' },
+		];
 		expect(zod.safeParse({ ...base, recipients }).success).toBe(true);
 		expect(zod.safeParse({ ...base, recipients: JSON.stringify(recipients) }).success).toBe(false);
 	});
@@ -72,15 +103,30 @@ describe('the example MCP tools: input schemas and descriptions', () => {
 		expect(lease).toMatch(/as a draft/);
 		expect(lease).toMatch(/Draft Only: it never sends/);
 		expect(lease).not.toMatch(/Needs: the template id/);
-		const sending = toolDescriptionOf({ ...toolNode('Create Lease').parameters, draftOnly: false, sendImmediately: true });
+		const sending = toolDescriptionOf({
+			...toolNode('Create Lease').parameters,
+			draftOnly: false,
+			sendImmediately: true,
+		});
 		expect(sending).toMatch(/send it to them at once/);
-		const drafting = toolDescriptionOf({ ...toolNode('Create Lease').parameters, draftOnly: false });
+		const drafting = toolDescriptionOf({
+			...toolNode('Create Lease').parameters,
+			draftOnly: false,
+		});
 		expect(drafting).toMatch(/as a draft \(not sent\)/);
-		expect(toolDescriptionOf(toolNode('Send Envelope').parameters)).toMatch(/^Would send .* Draft Only: it never sends/);
-		expect(toolDescriptionOf(toolNode('Prepare Contract PDF').parameters)).toMatch(/nothing is sent/);
-		expect(toolDescriptionOf(toolNode('Get Credit Balance').parameters)).not.toMatch(/Aadhaar|national/i);
+		expect(toolDescriptionOf(toolNode('Send Envelope').parameters)).toMatch(
+			/^Would send .* Draft Only: it never sends/,
+		);
+		expect(toolDescriptionOf(toolNode('Prepare Contract PDF').parameters)).toMatch(
+			/nothing is sent/,
+		);
+		expect(toolDescriptionOf(toolNode('Get Credit Balance').parameters)).not.toMatch(
+			/Aadhaar|national/i,
+		);
 		// Version 1.1 keeps its texts.
-		expect(toolDescriptionOf({ ...toolNode('Create Lease').parameters, draftOnly: false }, 1.1)).toMatch(/only when the tool is set to send immediately/);
+		expect(
+			toolDescriptionOf({ ...toolNode('Create Lease').parameters, draftOnly: false }, 1.1),
+		).toMatch(/only when the tool is set to send immediately/);
 	});
 });
 
@@ -92,7 +138,10 @@ describe('a recipients JSON string in a tool run', () => {
 	afterAll(async () => await h.close());
 
 	async function callTool(recipients: unknown) {
-		const template = await seedTemplate(h, { recipients: [{ id: 'client', name: 'Client', role: 'signer' }], formFields: [] });
+		const template = await seedTemplate(h, {
+			recipients: [{ id: 'client', name: 'Client', role: 'signer' }],
+			formFields: [],
+		});
 		const node = actionNode(
 			{
 				resource: 'template',
@@ -107,11 +156,17 @@ describe('a recipients JSON string in a tool run', () => {
 		node.type = 'documentSigningTool';
 		const before = (await h.requests()).length;
 		// $fromAI reads the item the tool is called with (n8n passes the model's arguments so).
-		const result = await h.run({ nodes: [seedNode(), node], connections: chain('Seed', 'Document Signing'), input: [{ json: { recipients } as never }] });
+		const result = await h.run({
+			nodes: [seedNode(), node],
+			connections: chain('Seed', 'Document Signing'),
+			input: [{ json: { recipients } as never }],
+		});
 		const requests = (await h.requests()).slice(before).filter((r) => r.path.includes('/api/v1/'));
 		return { json: result.items('Document Signing')[0].json, requests };
 	}
-	const recipients = [{ templateRecipientId: 'client', name: 'Asha Rao', email: 'asha@example.com' }];
+	const recipients = [
+		{ templateRecipientId: 'client', name: 'Asha Rao', email: 'asha@example.com' },
+	];
 
 	it('an array is taken', async () => {
 		const { json, requests } = await callTool(recipients);

@@ -26,7 +26,10 @@ beforeAll(async () => {
 		pages.push(page);
 		// `repeat` ignores the page number; `endless` numbers its items by it.
 		const offset = mode === 'repeat' ? 0 : (page - 1) * limit;
-		const items = Array.from({ length: limit }, (_, n) => ({ id: `env_${offset + n}`, title: 'Endless' }));
+		const items = Array.from({ length: limit }, (_, n) => ({
+			id: `env_${offset + n}`,
+			title: 'Endless',
+		}));
 		res.writeHead(200, { 'content-type': 'application/json' });
 		res.end(JSON.stringify({ items, pageInfo: { page: 1, limit, hasNext: true } }));
 	});
@@ -43,7 +46,15 @@ beforeEach(() => {
 
 async function getAll(extra: IDataObject = {}) {
 	return await h.run({
-		nodes: [seedNode(), actionNode({ resource: 'envelope', operation: 'getMany', returnAll: true, ...extra } as Record<string, NodeParameterValueType>)],
+		nodes: [
+			seedNode(),
+			actionNode({
+				resource: 'envelope',
+				operation: 'getMany',
+				returnAll: true,
+				...extra,
+			} as Record<string, NodeParameterValueType>),
+		],
 		connections: chain('Seed', 'Document Signing'),
 		credentials: { baseUrl },
 	});
@@ -52,7 +63,9 @@ async function getAll(extra: IDataObject = {}) {
 it('a service that ignores the page number: stops at the second page, naming both', async () => {
 	mode = 'repeat';
 	const run = await getAll();
-	expect(run.error?.message).toBe('Page 2 of GET /envelopes repeats the items of page 1: the service does not move on to the next page');
+	expect(run.error?.message).toBe(
+		'Page 2 of GET /envelopes repeats the items of page 1: the service does not move on to the next page',
+	);
 	expect(pages).toEqual([1, 2]);
 	expect(run.items('Document Signing')).toEqual([]);
 });
@@ -60,13 +73,17 @@ it('a service that ignores the page number: stops at the second page, naming bot
 it('a list that never ends: stops past Max Items (its default), naming the option', async () => {
 	mode = 'endless';
 	const run = await getAll();
-	expect(run.error?.message).toBe(`Return All stopped after ${DEFAULT_MAX_ITEMS + 100} items of GET /envelopes: the list passed Max Items (${DEFAULT_MAX_ITEMS})`);
+	expect(run.error?.message).toBe(
+		`Return All stopped after ${DEFAULT_MAX_ITEMS + 100} items of GET /envelopes: the list passed Max Items (${DEFAULT_MAX_ITEMS})`,
+	);
 	expect(pages).toHaveLength(DEFAULT_MAX_ITEMS / 100 + 1);
 });
 
 it('a smaller Max Items stops sooner', async () => {
 	mode = 'endless';
 	const run = await getAll({ maxItems: 250 });
-	expect(run.error?.message).toBe('Return All stopped after 300 items of GET /envelopes: the list passed Max Items (250)');
+	expect(run.error?.message).toBe(
+		'Return All stopped after 300 items of GET /envelopes: the list passed Max Items (250)',
+	);
 	expect(pages).toEqual([1, 2, 3]);
 });

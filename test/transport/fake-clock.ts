@@ -3,7 +3,8 @@ import { ExecutionStopped, throwIfStopped } from '../../nodes/shared/cancel';
 import type { Clock } from '../../nodes/shared/clock';
 
 /** Lets every promise chain that can go on without time go on (a macrotask turn). */
-export const settle = async (): Promise<void> => await new Promise((resolve) => setImmediate(resolve));
+export const settle = async (): Promise<void> =>
+	await new Promise((resolve) => setImmediate(resolve));
 
 /**
  * A clock the test moves: `sleep` resolves when `advance` reaches its time, each timer at its
@@ -52,7 +53,8 @@ export class FakeClock implements Clock {
 		for (;;) {
 			await settle();
 			let next: { at: number; fire: () => void } | undefined;
-			for (const timer of this.timers) if (timer.at <= until && (!next || timer.at < next.at)) next = timer;
+			for (const timer of this.timers)
+				if (timer.at <= until && (!next || timer.at < next.at)) next = timer;
 			if (!next) break;
 			this.timers.splice(this.timers.indexOf(next), 1);
 			this.current = Math.max(this.current, next.at);

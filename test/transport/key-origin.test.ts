@@ -17,15 +17,25 @@ interface Server {
 	close: () => Promise<void>;
 }
 
-async function listen(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Server> {
+async function listen(
+	handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<Server> {
 	const seen: Server['seen'] = [];
 	const server = http.createServer((req, res) => {
-		seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+		seen.push({
+			method: req.method ?? '',
+			url: req.url ?? '',
+			authorization: req.headers.authorization,
+		});
 		handle(req, res);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
-	return { origin: `http://127.0.0.1:${port}`, seen, close: async () => await new Promise<void>((resolve) => server.close(() => resolve())) };
+	return {
+		origin: `http://127.0.0.1:${port}`,
+		seen,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }
 
 describe('transport: redirects and the API key', () => {
@@ -33,19 +43,27 @@ describe('transport: redirects and the API key', () => {
 	let catcher: Server;
 	let redirector: Server;
 	beforeAll(async () => {
-		catcher = await listen((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'));
+		catcher = await listen((_req, res) =>
+			res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'),
+		);
 		redirector = await listen((req, res) => {
 			const url = req.url ?? '/';
 			const sandbox = h().sandbox.origin;
-			if (url.startsWith('/cross/')) res.writeHead(302, { location: `${catcher.origin}${url.slice(6)}` }).end();
+			if (url.startsWith('/cross/'))
+				res.writeHead(302, { location: `${catcher.origin}${url.slice(6)}` }).end();
 			else if (url.startsWith('/loop/')) res.writeHead(302, { location: url }).end();
-			else if (url.startsWith('/post/')) res.writeHead(302, { location: url.replace('/post/', '/same/') }).end();
+			else if (url.startsWith('/post/'))
+				res.writeHead(302, { location: url.replace('/post/', '/same/') }).end();
 			else if (url.startsWith('/same/')) {
 				// The same origin passes the request on to the sandbox.
-				const upstream = http.request(`${sandbox}/${url.slice(6)}`, { method: req.method, headers: req.headers }, (answer) => {
-					res.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(res);
-				});
+				const upstream = http.request(
+					`${sandbox}/${url.slice(6)}`,
+					{ method: req.method, headers: req.headers },
+					(answer) => {
+						res.writeHead(answer.statusCode ?? 502, answer.headers);
+						answer.pipe(res);
+					},
+				);
 				req.pipe(upstream);
 			} else res.writeHead(301, { location: `/same${url}` }).end();
 		});
@@ -60,9 +78,13 @@ describe('transport: redirects and the API key', () => {
 	});
 
 	it('refuses a redirect to another origin without sending it the key; the error names that origin', async () => {
-		const result = await probe('request', { method: 'GET', endpoint: '/envelopes' }, undefined, { baseUrl: `${redirector.origin}/cross/api/v1` });
+		const result = await probe('request', { method: 'GET', endpoint: '/envelopes' }, undefined, {
+			baseUrl: `${redirector.origin}/cross/api/v1`,
+		});
 		const error = errorOf(result);
-		expect(error.message).toContain(`a redirect to ${catcher.origin}, another address than the Base URL's (${redirector.origin})`);
+		expect(error.message).toContain(
+			`a redirect to ${catcher.origin}, another address than the Base URL's (${redirector.origin})`,
+		);
 		expect(error.message).toContain('Check the Base URL in the credential');
 		expect(error.message).not.toContain(h().sandbox.apiKey);
 		expect(catcher.seen).toEqual([]);
@@ -71,30 +93,51 @@ describe('transport: redirects and the API key', () => {
 	});
 
 	it('follows same-origin redirects of a read, with the key, to the API', async () => {
-		const result = await probe('request', { method: 'GET', endpoint: '/envelopes' }, undefined, { baseUrl: `${redirector.origin}/api/v1` });
+		const result = await probe('request', { method: 'GET', endpoint: '/envelopes' }, undefined, {
+			baseUrl: `${redirector.origin}/api/v1`,
+		});
 		expect(result.error).toBeUndefined();
-		expect(redirector.seen.map((r) => r.url.split('?')[0])).toEqual(['/api/v1/envelopes', '/same/api/v1/envelopes']);
-		expect(redirector.seen.every((r) => r.authorization === `Bearer ${h().sandbox.apiKey}`)).toBe(true);
+		expect(redirector.seen.map((r) => r.url.split('?')[0])).toEqual([
+			'/api/v1/envelopes',
+			'/same/api/v1/envelopes',
+		]);
+		expect(redirector.seen.every((r) => r.authorization === `Bearer ${h().sandbox.apiKey}`)).toBe(
+			true,
+		);
 	});
 
 	it('stops after 3 same-origin redirects', async () => {
-		const error = errorOf(await probe('request', { method: 'GET', endpoint: '/envelopes' }, undefined, { baseUrl: `${redirector.origin}/loop/api/v1` }));
+		const error = errorOf(
+			await probe('request', { method: 'GET', endpoint: '/envelopes' }, undefined, {
+				baseUrl: `${redirector.origin}/loop/api/v1`,
+			}),
+		);
 		expect(error.message).toContain('more than 3 times');
 		expect(redirector.seen).toHaveLength(4);
 	});
 
 	it('does not turn a redirected create into a GET or send it twice', async () => {
 		const error = errorOf(
-			await probe('request', { method: 'POST', endpoint: '/envelopes', body: { fileName: 'a.pdf' } }, undefined, { baseUrl: `${redirector.origin}/post/api/v1` }),
+			await probe(
+				'request',
+				{ method: 'POST', endpoint: '/envelopes', body: { fileName: 'a.pdf' } },
+				undefined,
+				{ baseUrl: `${redirector.origin}/post/api/v1` },
+			),
 		);
-		expect(error.message).toContain('with a redirect (HTTP 302) to /same/api/v1/envelopes; it was not followed');
+		expect(error.message).toContain(
+			'with a redirect (HTTP 302) to /same/api/v1/envelopes; it was not followed',
+		);
 		expect(redirector.seen).toHaveLength(1);
 		expect(h().sandbox.state.envelopes.size).toBe(0);
 	});
 
 	it('refuses a metadata address before any request, even with Allow Insecure HTTP', async () => {
 		const error = errorOf(
-			await probe('request', { method: 'GET', endpoint: '/envelopes' }, undefined, { baseUrl: 'http://169.254.169.254/api/v1', allowInsecureHttp: true } as never),
+			await probe('request', { method: 'GET', endpoint: '/envelopes' }, undefined, {
+				baseUrl: 'http://169.254.169.254/api/v1',
+				allowInsecureHttp: true,
+			} as never),
 		);
 		expect(error.message).toContain('169.254.169.254, a link-local or cloud metadata address');
 	});
@@ -145,7 +188,11 @@ describe('the Base URL check', () => {
 	});
 
 	it('keeps the address as written, without trailing slashes, and gives its origin', () => {
-		expect(checkBaseUrl('https://Sign.Example.com:8443/api/v1//')).toEqual({ ok: true, url: 'https://Sign.Example.com:8443/api/v1', origin: 'https://sign.example.com:8443' });
+		expect(checkBaseUrl('https://Sign.Example.com:8443/api/v1//')).toEqual({
+			ok: true,
+			url: 'https://Sign.Example.com:8443/api/v1',
+			origin: 'https://sign.example.com:8443',
+		});
 		expect(isLoopbackHost('[::ffff:7f00:1]')).toBe(true);
 		expect(isMetadataHost('sign.example.com')).toBe(false);
 	});
@@ -154,36 +201,53 @@ describe('the Base URL check', () => {
 describe('transport: the path stays under the Base URL', () => {
 	const { h, probe } = useProbeHarness();
 
-	it.each(['https://elsewhere.example/envelopes', '//elsewhere.example/envelopes', 'envelopes'])('refuses the path %s before any request', async (endpoint) => {
-		const before = (await h().requests()).length;
-		const error = errorOf(await probe('request', { method: 'GET', endpoint }));
-		expect(error.message).toContain('is not a path under the Base URL');
-		expect((await h().requests()).length).toBe(before);
-	});
+	it.each(['https://elsewhere.example/envelopes', '//elsewhere.example/envelopes', 'envelopes'])(
+		'refuses the path %s before any request',
+		async (endpoint) => {
+			const before = (await h().requests()).length;
+			const error = errorOf(await probe('request', { method: 'GET', endpoint }));
+			expect(error.message).toContain('is not a path under the Base URL');
+			expect((await h().requests()).length).toBe(before);
+		},
+	);
 });
 
 describe("the credential's authenticate: the key only for the Base URL's origin", () => {
 	const credential = new DocumentSigningApi();
 	const credentials = { baseUrl: 'https://sign.example/api/v1', apiKey: 'service_abc' };
-	const authorization = async (options: IHttpRequestOptions) => (await credential.authenticate(credentials, { ...options })).headers?.Authorization;
+	const authorization = async (options: IHttpRequestOptions) =>
+		(await credential.authenticate(credentials, { ...options })).headers?.Authorization;
 
 	it('adds the key to requests for the Base URL, relative or absolute', async () => {
-		expect(await authorization({ baseURL: 'https://sign.example/api/v1', url: '/envelopes' })).toBe('Bearer service_abc');
-		expect(await authorization({ url: 'https://sign.example/api/v1/envelopes' })).toBe('Bearer service_abc');
+		expect(await authorization({ baseURL: 'https://sign.example/api/v1', url: '/envelopes' })).toBe(
+			'Bearer service_abc',
+		);
+		expect(await authorization({ url: 'https://sign.example/api/v1/envelopes' })).toBe(
+			'Bearer service_abc',
+		);
 	});
 
 	it("reads the address n8n's HTTP Request node gives as uri", async () => {
 		const legacy = (uri: string) => ({ uri }) as unknown as IHttpRequestOptions;
-		expect(await authorization(legacy('https://sign.example/api/v1/envelopes/env_1/remind'))).toBe('Bearer service_abc');
+		expect(await authorization(legacy('https://sign.example/api/v1/envelopes/env_1/remind'))).toBe(
+			'Bearer service_abc',
+		);
 		expect(await authorization(legacy('https://other.example/api/v1/envelopes'))).toBeUndefined();
 	});
 
 	it('adds nothing for another origin, or when the Base URL is refused', async () => {
 		expect(await authorization({ url: 'https://other.example/api/v1/envelopes' })).toBeUndefined();
 		expect(await authorization({ url: 'http://sign.example/api/v1/envelopes' })).toBeUndefined();
-		expect(await authorization({ baseURL: 'https://sign.example/api/v1', url: '//other.example/x' })).toBeUndefined();
 		expect(
-			(await credential.authenticate({ ...credentials, baseUrl: 'http://169.254.169.254/api/v1' }, { url: 'http://169.254.169.254/api/v1/envelopes' })).headers,
+			await authorization({ baseURL: 'https://sign.example/api/v1', url: '//other.example/x' }),
+		).toBeUndefined();
+		expect(
+			(
+				await credential.authenticate(
+					{ ...credentials, baseUrl: 'http://169.254.169.254/api/v1' },
+					{ url: 'http://169.254.169.254/api/v1/envelopes' },
+				)
+			).headers,
 		).toBeUndefined();
 	});
 });

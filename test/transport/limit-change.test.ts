@@ -8,7 +8,13 @@ import { FakeClock } from './fake-clock';
  * requests in each fixed second of its clock and answers the rest 429 with Retry-After in
  * whole seconds, `latencyMs` after the start.
  */
-async function batch(clock: FakeClock, shared: ReturnType<typeof newCredentialState>, items: number, perWindow: number, latencyMs = 20) {
+async function batch(
+	clock: FakeClock,
+	shared: ReturnType<typeof newCredentialState>,
+	items: number,
+	perWindow: number,
+	latencyMs = 20,
+) {
 	const rate = new RateController({}, shared);
 	const accepted = new Map<number, number>();
 	let refused = 0;
@@ -39,8 +45,14 @@ async function batch(clock: FakeClock, shared: ReturnType<typeof newCredentialSt
 	while (done < items) await clock.advance(1);
 	await run;
 	// The floor: a window's count at once from the start, the last in the window that completes the batch.
-	const floor = (Math.floor(from / 1000) + Math.ceil(items / perWindow) - 1) * 1000 + latencyMs - from;
-	return { ms: clock.now() - from, floor: Number.isFinite(perWindow) ? floor : latencyMs, refused, windows: [...accepted.values()] };
+	const floor =
+		(Math.floor(from / 1000) + Math.ceil(items / perWindow) - 1) * 1000 + latencyMs - from;
+	return {
+		ms: clock.now() - from,
+		floor: Number.isFinite(perWindow) ? floor : latencyMs,
+		refused,
+		windows: [...accepted.values()],
+	};
 }
 
 describe('the first batch after the service lowers its limit (fake clock)', () => {

@@ -6,7 +6,14 @@ import { FakeClock } from './fake-clock';
  * requests are handled at once in `serviceMs` each, the rest wait in a queue (latency grows
  * with it), and more than `refuseAbove` in the service answer 503 at once.
  */
-async function simulate(options: { items: number; servers: number; serviceMs: number; refuseAbove: number; fixed?: number; gradual?: boolean }) {
+async function simulate(options: {
+	items: number;
+	servers: number;
+	serviceMs: number;
+	refuseAbove: number;
+	fixed?: number;
+	gradual?: boolean;
+}) {
 	const clock = new FakeClock(0);
 	const limit = new AdaptiveLimit(LIMIT_POLICY, clock);
 	let now = 0;

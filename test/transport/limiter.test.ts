@@ -179,7 +179,9 @@ describe('AdaptiveLimit: after slow start (Vegas)', () => {
 		expect(l.limit.limit).toBe(Math.floor(before * LIMIT_POLICY.decrease));
 		await l.tick(30);
 		l.answer(10, 'overload');
-		expect(l.limit.limit).toBe(Math.floor(Math.floor(before * LIMIT_POLICY.decrease) * LIMIT_POLICY.decrease));
+		expect(l.limit.limit).toBe(
+			Math.floor(Math.floor(before * LIMIT_POLICY.decrease) * LIMIT_POLICY.decrease),
+		);
 	});
 });
 

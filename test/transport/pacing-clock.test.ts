@@ -6,7 +6,12 @@ import { RATE_POLICY, RateController, type Ticket } from '../../nodes/shared/rat
 import { FakeClock, settle } from './fake-clock';
 
 /** The order in which waiting acquires got their place. */
-function served(acquire: (signal?: AbortSignal) => Promise<unknown>, names: string[], order: string[], signal?: AbortSignal) {
+function served(
+	acquire: (signal?: AbortSignal) => Promise<unknown>,
+	names: string[],
+	order: string[],
+	signal?: AbortSignal,
+) {
 	return names.map((name) => acquire(signal).then(() => order.push(name)));
 }
 
@@ -44,7 +49,11 @@ describe('the limit: waiters woken by answers, first come first served', () => {
 		await clock.advance(100);
 		const lagWatch = clock.timersSet - before;
 		expect(order).toHaveLength(3);
-		served((s) => limit.acquire(s), Array.from({ length: 100 }, (_, k) => `more ${k}`), order);
+		served(
+			(s) => limit.acquire(s),
+			Array.from({ length: 100 }, (_, k) => `more ${k}`),
+			order,
+		);
 		await clock.advance(100);
 		// 100 more waiters: the same timers, and one turn given to the event loop (no answer yet)
 		expect(clock.timersSet - before - lagWatch).toBeLessThanOrEqual(lagWatch + 1);
@@ -95,7 +104,11 @@ describe('RateController on a fake clock', () => {
 	const controller = (settings = {}, parallel?: number) => {
 		const clock = new FakeClock();
 		const shared = newCredentialState(clock);
-		const rate = new RateController(settings, shared, parallel === undefined ? shared.limit : new FixedLimit(parallel));
+		const rate = new RateController(
+			settings,
+			shared,
+			parallel === undefined ? shared.limit : new FixedLimit(parallel),
+		);
 		/** Starts `n` requests one after another; returns when each started. */
 		const starts = async (n: number) => {
 			const at: number[] = [];
@@ -188,7 +201,7 @@ describe('RateController on a fake clock', () => {
 		expect(startedAt).toBe(tickets[0].at + 1000 + RATE_POLICY.marginMs);
 	});
 
-	it('a run that starts after another run\'s Retry-After pause starts at once', async () => {
+	it("a run that starts after another run's Retry-After pause starts at once", async () => {
 		const { clock, rate, shared } = controller();
 		for (let i = 0; i < 5; i++) await rate.acquire();
 		rate.rateLimited(await rate.acquire(), 300);

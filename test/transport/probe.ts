@@ -19,7 +19,12 @@ import { apiRequestAllItems } from '../../nodes/shared/pagination';
 import { apiRequest } from '../../nodes/shared/transport';
 import type { Resolver } from '../../nodes/shared/addressGuard';
 import { fetchGuarded } from '../../nodes/shared/guardedFetch';
-import { MAX_PDF_BYTES, readPdfFromItem, readPdfFromUrl, uploadPdf } from '../../nodes/shared/upload';
+import {
+	MAX_PDF_BYTES,
+	readPdfFromItem,
+	readPdfFromUrl,
+	uploadPdf,
+} from '../../nodes/shared/upload';
 import { actionNode } from '../harness';
 
 export const PROBE_TYPE = 'transportProbe';
@@ -124,12 +129,15 @@ async function runCall(
 		const hosts = (args.hosts ?? {}) as Record<string, string>;
 		const resolver: Resolver = async (name) => {
 			const address = hosts[name];
-			if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+			if (!address)
+				throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
 			return [{ address, family: address.includes(':') ? 6 : 4 }];
 		};
 		// `asN8n1`: the helpers as n8n 1.x gives them, without a name lookup for nodes.
 		const context = args.asN8n1
-			? (Object.create(this, { helpers: { value: { ...this.helpers, getSecureEgressFilter: undefined } } }) as IExecuteFunctions)
+			? (Object.create(this, {
+					helpers: { value: { ...this.helpers, getSecureEgressFilter: undefined } },
+				}) as IExecuteFunctions)
 			: this;
 		const fetched = await fetchGuarded.call(context, args.url as string, {
 			field: 'PDF URL',

@@ -39,9 +39,7 @@ describe('transport retries', () => {
 		expect(error.message).toMatch(/^RATE_LIMITED: /);
 		expect(error.httpCode).toBe('429');
 		// 429s have their own budget: the whole run waits them out together.
-		expect((await logFor('GET', '/envelopes')).length).toBe(
-			1 + RETRY_POLICY.maxRateLimitedRetries,
-		);
+		expect((await logFor('GET', '/envelopes')).length).toBe(1 + RETRY_POLICY.maxRateLimitedRetries);
 	});
 
 	it('retries a 503 even for a create (the service did not process it)', async () => {

@@ -18,7 +18,11 @@ import { sampleEvents } from './events';
 const SECRET = 'whsec_answer_test_0f1e2d3c4b5a69788796a5b4c3d2e1f0';
 const sign = (body: string | Buffer) => createHmac('sha256', SECRET).update(body).digest('hex');
 
-async function post(url: string, body: string | Buffer, headers: Record<string, string> = { 'X-Service-Signature': sign(body) }) {
+async function post(
+	url: string,
+	body: string | Buffer,
+	headers: Record<string, string> = { 'X-Service-Signature': sign(body) },
+) {
 	const response = await axios.post(url, body, {
 		headers: { 'content-type': 'application/json', ...headers },
 		transformRequest: [(data: unknown) => data],
@@ -28,12 +32,15 @@ async function post(url: string, body: string | Buffer, headers: Record<string, 
 	return { status: response.status, body: response.data as IDataObject };
 }
 
-
 const startRunner = useWebhookRunners();
 const runner = async (parameters: INodeParameters = {}, more: Partial<WebhookRunnerOptions> = {}) =>
 	await startRunner({ parameters, credentials: { webhookSecret: SECRET }, ...more });
 const storedIds = (data: IDataObject) =>
-	(((data['node:Document Signing Trigger'] as IDataObject)?.seenEvents ?? []) as Array<[string, number]>).map(([id]) => id);
+	(
+		((data['node:Document Signing Trigger'] as IDataObject)?.seenEvents ?? []) as Array<
+			[string, number]
+		>
+	).map(([id]) => id);
 
 /** An insert that waits for `release()`, then succeeds or fails. */
 function gatedInsert() {
@@ -54,24 +61,33 @@ describe('Document Signing Trigger: n8n answers the deliveries that start a run'
 		const r = await runner();
 		const [event] = sampleEvents(1);
 		const res = await post(r.url, event.raw);
-		expect(res).toEqual({ status: 200, body: { received: true, started: true, id: event.object.id } });
+		expect(res).toEqual({
+			status: 200,
+			body: { received: true, started: true, id: event.object.id },
+		});
 		expect(r.deliveries[0].executionId).toBe('1');
 		expect(storedIds(r.storedStaticData())).toEqual([event.object.id]);
 	});
 
 	it('a delivery whose execution n8n cannot create gets 500, is not remembered, and its retry runs', async () => {
 		let failures = 1;
-		const r = await runner({}, {
-			insertExecution: async () => {
-				if (failures-- > 0) throw new Error('SQLITE_CONSTRAINT: insert refused');
+		const r = await runner(
+			{},
+			{
+				insertExecution: async () => {
+					if (failures-- > 0) throw new Error('SQLITE_CONSTRAINT: insert refused');
+				},
 			},
-		});
+		);
 		const [event] = sampleEvents(1);
 		const refused = await post(r.url, event.raw);
 		expect(refused.status).toBe(500);
 		expect(storedIds(r.storedStaticData())).toEqual([]);
 		const retried = await post(r.url, event.raw);
-		expect(retried).toEqual({ status: 200, body: { received: true, started: true, id: event.object.id } });
+		expect(retried).toEqual({
+			status: 200,
+			body: { received: true, started: true, id: event.object.id },
+		});
 		const again = await post(r.url, event.raw);
 		expect(again.body.reason).toBe('duplicate delivery');
 		await r.settle();
@@ -82,33 +98,38 @@ describe('Document Signing Trigger: n8n answers the deliveries that start a run'
 	it.each([
 		['taken', true, 'duplicate delivery'],
 		['refused', false, undefined],
-	])('a copy arriving while the first delivery is being taken waits for it (first %s)', async (_, ok, copyReason) => {
-		const gate = gatedInsert();
-		const r = await runner({}, { insertExecution: gate.insertExecution });
-		const [event] = sampleEvents(1);
-		const first = post(r.url, event.raw);
-		// The copy arrives while the first is held in n8n's insert.
-		while (r.deliveries.length < 1) await sleep(5);
-		await sleep(100);
-		const copy = post(r.url, event.raw);
-		await sleep(100);
-		expect(r.deliveries.map((d) => d.status)).toEqual([0, 0]);
-		gate.release(ok);
-		const [firstAnswer, copyAnswer] = await Promise.all([first, copy]);
-		await r.settle();
+	])(
+		'a copy arriving while the first delivery is being taken waits for it (first %s)',
+		async (_, ok, copyReason) => {
+			const gate = gatedInsert();
+			const r = await runner({}, { insertExecution: gate.insertExecution });
+			const [event] = sampleEvents(1);
+			const first = post(r.url, event.raw);
+			// The copy arrives while the first is held in n8n's insert.
+			while (r.deliveries.length < 1) await sleep(5);
+			await sleep(100);
+			const copy = post(r.url, event.raw);
+			await sleep(100);
+			expect(r.deliveries.map((d) => d.status)).toEqual([0, 0]);
+			gate.release(ok);
+			const [firstAnswer, copyAnswer] = await Promise.all([first, copy]);
+			await r.settle();
 
-		expect(firstAnswer.status).toBe(ok ? 200 : 500);
-		expect(copyAnswer.status).toBe(200);
-		expect(copyAnswer.body.reason).toBe(copyReason);
-		expect(copyAnswer.body.started).toBe(!ok);
-		expect(r.executions).toHaveLength(1);
-		expect(storedIds(r.storedStaticData())).toEqual([event.object.id]);
-	});
+			expect(firstAnswer.status).toBe(ok ? 200 : 500);
+			expect(copyAnswer.status).toBe(200);
+			expect(copyAnswer.body.reason).toBe(copyReason);
+			expect(copyAnswer.body.started).toBe(!ok);
+			expect(r.executions).toHaveLength(1);
+			expect(storedIds(r.storedStaticData())).toEqual([event.object.id]);
+		},
+	);
 
 	it('keeps very long ids as fixed-size hashes: three 240 KB ids add less than 200 bytes each', async () => {
 		const r = await runner();
 		const [event] = sampleEvents(1);
-		const bodies = ['a', 'b', 'c'].map((c) => JSON.stringify({ ...event.object, id: c.repeat(240 * 1024) }));
+		const bodies = ['a', 'b', 'c'].map((c) =>
+			JSON.stringify({ ...event.object, id: c.repeat(240 * 1024) }),
+		);
 		for (const body of bodies) expect((await post(r.url, body)).body.started).toBe(true);
 		const stored = JSON.stringify(r.storedStaticData());
 		expect(stored.length).toBeLessThan(3 * 200);
@@ -129,14 +150,26 @@ describe('Document Signing Trigger: what the log says about deliveries that star
 			const kinds = ['recipient.signed', 'recipient.signed', 'document.estamp.failed'];
 			for (const [n, kind] of kinds.entries()) {
 				const body = JSON.stringify({ ...event.object, id: `evt_unselected_${n}`, event: kind });
-				expect((await post(r.url, body)).body).toEqual({ received: true, started: false, reason: 'event not selected', id: `evt_unselected_${n}` });
+				expect((await post(r.url, body)).body).toEqual({
+					received: true,
+					started: false,
+					reason: 'event not selected',
+					id: `evt_unselected_${n}`,
+				});
 			}
-			const ours = (spy: jest.SpyInstance) => spy.mock.calls.map(([m]) => String(m)).filter((m) => m.startsWith('Document Signing Trigger'));
+			const ours = (spy: jest.SpyInstance) =>
+				spy.mock.calls
+					.map(([m]) => String(m))
+					.filter((m) => m.startsWith('Document Signing Trigger'));
 			expect(ours(warn)).toEqual([
-				expect.stringContaining('event not selected (kind "recipient.signed"; choose it, or "Any Other Event", under Events to start on it)'),
+				expect.stringContaining(
+					'event not selected (kind "recipient.signed"; choose it, or "Any Other Event", under Events to start on it)',
+				),
 				expect.stringContaining('event not selected (kind "document.estamp.failed";'),
 			]);
-			expect(ours(debug)).toContainEqual(expect.stringMatching(/: event not selected \(event id "evt_unselected_1"\)$/));
+			expect(ours(debug)).toContainEqual(
+				expect.stringMatching(/: event not selected \(event id "evt_unselected_1"\)$/),
+			);
 		} finally {
 			warn.mockRestore();
 			debug.mockRestore();
@@ -152,9 +185,18 @@ describe('Document Signing Trigger: what the log says about deliveries that star
 			const t = Math.floor(Date.now() / 1000);
 			const header = `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.`).update(event.raw).digest('hex')}`;
 			const res = await post(r.url, event.raw, { 'X-Service-Signature': header });
-			expect(res).toEqual({ status: 401, body: { code: 'INVALID_SIGNATURE', message: 'Signature missing or invalid' } });
-			const logged = warn.mock.calls.map(([m]) => String(m)).filter((m) => m.startsWith('Document Signing Trigger'));
-			expect(logged).toEqual([expect.stringContaining('the headers look signed with the Timestamped scheme (option Signature Scheme)')]);
+			expect(res).toEqual({
+				status: 401,
+				body: { code: 'INVALID_SIGNATURE', message: 'Signature missing or invalid' },
+			});
+			const logged = warn.mock.calls
+				.map(([m]) => String(m))
+				.filter((m) => m.startsWith('Document Signing Trigger'));
+			expect(logged).toEqual([
+				expect.stringContaining(
+					'the headers look signed with the Timestamped scheme (option Signature Scheme)',
+				),
+			]);
 		} finally {
 			warn.mockRestore();
 		}
@@ -172,14 +214,20 @@ describe('Document Signing Trigger: Standard Webhooks deliveries', () => {
 	});
 
 	it('starts on a valid delivery and takes webhook-id as the event id for repeats', async () => {
-		const r = await startRunner({ parameters: { options: { signatureScheme: 'standardWebhooks' } }, credentials: { webhookSecret: secret } });
+		const r = await startRunner({
+			parameters: { options: { signatureScheme: 'standardWebhooks' } },
+			credentials: { webhookSecret: secret },
+		});
 		const [event, other] = sampleEvents(2);
 		const first = await post(r.url, event.raw, headersFor('msg_one', event.raw.toString()));
 		expect(first).toEqual({ status: 200, body: { received: true, started: true, id: 'msg_one' } });
 		// Another body under the same webhook-id is the same message, retried.
 		const again = await post(r.url, other.raw, headersFor('msg_one', other.raw.toString()));
 		expect(again.body.reason).toBe('duplicate delivery');
-		const forged = await post(r.url, other.raw, { ...headersFor('msg_two', other.raw.toString()), 'webhook-id': 'msg_three' });
+		const forged = await post(r.url, other.raw, {
+			...headersFor('msg_two', other.raw.toString()),
+			'webhook-id': 'msg_three',
+		});
 		expect(forged.status).toBe(401);
 		await r.settle();
 		expect(r.executions).toHaveLength(1);

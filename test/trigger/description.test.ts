@@ -21,7 +21,15 @@ function subtitle(parameters: INode['parameters']): unknown {
 		typeVersion: 1,
 		position: [0, 0],
 		// as in the editor: the stored parameters with the defaults filled in
-		parameters: NodeHelpers.getNodeParameters(description.properties, parameters, true, false, null, description) ?? {},
+		parameters:
+			NodeHelpers.getNodeParameters(
+				description.properties,
+				parameters,
+				true,
+				false,
+				null,
+				description,
+			) ?? {},
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	return workflow.expression.getSimpleParameterValue(node, description.subtitle, 'internal', {});
@@ -37,7 +45,10 @@ describe('trigger description in the editor', () => {
 
 	it('each event has the action the node creator lists, with "e-stamp" spelled as the service does', () => {
 		const events = description.properties.find((p) => p.name === 'events');
-		const actions = (events?.options as Array<{ value: string; action?: string }>).map((o) => [o.value, o.action]);
+		const actions = (events?.options as Array<{ value: string; action?: string }>).map((o) => [
+			o.value,
+			o.action,
+		]);
 		expect(actions).toEqual([
 			['document.estamp.started', 'On e-stamp started'],
 			['document.estamp.completed', 'On e-stamp completed'],
@@ -52,8 +63,14 @@ describe('trigger description in the editor', () => {
 		const panel = description.triggerPanel;
 		expect(typeof panel).toBe('object');
 		const { executionsHelp, activationHint } = panel as Exclude<typeof panel, boolean | undefined>;
-		expect(executionsHelp).toEqual({ inactive: expect.stringContaining('Test URL'), active: expect.stringContaining('Production URL') });
+		expect(executionsHelp).toEqual({
+			inactive: expect.stringContaining('Test URL'),
+			active: expect.stringContaining('Production URL'),
+		});
 		expect((executionsHelp as { inactive: string }).inactive).toContain('Production URL');
-		expect(activationHint).toEqual({ inactive: expect.stringContaining('Production URL'), active: expect.any(String) });
+		expect(activationHint).toEqual({
+			inactive: expect.stringContaining('Production URL'),
+			active: expect.any(String),
+		});
 	});
 });

@@ -31,7 +31,11 @@ function rng(seed: number) {
 	};
 }
 
-function dataFor(kind: (typeof KINDS)[number], i: number, pick: () => number): Record<string, unknown> {
+function dataFor(
+	kind: (typeof KINDS)[number],
+	i: number,
+	pick: () => number,
+): Record<string, unknown> {
 	const envelopeId = `env_${(1000 + i).toString(36)}${Math.floor(pick() * 1e6)}`;
 	const title = TITLES[i % TITLES.length];
 	const occurredAt = new Date(Date.UTC(2026, 0, 1) + i * 61_000).toISOString();
@@ -52,15 +56,37 @@ function dataFor(kind: (typeof KINDS)[number], i: number, pick: () => number): R
 				occurredAt,
 			};
 		case 'document.estamp.failed':
-			return { envelopeId, title, status: 'failed', transactionId, reference, error: 'Provider rejected the stamp duty amount', occurredAt };
+			return {
+				envelopeId,
+				title,
+				status: 'failed',
+				transactionId,
+				reference,
+				error: 'Provider rejected the stamp duty amount',
+				occurredAt,
+			};
 		case 'document.sent':
 			return {
 				envelopeId,
 				title,
 				status: 'pending',
 				recipients: [
-					{ id: `rcp_${i}a`, name: 'Asha Rao', email: 'asha@example.com', role: 'signer', order: 1, status: 'pending' },
-					{ id: `rcp_${i}b`, name: 'José Núñez', email: 'jose@example.com', role: 'cc', order: 2, status: 'pending' },
+					{
+						id: `rcp_${i}a`,
+						name: 'Asha Rao',
+						email: 'asha@example.com',
+						role: 'signer',
+						order: 1,
+						status: 'pending',
+					},
+					{
+						id: `rcp_${i}b`,
+						name: 'José Núñez',
+						email: 'jose@example.com',
+						role: 'cc',
+						order: 2,
+						status: 'pending',
+					},
 				],
 				occurredAt,
 			};

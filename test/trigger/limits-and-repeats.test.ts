@@ -25,10 +25,13 @@ async function post(url: string, body: Buffer | string, signature = sign(body)) 
 }
 
 const startRunner = useWebhookRunners();
-const runner = async (options: INodeParameters = {}) => await startRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
+const runner = async (options: INodeParameters = {}) =>
+	await startRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
 
 const stored = (r: WebhookRunner) =>
-	((r.storedStaticData()['node:Document Signing Trigger'] as IDataObject)?.seenEvents as Array<[string, number]>) ?? [];
+	((r.storedStaticData()['node:Document Signing Trigger'] as IDataObject)?.seenEvents as Array<
+		[string, number]
+	>) ?? [];
 
 /** An event whose `data` nests `levels` objects deep. */
 function deepEvent(levels: number): string {
@@ -41,7 +44,9 @@ describe('Document Signing Trigger: repeats', () => {
 	it.each([2, 5, 20])('%i identical copies at once start one execution', async (copies) => {
 		const r = await runner();
 		const [event] = sampleEvents(1);
-		const answers = await Promise.all(Array.from({ length: copies }, async () => await post(r.url, event.raw)));
+		const answers = await Promise.all(
+			Array.from({ length: copies }, async () => await post(r.url, event.raw)),
+		);
 
 		expect(answers.filter((a) => a.body.started === true)).toHaveLength(1);
 		expect(answers.filter((a) => a.body.reason === 'duplicate delivery')).toHaveLength(copies - 1);
@@ -59,7 +64,8 @@ describe('Document Signing Trigger: repeats', () => {
 
 		expect(new Set(stored(r).map(([id]) => id))).toEqual(new Set(events.map((e) => e.object.id)));
 		// Each of them again, one by one: nothing starts.
-		for (const e of events) expect((await post(r.url, e.raw)).body.reason).toBe('duplicate delivery');
+		for (const e of events)
+			expect((await post(r.url, e.raw)).body.reason).toBe('duplicate delivery');
 		await r.settle();
 		expect(r.executions).toHaveLength(30);
 	});
@@ -82,10 +88,16 @@ describe('Document Signing Trigger: limits', () => {
 	it('refuses a body over Max Body Size with 413 and starts nothing', async () => {
 		const r = await runner({ maxBodyKb: 4 });
 		const [event] = sampleEvents(1);
-		const big = JSON.stringify({ ...event.object, data: { ...event.object.data, note: 'x'.repeat(5000) } });
+		const big = JSON.stringify({
+			...event.object,
+			data: { ...event.object.data, note: 'x'.repeat(5000) },
+		});
 		const res = await post(r.url, big);
 		expect(res.status).toBe(413);
-		expect(res.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('limit of 4096 bytes (option Max Body Size)') });
+		expect(res.body).toEqual({
+			code: 'PAYLOAD_TOO_LARGE',
+			message: expect.stringContaining('limit of 4096 bytes (option Max Body Size)'),
+		});
 		await r.settle();
 		expect(r.executions).toHaveLength(0);
 	});
@@ -94,7 +106,10 @@ describe('Document Signing Trigger: limits', () => {
 		const r = await runner();
 		const tooDeep = await post(r.url, deepEvent(33));
 		expect(tooDeep.status).toBe(400);
-		expect(tooDeep.body).toEqual({ code: 'PAYLOAD_TOO_DEEP', message: expect.stringContaining('nests 33 levels deep, more than the trigger\'s limit of 32') });
+		expect(tooDeep.body).toEqual({
+			code: 'PAYLOAD_TOO_DEEP',
+			message: expect.stringContaining("nests 33 levels deep, more than the trigger's limit of 32"),
+		});
 		const deepest = await post(r.url, deepEvent(32));
 		expect(deepest.body.started).toBe(true);
 		await r.waitForExecutions(1);
@@ -131,7 +146,13 @@ describe('Document Signing Trigger: limits', () => {
 		const r = await runner();
 		const [event] = sampleEvents(1);
 		const body = JSON.stringify({ ...event.object, createdAt: 'yesterday' });
-		expect(await post(r.url, body)).toEqual({ status: 400, body: { code: 'INVALID_PAYLOAD', message: 'Body is not an event: "createdAt" must be a timestamp' } });
+		expect(await post(r.url, body)).toEqual({
+			status: 400,
+			body: {
+				code: 'INVALID_PAYLOAD',
+				message: 'Body is not an event: "createdAt" must be a timestamp',
+			},
+		});
 	});
 
 	it('with Max Event Age 0, an old event starts (the check is off)', async () => {

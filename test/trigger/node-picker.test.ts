@@ -17,12 +17,15 @@ const webhook = new DocumentSigningTrigger().description;
 const status = new DocumentSigningStatusTrigger().description;
 
 /** The action node a trigger is listed under, by n8n's rule (undefined: an entry of its own). */
-const mergedInto = (trigger: INodeTypeDescription) => (trigger.name.replace('Trigger', '') === action.name ? action.name : undefined);
+const mergedInto = (trigger: INodeTypeDescription) =>
+	trigger.name.replace('Trigger', '') === action.name ? action.name : undefined;
 
 describe("the node creator's Triggers of Document Signing", () => {
 	it('lists the webhook trigger under Document Signing, one "On …" entry per event', () => {
 		expect(mergedInto(webhook)).toBe('documentSigning');
-		const events = webhook.properties.find((p) => ['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()));
+		const events = webhook.properties.find((p) =>
+			['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()),
+		);
 		expect(events?.options?.length).toBeGreaterThan(1);
 	});
 

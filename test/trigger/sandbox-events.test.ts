@@ -25,9 +25,16 @@ describe('Document Signing Trigger with the sandbox', () => {
 
 	beforeEach(async () => {
 		runner = await startWebhookRunner({
-			credentials: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret },
+			credentials: {
+				baseUrl: sandbox.baseUrl,
+				apiKey: sandbox.apiKey,
+				webhookSecret: sandbox.webhookSecret,
+			},
 		});
-		const sub = await axios.post(`${sandbox.origin}/__sandbox/webhooks`, { url: runner.url, events: [] });
+		const sub = await axios.post(`${sandbox.origin}/__sandbox/webhooks`, {
+			url: runner.url,
+			events: [],
+		});
 		expect(sub.status).toBe(201);
 	});
 
@@ -68,7 +75,10 @@ describe('Document Signing Trigger with the sandbox', () => {
 			expect(event.verified).toBe(true);
 			expect(event.data).toMatchObject({ envelopeId });
 		}
-		expect(events[1].data).toMatchObject({ status: 'completed', certificateId: expect.any(String) });
+		expect(events[1].data).toMatchObject({
+			status: 'completed',
+			certificateId: expect.any(String),
+		});
 		// Each delivery answered 200 and started exactly one execution.
 		expect(runner.deliveries.map((d) => d.status)).toEqual([200, 200, 200]);
 		const recorded = await axios.get(`${sandbox.origin}/__sandbox/events`);
@@ -82,19 +92,32 @@ describe('Document Signing Trigger with the sandbox', () => {
 
 		const executions = [...runner.executions].sort((a, b) => Number(a.id) - Number(b.id));
 		const events = executions.map((e) => e.items[0].json);
-		expect(events.map((e) => e.event)).toEqual(['document.estamp.started', 'document.estamp.failed']);
-		expect(events[1]).toMatchObject({ verified: true, data: { envelopeId, status: 'failed', error: expect.any(String) } });
+		expect(events.map((e) => e.event)).toEqual([
+			'document.estamp.started',
+			'document.estamp.failed',
+		]);
+		expect(events[1]).toMatchObject({
+			verified: true,
+			data: { envelopeId, status: 'failed', error: expect.any(String) },
+		});
 	});
 
 	it('refuses deliveries signed with another secret, and the sandbox retries them', async () => {
 		await runner.close();
-		runner = await startWebhookRunner({ credentials: { webhookSecret: 'whsec_not_the_sandbox_secret' } });
+		runner = await startWebhookRunner({
+			credentials: { webhookSecret: 'whsec_not_the_sandbox_secret' },
+		});
 		await axios.post(`${sandbox.origin}/__sandbox/reset`);
-		await axios.post(`${sandbox.origin}/__sandbox/webhooks`, { url: runner.url, events: ['document.estamp.started'], retry: { attempts: 2, backoffMs: 10 } });
+		await axios.post(`${sandbox.origin}/__sandbox/webhooks`, {
+			url: runner.url,
+			events: ['document.estamp.started'],
+			retry: { attempts: 2, backoffMs: 10 },
+		});
 		await sendWithEstamp();
 
 		const deadline = Date.now() + 5000;
-		while (runner.deliveries.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		while (runner.deliveries.length < 2 && Date.now() < deadline)
+			await new Promise((r) => setTimeout(r, 20));
 		await runner.settle();
 		expect(runner.deliveries.map((d) => d.status)).toEqual([401, 401]);
 		expect(runner.executions).toHaveLength(0);

@@ -24,9 +24,9 @@ async function post(url: string, body: string | Buffer, signature: string) {
 	return { status: response.status, body: response.data as IDataObject };
 }
 
-
 const startRunner = useWebhookRunners();
-const runner = async (options: INodeParameters = {}) => await startRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
+const runner = async (options: INodeParameters = {}) =>
+	await startRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
 
 /** An event created `offsetMs` from now (negative: in the past). */
 function eventAt(offsetMs: number): { id: string; raw: string } {
@@ -45,7 +45,12 @@ describe('Document Signing Trigger: Max Clock Skew', () => {
 		const answer = await post(r.url, raw, hmac(raw));
 		expect(answer).toEqual({
 			status: 200,
-			body: { received: true, started: false, reason: 'event dated further ahead than Max Clock Skew', id: event.object.id },
+			body: {
+				received: true,
+				started: false,
+				reason: 'event dated further ahead than Max Clock Skew',
+				id: event.object.id,
+			},
 		});
 		await r.settle();
 		expect(r.executions).toHaveLength(0);
@@ -59,7 +64,9 @@ describe('Document Signing Trigger: Max Clock Skew', () => {
 
 		const strict = await runner({ maxClockSkewMinutes: 1 });
 		const again = eventAt(3 * MINUTE);
-		expect((await post(strict.url, again.raw, hmac(again.raw))).body.reason).toBe('event dated further ahead than Max Clock Skew');
+		expect((await post(strict.url, again.raw, hmac(again.raw))).body.reason).toBe(
+			'event dated further ahead than Max Clock Skew',
+		);
 		await strict.settle();
 		expect(strict.executions).toHaveLength(0);
 	});
@@ -117,14 +124,17 @@ describe('Document Signing Trigger: signature schemes', () => {
 			signed(now + 3600, e.raw), // an hour ahead, more than Max Clock Skew
 		];
 		for (const signature of refused) {
-			expect(await post(r.url, e.raw, signature)).toEqual({ status: 401, body: { code: 'INVALID_SIGNATURE', message: 'Signature missing or invalid' } });
+			expect(await post(r.url, e.raw, signature)).toEqual({
+				status: 401,
+				body: { code: 'INVALID_SIGNATURE', message: 'Signature missing or invalid' },
+			});
 		}
 		await r.settle();
 		expect(r.executions).toHaveLength(2);
 	});
 });
 
-describe('Document Signing Trigger: why a delivery started nothing, in n8n\'s log', () => {
+describe("Document Signing Trigger: why a delivery started nothing, in n8n's log", () => {
 	it('logs forged and future-dated deliveries at warn and repeats at debug, with the event id and never the secret or signature', async () => {
 		const logger = n8nLogger();
 		const warn = jest.spyOn(logger, 'warn');
@@ -132,7 +142,9 @@ describe('Document Signing Trigger: why a delivery started nothing, in n8n\'s lo
 		try {
 			const r = await runner();
 			const forged = eventAt(0);
-			const forgedSignature = createHmac('sha256', 'not-the-secret').update(forged.raw).digest('hex');
+			const forgedSignature = createHmac('sha256', 'not-the-secret')
+				.update(forged.raw)
+				.digest('hex');
 			expect((await post(r.url, forged.raw, forgedSignature)).status).toBe(401);
 			const future = eventAt(60 * MINUTE);
 			await post(r.url, future.raw, hmac(future.raw));
@@ -142,14 +154,23 @@ describe('Document Signing Trigger: why a delivery started nothing, in n8n\'s lo
 			await r.waitForExecutions(1);
 
 			const ours = (spy: jest.SpyInstance) =>
-				spy.mock.calls.filter(([message]) => String(message).startsWith('Document Signing Trigger'));
+				spy.mock.calls.filter(([message]) =>
+					String(message).startsWith('Document Signing Trigger'),
+				);
 			const warnings = ours(warn);
 			expect(warnings.map(([message]) => message)).toEqual([
-				expect.stringMatching(/^Document Signing Trigger did not start workflow \S*: 401 INVALID_SIGNATURE: the signature does not match the body/),
-				expect.stringMatching(/: event dated further ahead than Max Clock Skew \(event id "evt_[^"]+"\)$/),
+				expect.stringMatching(
+					/^Document Signing Trigger did not start workflow \S*: 401 INVALID_SIGNATURE: the signature does not match the body/,
+				),
+				expect.stringMatching(
+					/: event dated further ahead than Max Clock Skew \(event id "evt_[^"]+"\)$/,
+				),
 			]);
 			expect(warnings[1][0]).toContain(JSON.stringify(future.id));
-			expect(warnings[1][1]).toMatchObject({ eventId: JSON.stringify(future.id), node: 'Document Signing Trigger' });
+			expect(warnings[1][1]).toMatchObject({
+				eventId: JSON.stringify(future.id),
+				node: 'Document Signing Trigger',
+			});
 			expect(ours(debug).map(([message]) => message)).toContainEqual(
 				expect.stringMatching(new RegExp(`: duplicate delivery \\(event id "${twice.id}"\\)$`)),
 			);

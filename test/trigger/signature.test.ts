@@ -13,7 +13,12 @@ import { sampleEvents, type SampleEvent } from './events';
 const SECRET = 'whsec_3f9c1a7e5b2d4c6e8a0b1c2d3e4f5a6b';
 const OLD_SECRET = 'whsec_old_0123456789abcdef0123456789abcdef';
 
-function hmac(body: Buffer, secret = SECRET, alg = 'sha256', enc: 'hex' | 'base64' = 'hex'): string {
+function hmac(
+	body: Buffer,
+	secret = SECRET,
+	alg = 'sha256',
+	enc: 'hex' | 'base64' = 'hex',
+): string {
 	return createHmac(alg, secret).update(body).digest(enc);
 }
 
@@ -32,7 +37,9 @@ function reserialise(sample: SampleEvent, variant: number): Buffer {
 		return value;
 	};
 	const escapeUnicode = (text: string) =>
-		text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\//g, '\\/');
+		text
+			.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+			.replace(/\//g, '\\/');
 	const variants = [
 		() => JSON.stringify(obj, null, 2),
 		() => JSON.stringify(reorder(obj)),
@@ -83,7 +90,7 @@ function forge(kind: (typeof FORGERY_KINDS)[number], sample: SampleEvent, n: num
 		case 'flipped body byte': {
 			const body = Buffer.from(raw);
 			const at = (n * 7919) % body.length;
-			body[at] ^= 1 << (n % 8);
+			body[at] ^= 1 << n % 8;
 			return { kind, rawBody: body, header: hmac(raw) };
 		}
 		case 'truncated body':
@@ -122,7 +129,11 @@ describe('webhook signature verification', () => {
 			const kind = FORGERY_KINDS[n % FORGERY_KINDS.length];
 			const sample = samples[n % samples.length];
 			const forgery = forge(kind, sample, Math.floor(n / FORGERY_KINDS.length));
-			const result = verifySignature({ rawBody: forgery.rawBody, header: forgery.header, secret: SECRET });
+			const result = verifySignature({
+				rawBody: forgery.rawBody,
+				header: forgery.header,
+				secret: SECRET,
+			});
 			if (result.ok) {
 				accepted++;
 			} else {
@@ -138,8 +149,18 @@ describe('webhook signature verification', () => {
 	it('refuses hex signatures when base64 is configured, and SHA-256 when SHA-512 is configured', () => {
 		let refused = 0;
 		for (const sample of samples.slice(0, 100)) {
-			const hexToBase64 = verifySignature({ rawBody: sample.raw, header: hmac(sample.raw), secret: SECRET, encoding: 'base64' });
-			const sha256To512 = verifySignature({ rawBody: sample.raw, header: hmac(sample.raw), secret: SECRET, algorithm: 'sha512' });
+			const hexToBase64 = verifySignature({
+				rawBody: sample.raw,
+				header: hmac(sample.raw),
+				secret: SECRET,
+				encoding: 'base64',
+			});
+			const sha256To512 = verifySignature({
+				rawBody: sample.raw,
+				header: hmac(sample.raw),
+				secret: SECRET,
+				algorithm: 'sha512',
+			});
 			if (!hexToBase64.ok) refused++;
 			if (!sha256To512.ok) refused++;
 		}
@@ -158,13 +179,32 @@ describe('webhook signature verification', () => {
 			{ name: 'sha256= prefix', header: (raw) => `sha256=${hmac(raw)}` },
 			{ name: 'SHA256= prefix, spaces', header: (raw) => ` SHA256= ${hmac(raw)} ` },
 			{ name: 'uppercase hex', header: (raw) => hmac(raw).toUpperCase() },
-			{ name: 'rotation list, good one second', header: (raw) => `${hmac(raw, OLD_SECRET)},${hmac(raw)}` },
-			{ name: 'rotation list, prefixed', header: (raw) => `sha256=${hmac(raw, OLD_SECRET)}, sha256=${hmac(raw)}` },
+			{
+				name: 'rotation list, good one second',
+				header: (raw) => `${hmac(raw, OLD_SECRET)},${hmac(raw)}`,
+			},
+			{
+				name: 'rotation list, prefixed',
+				header: (raw) => `sha256=${hmac(raw, OLD_SECRET)}, sha256=${hmac(raw)}`,
+			},
 			{ name: 'header repeated', header: (raw) => [hmac(raw, OLD_SECRET), hmac(raw)] },
-			{ name: 'receiver with two secrets', header: (raw) => hmac(raw), secret: [OLD_SECRET, SECRET] },
-			{ name: 'base64', header: (raw) => hmac(raw, SECRET, 'sha256', 'base64'), encoding: 'base64' },
+			{
+				name: 'receiver with two secrets',
+				header: (raw) => hmac(raw),
+				secret: [OLD_SECRET, SECRET],
+			},
+			{
+				name: 'base64',
+				header: (raw) => hmac(raw, SECRET, 'sha256', 'base64'),
+				encoding: 'base64',
+			},
 			{ name: 'sha512 hex', header: (raw) => hmac(raw, SECRET, 'sha512'), algorithm: 'sha512' },
-			{ name: 'sha1 base64 prefixed', header: (raw) => `sha1=${hmac(raw, SECRET, 'sha1', 'base64')}`, algorithm: 'sha1', encoding: 'base64' },
+			{
+				name: 'sha1 base64 prefixed',
+				header: (raw) => `sha1=${hmac(raw, SECRET, 'sha1', 'base64')}`,
+				algorithm: 'sha1',
+				encoding: 'base64',
+			},
 		];
 		let accepted = 0;
 		for (const form of forms) {
@@ -186,17 +226,31 @@ describe('webhook signature verification', () => {
 	it('computeSignature matches a plain HMAC of the bytes', () => {
 		const raw = samples[0].raw;
 		expect(computeSignature(raw, SECRET)).toBe(hmac(raw));
-		expect(computeSignature(raw, SECRET, 'sha512', 'base64')).toBe(hmac(raw, SECRET, 'sha512', 'base64'));
+		expect(computeSignature(raw, SECRET, 'sha512', 'base64')).toBe(
+			hmac(raw, SECRET, 'sha512', 'base64'),
+		);
 	});
 
 	it('gives a reason without echoing the signature or the secret', () => {
 		const raw = samples[1].raw;
 		const cases = [
-			[verifySignature({ rawBody: undefined, header: hmac(raw), secret: SECRET }), 'missing_raw_body'],
+			[
+				verifySignature({ rawBody: undefined, header: hmac(raw), secret: SECRET }),
+				'missing_raw_body',
+			],
 			[verifySignature({ rawBody: raw, header: undefined, secret: SECRET }), 'missing_signature'],
-			[verifySignature({ rawBody: raw, header: 'not-a-signature!', secret: SECRET }), 'malformed_signature'],
-			[verifySignature({ rawBody: raw, header: `sha512=${hmac(raw)}`, secret: SECRET }), 'algorithm_mismatch'],
-			[verifySignature({ rawBody: raw, header: hmac(raw, OLD_SECRET), secret: SECRET }), 'mismatch'],
+			[
+				verifySignature({ rawBody: raw, header: 'not-a-signature!', secret: SECRET }),
+				'malformed_signature',
+			],
+			[
+				verifySignature({ rawBody: raw, header: `sha512=${hmac(raw)}`, secret: SECRET }),
+				'algorithm_mismatch',
+			],
+			[
+				verifySignature({ rawBody: raw, header: hmac(raw, OLD_SECRET), secret: SECRET }),
+				'mismatch',
+			],
 			[verifySignature({ rawBody: raw, header: hmac(raw), secret: '' }), 'no_secret'],
 		] as const;
 		for (const [result, reason] of cases) {
@@ -207,7 +261,10 @@ describe('webhook signature verification', () => {
 	});
 
 	it('parses prefixes only for hash names and v1, so base64 padding is not taken for one', () => {
-		expect(parseSignatureHeader('sha256=abc, def==')).toEqual([{ prefix: 'sha256', value: 'abc' }, { value: 'def==' }]);
+		expect(parseSignatureHeader('sha256=abc, def==')).toEqual([
+			{ prefix: 'sha256', value: 'abc' },
+			{ value: 'def==' },
+		]);
 		expect(parseSignatureHeader('v1=abc')).toEqual([{ prefix: 'v1', value: 'abc' }]);
 		expect(parseSignatureHeader('x1=abc')).toEqual([{ value: 'x1=abc' }]);
 		expect(parseSignatureHeader(undefined)).toEqual([]);

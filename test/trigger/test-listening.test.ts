@@ -33,7 +33,9 @@ describe('Document Signing Trigger while the editor listens', () => {
 		const answer = await post(r.url, event.raw, 'forged');
 		const error = r.deliveries[0].error;
 		expect(error?.message).toMatch(/^Test delivery refused: .*signature/i);
-		expect((error as { description?: string }).description).toContain('answered 401 (INVALID_SIGNATURE)');
+		expect((error as { description?: string }).description).toContain(
+			'answered 401 (INVALID_SIGNATURE)',
+		);
 		expect(error?.message).not.toContain(SECRET);
 		expect(answer.status).toBe(500);
 		await r.settle();
@@ -51,13 +53,21 @@ describe('Document Signing Trigger while the editor listens', () => {
 		const r = await startRunner({ credentials: { webhookSecret: SECRET } });
 		const [event] = sampleEvents(1);
 		const answer = await post(r.url, event.raw, 'forged');
-		expect(answer).toEqual({ status: 401, body: { code: 'INVALID_SIGNATURE', message: 'Signature missing or invalid' } });
+		expect(answer).toEqual({
+			status: 401,
+			body: { code: 'INVALID_SIGNATURE', message: 'Signature missing or invalid' },
+		});
 		expect(r.deliveries[0].error).toBeUndefined();
 	});
 
 	it('a signed test delivery starts the run, with the envelope id at the top and in data', async () => {
 		const r = await startRunner({ mode: 'manual', credentials: { webhookSecret: SECRET } });
-		const body = JSON.stringify({ id: 'evt_listen_1', event: 'document.sent', createdAt: new Date().toISOString(), data: { envelopeId: 'env_42', title: 'Lease' } });
+		const body = JSON.stringify({
+			id: 'evt_listen_1',
+			event: 'document.sent',
+			createdAt: new Date().toISOString(),
+			data: { envelopeId: 'env_42', title: 'Lease' },
+		});
 		const answer = await post(r.url, body, sign(body));
 		expect(answer.status).toBe(200);
 		const [execution] = await r.waitForExecutions(1);

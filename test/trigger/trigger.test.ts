@@ -12,7 +12,12 @@ import { sampleEvents } from './events';
 
 const SECRET = 'whsec_trigger_test_5d41402abc4b2a76b9719d911017c592';
 
-function sign(body: Buffer | string, secret = SECRET, alg = 'sha256', enc: 'hex' | 'base64' = 'hex'): string {
+function sign(
+	body: Buffer | string,
+	secret = SECRET,
+	alg = 'sha256',
+	enc: 'hex' | 'base64' = 'hex',
+): string {
 	return createHmac(alg, secret).update(body).digest(enc);
 }
 
@@ -27,7 +32,10 @@ async function post(url: string, body: Buffer | string, headers: Record<string, 
 
 const runner = useWebhookRunners();
 
-const withSecret = (parameters: INodeParameters = {}) => ({ parameters, credentials: { webhookSecret: SECRET } });
+const withSecret = (parameters: INodeParameters = {}) => ({
+	parameters,
+	credentials: { webhookSecret: SECRET },
+});
 
 describe('Document Signing Trigger over HTTP', () => {
 	const [started, completed, failed, sent] = sampleEvents(4);
@@ -42,7 +50,11 @@ describe('Document Signing Trigger over HTTP', () => {
 		expect(execution.run.status).toBe('success');
 		expect(execution.items).toHaveLength(1);
 		// The envelope's id also at the top, `data` whole beside it.
-		expect(execution.items[0].json).toEqual({ ...completed.object, envelopeId: completed.object.data.envelopeId, verified: true });
+		expect(execution.items[0].json).toEqual({
+			...completed.object,
+			envelopeId: completed.object.data.envelopeId,
+			verified: true,
+		});
 		expect(JSON.stringify(execution.run)).not.toContain(SECRET);
 	});
 
@@ -51,13 +63,20 @@ describe('Document Signing Trigger over HTTP', () => {
 		const forgedSig = sign(sent.raw, 'whsec_guess');
 		const forged = await post(r.url, sent.raw, { 'X-Service-Signature': forgedSig });
 		const unsigned = await post(r.url, sent.raw);
-		const tampered = await post(r.url, Buffer.from(sent.raw.toString().replace('pending', 'completed')), {
-			'X-Service-Signature': sign(sent.raw),
-		});
+		const tampered = await post(
+			r.url,
+			Buffer.from(sent.raw.toString().replace('pending', 'completed')),
+			{
+				'X-Service-Signature': sign(sent.raw),
+			},
+		);
 
 		for (const res of [forged, unsigned, tampered]) {
 			expect(res.status).toBe(401);
-			expect(res.body).toEqual({ code: 'INVALID_SIGNATURE', message: 'Signature missing or invalid' });
+			expect(res.body).toEqual({
+				code: 'INVALID_SIGNATURE',
+				message: 'Signature missing or invalid',
+			});
 		}
 		expect(JSON.stringify(forged.body)).not.toContain(forgedSig);
 		await r.settle();
@@ -68,13 +87,20 @@ describe('Document Signing Trigger over HTTP', () => {
 	it('verifies the bytes received, not a re-serialised body', async () => {
 		const r = await runner(withSecret());
 		// Same event, written with other spacing and \u escapes: a re-serialised body would not match.
-		const text = JSON.stringify(started.object, null, 3).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+		const text = JSON.stringify(started.object, null, 3).replace(
+			/[\u007f-\uffff]/g,
+			(c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+		);
 		expect(text).not.toBe(JSON.stringify(started.object));
 		const res = await post(r.url, text, { 'X-Service-Signature': sign(text) });
 
 		expect(res.status).toBe(200);
 		const [execution] = await r.waitForExecutions(1);
-		expect(execution.items[0].json).toEqual({ ...started.object, envelopeId: started.object.data.envelopeId, verified: true });
+		expect(execution.items[0].json).toEqual({
+			...started.object,
+			envelopeId: started.object.data.envelopeId,
+			verified: true,
+		});
 	});
 
 	it('acknowledges an event that is not selected with 200 and starts nothing', async () => {
@@ -82,7 +108,12 @@ describe('Document Signing Trigger over HTTP', () => {
 		const res = await post(r.url, failed.raw, { 'X-Service-Signature': sign(failed.raw) });
 
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ received: true, started: false, reason: 'event not selected', id: failed.object.id });
+		expect(res.body).toEqual({
+			received: true,
+			started: false,
+			reason: 'event not selected',
+			id: failed.object.id,
+		});
 		const ok = await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
 		expect(ok.status).toBe(200);
 		const executions = await r.waitForExecutions(1);
@@ -97,11 +128,18 @@ describe('Document Signing Trigger over HTTP', () => {
 
 		expect(first.body).toEqual({ received: true, started: true, id: sent.object.id });
 		expect(again.status).toBe(200);
-		expect(again.body).toEqual({ received: true, started: false, reason: 'duplicate delivery', id: sent.object.id });
+		expect(again.body).toEqual({
+			received: true,
+			started: false,
+			reason: 'duplicate delivery',
+			id: sent.object.id,
+		});
 		await r.settle();
 		expect(r.executions).toHaveLength(1);
 		expect(r.storedStaticData()).toEqual({
-			'node:Document Signing Trigger': { seenEvents: [[sent.object.id, Date.parse(sent.object.createdAt)]] },
+			'node:Document Signing Trigger': {
+				seenEvents: [[sent.object.id, Date.parse(sent.object.createdAt)]],
+			},
 		});
 	});
 
@@ -122,16 +160,21 @@ describe('Document Signing Trigger over HTTP', () => {
 			staticData: { 'node:Document Signing Trigger': { seenEvents: old } },
 		});
 		const repeat = Buffer.from(JSON.stringify({ ...sent.object, id: 'evt_old_500' }));
-		expect((await post(r.url, repeat, { 'X-Service-Signature': sign(repeat) })).body.reason).toBe('duplicate delivery');
+		expect((await post(r.url, repeat, { 'X-Service-Signature': sign(repeat) })).body.reason).toBe(
+			'duplicate delivery',
+		);
 		await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
 
-		const seen = (r.storedStaticData()['node:Document Signing Trigger'] as IDataObject).seenEvents as Array<[string, number]>;
+		const seen = (r.storedStaticData()['node:Document Signing Trigger'] as IDataObject)
+			.seenEvents as Array<[string, number]>;
 		expect(seen).toHaveLength(10_000);
 		expect(seen[0][0]).toBe('evt_old_1');
 		expect(seen[9_999][0]).toBe(sent.object.id);
 		// The forgotten id starts an execution again.
 		const forgotten = Buffer.from(JSON.stringify({ ...sent.object, id: 'evt_old_0' }));
-		expect((await post(r.url, forgotten, { 'X-Service-Signature': sign(forgotten) })).body).toEqual({ received: true, started: true, id: 'evt_old_0' });
+		expect((await post(r.url, forgotten, { 'X-Service-Signature': sign(forgotten) })).body).toEqual(
+			{ received: true, started: true, id: 'evt_old_0' },
+		);
 		await r.waitForExecutions(2);
 	});
 
@@ -139,15 +182,37 @@ describe('Document Signing Trigger over HTTP', () => {
 		const now = Date.now();
 		const r = await runner({
 			...withSecret({ options: { maxEventAgeMinutes: 60 } }),
-			staticData: { 'node:Document Signing Trigger': { seenEvents: [['evt_ancient', now - 2 * 3_600_000], ['evt_recent', now - 60_000]] } },
+			staticData: {
+				'node:Document Signing Trigger': {
+					seenEvents: [
+						['evt_ancient', now - 2 * 3_600_000],
+						['evt_recent', now - 60_000],
+					],
+				},
+			},
 		});
-		const ancient = Buffer.from(JSON.stringify({ ...sent.object, id: 'evt_replayed', createdAt: new Date(now - 61 * 60_000).toISOString() }));
+		const ancient = Buffer.from(
+			JSON.stringify({
+				...sent.object,
+				id: 'evt_replayed',
+				createdAt: new Date(now - 61 * 60_000).toISOString(),
+			}),
+		);
 		const res = await post(r.url, ancient, { 'X-Service-Signature': sign(ancient) });
-		expect(res).toEqual({ status: 200, body: { received: true, started: false, reason: 'event older than Max Event Age', id: 'evt_replayed' } });
+		expect(res).toEqual({
+			status: 200,
+			body: {
+				received: true,
+				started: false,
+				reason: 'event older than Max Event Age',
+				id: 'evt_replayed',
+			},
+		});
 
 		await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
 		await r.waitForExecutions(1);
-		const seen = (r.storedStaticData()['node:Document Signing Trigger'] as IDataObject).seenEvents as Array<[string, number]>;
+		const seen = (r.storedStaticData()['node:Document Signing Trigger'] as IDataObject)
+			.seenEvents as Array<[string, number]>;
 		expect(seen.map(([id]) => id)).toEqual(['evt_recent', sent.object.id]);
 	});
 
@@ -162,7 +227,10 @@ describe('Document Signing Trigger over HTTP', () => {
 	});
 
 	it('with Accept Unsigned Deliveries on and no secret, starts and says the delivery was not verified', async () => {
-		const r = await runner({ parameters: { acceptUnsigned: true }, credentials: { webhookSecret: '' } });
+		const r = await runner({
+			parameters: { acceptUnsigned: true },
+			credentials: { webhookSecret: '' },
+		});
 		const res = await post(r.url, completed.raw);
 
 		expect(res.status).toBe(200);
@@ -178,16 +246,29 @@ describe('Document Signing Trigger over HTTP', () => {
 	it('answers 400 to a body that is not JSON or not an event, and starts nothing', async () => {
 		const r = await runner(withSecret());
 		const notJson = '{"id": "evt_1", "event": ';
-		const textBody = await post(r.url, notJson, { 'content-type': 'text/plain', 'X-Service-Signature': sign(notJson) });
-		const notEvent = JSON.stringify({ id: 'evt_2', event: 'document.sent', createdAt: '2026-01-01T00:00:00Z' });
+		const textBody = await post(r.url, notJson, {
+			'content-type': 'text/plain',
+			'X-Service-Signature': sign(notJson),
+		});
+		const notEvent = JSON.stringify({
+			id: 'evt_2',
+			event: 'document.sent',
+			createdAt: '2026-01-01T00:00:00Z',
+		});
 		const missingData = await post(r.url, notEvent, { 'X-Service-Signature': sign(notEvent) });
 		const array = '[1,2]';
 		const arrayBody = await post(r.url, array, { 'X-Service-Signature': sign(array) });
 		// n8n's own body parser refuses malformed JSON sent as application/json before the node runs.
 		const jsonBody = await post(r.url, notJson, { 'X-Service-Signature': sign(notJson) });
 
-		expect(textBody).toEqual({ status: 400, body: { code: 'INVALID_PAYLOAD', message: 'Body is not valid JSON' } });
-		expect(missingData).toEqual({ status: 400, body: { code: 'INVALID_PAYLOAD', message: 'Body is not an event: "data" must be an object' } });
+		expect(textBody).toEqual({
+			status: 400,
+			body: { code: 'INVALID_PAYLOAD', message: 'Body is not valid JSON' },
+		});
+		expect(missingData).toEqual({
+			status: 400,
+			body: { code: 'INVALID_PAYLOAD', message: 'Body is not an event: "data" must be an object' },
+		});
 		expect(arrayBody.status).toBe(400);
 		expect(jsonBody.status).toBe(422);
 		await r.settle();
@@ -196,15 +277,26 @@ describe('Document Signing Trigger over HTTP', () => {
 
 	it('checks the signature before reading the body', async () => {
 		const r = await runner(withSecret());
-		const res = await post(r.url, 'not json', { 'content-type': 'text/plain', 'X-Service-Signature': sign('other') });
+		const res = await post(r.url, 'not json', {
+			'content-type': 'text/plain',
+			'X-Service-Signature': sign('other'),
+		});
 		expect(res.status).toBe(401);
 	});
 
 	it('uses the selected algorithm, encoding and header', async () => {
-		const r = await runner(withSecret({ options: { algorithm: 'sha512', encoding: 'base64', signatureHeader: 'X-Signature' } }));
-		const good = await post(r.url, failed.raw, { 'X-Signature': `sha512=${sign(failed.raw, SECRET, 'sha512', 'base64')}` });
+		const r = await runner(
+			withSecret({
+				options: { algorithm: 'sha512', encoding: 'base64', signatureHeader: 'X-Signature' },
+			}),
+		);
+		const good = await post(r.url, failed.raw, {
+			'X-Signature': `sha512=${sign(failed.raw, SECRET, 'sha512', 'base64')}`,
+		});
 		const defaultForm = await post(r.url, failed.raw, { 'X-Signature': sign(failed.raw) });
-		const defaultHeader = await post(r.url, failed.raw, { 'X-Service-Signature': sign(failed.raw, SECRET, 'sha512', 'base64') });
+		const defaultHeader = await post(r.url, failed.raw, {
+			'X-Service-Signature': sign(failed.raw, SECRET, 'sha512', 'base64'),
+		});
 
 		expect(good.status).toBe(200);
 		expect(defaultForm.status).toBe(401);

@@ -14,7 +14,15 @@ import { log } from '../e2e/lib';
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** Flags that work on a machine with no outside network (background lookups refused). */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
 
 /** An answer of n8n's loader routes (options, list search, resource mapper, credential test). */
 export interface LoaderAnswer {
@@ -39,12 +47,18 @@ export class Editor {
 	) {}
 
 	async launch(): Promise<void> {
-		if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (apt-get install -y chromium)`);
+		if (!existsSync(CHROMIUM))
+			throw new Error(`${CHROMIUM} is missing (apt-get install -y chromium)`);
 		selectors.setTestIdAttribute('data-test-id');
-		this.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+		this.browser = await chromium.launch({
+			executablePath: CHROMIUM,
+			headless: true,
+			args: CHROMIUM_ARGS,
+		});
 		this.page = await this.browser.newPage({ viewport: { width: 1440, height: 1600 } });
 		this.page.on('console', (message) => {
-			if (message.type() === 'error') this.errors.push(`${message.text()} ${message.location().url ?? ''}`.trim());
+			if (message.type() === 'error')
+				this.errors.push(`${message.text()} ${message.location().url ?? ''}`.trim());
 		});
 		this.page.on('pageerror', (error) => this.errors.push(`${error.message} ${error.stack ?? ''}`));
 		this.page.on('response', (response) => {
@@ -53,12 +67,20 @@ export class Editor {
 			void (async () => {
 				let method = '';
 				try {
-					method = String((JSON.parse(response.request().postData() ?? '{}') as { methodName?: string }).methodName ?? '');
+					method = String(
+						(JSON.parse(response.request().postData() ?? '{}') as { methodName?: string })
+							.methodName ?? '',
+					);
 				} catch {
 					// A request without a JSON body.
 				}
 				const body = await response.json().catch(() => undefined);
-				this.answers.push({ route: url.pathname.replace('/rest/', ''), method, status: response.status(), body });
+				this.answers.push({
+					route: url.pathname.replace('/rest/', ''),
+					method,
+					status: response.status(),
+					body,
+				});
 			})();
 		});
 	}
@@ -84,8 +106,17 @@ export class Editor {
 	takeErrors(): { ours: string[]; others: string[] } {
 		const errors = this.errors;
 		this.errors = [];
-		const failedLoaders = this.answers.filter((a) => a.status >= 400).map((a) => `${a.route} ${a.method} answered ${a.status}: ${JSON.stringify(a.body).slice(0, 300)}`);
-		const ours = errors.filter((e) => this.packageWords.some((w) => e.includes(w)) || /dynamic-node-parameters|credentials\/test/.test(e));
+		const failedLoaders = this.answers
+			.filter((a) => a.status >= 400)
+			.map(
+				(a) =>
+					`${a.route} ${a.method} answered ${a.status}: ${JSON.stringify(a.body).slice(0, 300)}`,
+			);
+		const ours = errors.filter(
+			(e) =>
+				this.packageWords.some((w) => e.includes(w)) ||
+				/dynamic-node-parameters|credentials\/test/.test(e),
+		);
 		return { ours: [...ours, ...failedLoaders], others: errors.filter((e) => !ours.includes(e)) };
 	}
 
@@ -95,7 +126,11 @@ export class Editor {
 	 * through the editor's router (a full load takes 10 s or more), and show `nodeName` in
 	 * the panel's header, else the page is loaded afresh.
 	 */
-	async openNode(workflowId: string, nodeId: string, node?: { name: string; type: string }): Promise<void> {
+	async openNode(
+		workflowId: string,
+		nodeId: string,
+		node?: { name: string; type: string },
+	): Promise<void> {
 		this.answers = [];
 		const route = `/workflow/${workflowId}/${nodeId}`;
 		// Another node type loads afresh: the editor would otherwise ask the new type for the old panel's options.
@@ -132,10 +167,18 @@ export class Editor {
 		})()`)) as true | string;
 		if (pushed !== true) return `the router: ${pushed}`;
 		try {
-			await this.ndv.getByTestId('node-title-container').filter({ hasText: nodeName }).first().waitFor({ timeout: 10_000 });
+			await this.ndv
+				.getByTestId('node-title-container')
+				.filter({ hasText: nodeName })
+				.first()
+				.waitFor({ timeout: 10_000 });
 			await this.page.getByTestId('node-parameters').waitFor({ timeout: 10_000 });
 		} catch {
-			const title = await this.ndv.getByTestId('node-title-container').first().innerText({ timeout: 1_000 }).catch(() => '(no panel)');
+			const title = await this.ndv
+				.getByTestId('node-title-container')
+				.first()
+				.innerText({ timeout: 1_000 })
+				.catch(() => '(no panel)');
 			return `the panel of "${nodeName}" did not show in 10 s (shown: ${title.replace(/\s+/g, ' ').slice(0, 120)})`;
 		}
 		await this.page.waitForTimeout(500);
@@ -148,17 +191,28 @@ export class Editor {
 
 	/** Whether a top-level parameter shows in the open panel (input, list, picker, label or notice). */
 	async renders(name: string, displayName: string): Promise<boolean> {
-		const ids = [`parameter-input-${name}`, `${name}-parameter-input-options-container`, `fixed-collection-${name}`, `resource-locator-${name}`];
+		const ids = [
+			`parameter-input-${name}`,
+			`${name}-parameter-input-options-container`,
+			`fixed-collection-${name}`,
+			`resource-locator-${name}`,
+		];
 		for (const id of ids) if ((await this.ndv.getByTestId(id).count()) > 0) return true;
 		// Collections, notices and the like: their name as the panel prints it.
-		const text = displayName.replace(/<[^>]+>/g, '').trim().slice(0, 40);
+		const text = displayName
+			.replace(/<[^>]+>/g, '')
+			.trim()
+			.slice(0, 40);
 		return text !== '' && (await this.ndv.getByText(text, { exact: false }).count()) > 0;
 	}
 
 	/** The visible entries of the open dropdown, after waiting for the first (up to `ms`). */
 	private async visibleEntries(selector: string, ms: number): Promise<string[]> {
 		const entries = this.page.locator(selector).filter({ visible: true });
-		await entries.first().waitFor({ state: 'visible', timeout: ms }).catch(() => undefined);
+		await entries
+			.first()
+			.waitFor({ state: 'visible', timeout: ms })
+			.catch(() => undefined);
 		return (await entries.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
 	}
 
@@ -167,7 +221,12 @@ export class Editor {
 		const locator = this.ndv.getByTestId(`resource-locator-${name}`).first();
 		await locator.getByTestId('rlc-input').click();
 		const entries = await this.visibleEntries('[data-test-id="rlc-item"]', 15_000);
-		if (entries.length > 0) await this.page.locator('[data-test-id="rlc-item"]').filter({ visible: true }).first().click();
+		if (entries.length > 0)
+			await this.page
+				.locator('[data-test-id="rlc-item"]')
+				.filter({ visible: true })
+				.first()
+				.click();
 		else await this.page.keyboard.press('Escape');
 		await this.page.waitForTimeout(500);
 		return entries;
@@ -183,7 +242,10 @@ export class Editor {
 			await input.scrollIntoViewIfNeeded();
 			const box = input.locator('input, .el-select__wrapper').first();
 			await ((await box.count()) > 0 ? box : input).click();
-			entries = await this.visibleEntries('.el-select-dropdown__item, [data-test-id="parameter-input-item"]', 8_000);
+			entries = await this.visibleEntries(
+				'.el-select-dropdown__item, [data-test-id="parameter-input-item"]',
+				8_000,
+			);
 			await this.page.keyboard.press('Escape');
 			await this.page.waitForTimeout(attempt === 0 && entries.length === 0 ? 1_000 : 200);
 		}
@@ -193,7 +255,12 @@ export class Editor {
 	/** Picks the entry of an options dropdown whose text starts with `label`. */
 	async choose(name: string, label: string): Promise<void> {
 		await this.ndv.getByTestId(`parameter-input-${name}`).first().click();
-		await this.page.locator('.el-select-dropdown__item, [data-test-id="parameter-input-item"]').filter({ visible: true }).filter({ hasText: label }).first().click();
+		await this.page
+			.locator('.el-select-dropdown__item, [data-test-id="parameter-input-item"]')
+			.filter({ visible: true })
+			.filter({ hasText: label })
+			.first()
+			.click();
 		await this.page.waitForTimeout(500);
 	}
 
@@ -201,7 +268,11 @@ export class Editor {
 	 * Waits (up to `ms`) for an answer of a loader route for `method` that satisfies `wanted`;
 	 * at the end, the latest answer for `method`, if any.
 	 */
-	async answer(method: string, ms: number, wanted: (answer: LoaderAnswer) => boolean = () => true): Promise<LoaderAnswer | undefined> {
+	async answer(
+		method: string,
+		ms: number,
+		wanted: (answer: LoaderAnswer) => boolean = () => true,
+	): Promise<LoaderAnswer | undefined> {
 		const deadline = Date.now() + ms;
 		for (;;) {
 			const mine = this.answers.filter((a) => a.method === method);

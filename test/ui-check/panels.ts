@@ -43,19 +43,32 @@ export interface Expected {
 function nestedLoaders(property: INodeProperties): Expected['nested'] {
 	const found: NonNullable<Expected['nested']> = [];
 	for (const option of property.options ?? []) {
-		const inner = 'values' in option ? (option.values as INodeProperties[]) : [option as INodeProperties];
+		const inner =
+			'values' in option ? (option.values as INodeProperties[]) : [option as INodeProperties];
 		for (const value of inner) {
 			const method = value.typeOptions?.loadOptionsMethod;
-			if (method && 'displayName' in option) found.push({ name: value.name, displayName: value.displayName, entry: String(option.displayName), loadOptions: method });
+			if (method && 'displayName' in option)
+				found.push({
+					name: value.name,
+					displayName: value.displayName,
+					entry: String(option.displayName),
+					loadOptions: method,
+				});
 		}
 	}
 	return found.length > 0 ? found : undefined;
 }
 
 export function nodeDescriptions(): Array<{ type: string; description: INodeTypeDescription }> {
-	const pkg = require(path.join(ROOT, 'package.json')) as { name: string; n8n: { nodes: string[] } };
+	const pkg = require(path.join(ROOT, 'package.json')) as {
+		name: string;
+		n8n: { nodes: string[] };
+	};
 	return pkg.n8n.nodes.map((file) => {
-		const exports = require(path.join(ROOT, file)) as Record<string, new () => { description: INodeTypeDescription }>;
+		const exports = require(path.join(ROOT, file)) as Record<
+			string,
+			new () => { description: INodeTypeDescription }
+		>;
 		const NodeClass = Object.values(exports)[0];
 		const description = new NodeClass().description;
 		return { type: `${pkg.name}.${description.name}`, description };
@@ -65,9 +78,14 @@ export function nodeDescriptions(): Array<{ type: string; description: INodeType
 /** The fields of the package's credential (package.json's `n8n.credentials`), as its form shows them. */
 export function credentialFields(): Array<{ name: string; displayName: string }> {
 	const pkg = require(path.join(ROOT, 'package.json')) as { n8n: { credentials: string[] } };
-	const exports = require(path.join(ROOT, pkg.n8n.credentials[0])) as Record<string, new () => { properties: INodeProperties[] }>;
+	const exports = require(path.join(ROOT, pkg.n8n.credentials[0])) as Record<
+		string,
+		new () => { properties: INodeProperties[] }
+	>;
 	const properties = new (Object.values(exports)[0])().properties;
-	return properties.filter((p) => p.type !== 'hidden' && p.type !== 'notice').map((p) => ({ name: p.name, displayName: p.displayName }));
+	return properties
+		.filter((p) => p.type !== 'hidden' && p.type !== 'notice')
+		.map((p) => ({ name: p.name, displayName: p.displayName }));
 }
 
 const shownBy = (properties: INodeProperties[], name: string): unknown[] =>
@@ -79,23 +97,50 @@ function optionLabel(property: INodeProperties | undefined, value: unknown): str
 }
 
 /** The version the editor gives a new node (saved workflows of older versions keep theirs). */
-export const latestVersion = (description: INodeTypeDescription): number => Math.max(...[description.version].flat());
+export const latestVersion = (description: INodeTypeDescription): number =>
+	Math.max(...[description.version].flat());
 
-const slug = (text: string) => text.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+const slug = (text: string) =>
+	text
+		.replace(/[^A-Za-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '')
+		.toLowerCase();
 
 /** The parameters shown for these values (top level, as the panel lists them). */
-export function visibleParameters(description: INodeTypeDescription, parameters: INodeParameters): Expected[] {
-	const values = NodeHelpers.getNodeParameters(description.properties, parameters, true, false, { typeVersion: latestVersion(description) }, description) ?? {};
+export function visibleParameters(
+	description: INodeTypeDescription,
+	parameters: INodeParameters,
+): Expected[] {
+	const values =
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			{ typeVersion: latestVersion(description) },
+			description,
+		) ?? {};
 	return description.properties
-		.filter((p) => p.type !== 'hidden' && NodeHelpers.displayParameter(values, p, { typeVersion: latestVersion(description) }, description))
+		.filter(
+			(p) =>
+				p.type !== 'hidden' &&
+				NodeHelpers.displayParameter(
+					values,
+					p,
+					{ typeVersion: latestVersion(description) },
+					description,
+				),
+		)
 		.map((p) => ({
 			name: p.name,
 			displayName: p.displayName,
 			type: p.type,
 			loadOptions: p.typeOptions?.loadOptionsMethod,
-			searchList: p.modes?.find((m) => m.typeOptions?.searchListMethod)?.typeOptions?.searchListMethod,
+			searchList: p.modes?.find((m) => m.typeOptions?.searchListMethod)?.typeOptions
+				?.searchListMethod,
 			resourceMapper: p.typeOptions?.resourceMapper?.resourceMapperMethod,
-			nested: p.type === 'fixedCollection' || p.type === 'collection' ? nestedLoaders(p) : undefined,
+			nested:
+				p.type === 'fixedCollection' || p.type === 'collection' ? nestedLoaders(p) : undefined,
 		}));
 }
 
@@ -112,10 +157,16 @@ function openGates(description: INodeTypeDescription, base: INodeParameters): IN
 			if (!property || shown.length === 0) continue;
 			if (property.type === 'boolean' && shown.includes(true)) opened[p.name] = true;
 			if (property.type === 'options') {
-				const value = shown.find((v) => v !== property.default && property.options?.some((o) => 'value' in o && o.value === v));
+				const value = shown.find(
+					(v) =>
+						v !== property.default && property.options?.some((o) => 'value' in o && o.value === v),
+				);
 				if (value !== undefined) opened[p.name] = value as string;
 			}
-			if (property.type === 'multiOptions') opened[p.name] = (property.options ?? []).map((o) => ('value' in o ? o.value : '')) as string[];
+			if (property.type === 'multiOptions')
+				opened[p.name] = (property.options ?? []).map((o) =>
+					'value' in o ? o.value : '',
+				) as string[];
 		}
 	}
 	return opened;
@@ -128,21 +179,53 @@ export function panels(): Panel[] {
 		const properties = description.properties;
 		// The selectors that drive the rest: resource, then operation (per resource).
 		const resource = properties.find((p) => p.name === 'resource' && p.type === 'options');
-		const resources = resource?.options?.map((o) => ('value' in o ? (o.value as string) : '')) ?? [undefined];
+		const resources = resource?.options?.map((o) => ('value' in o ? (o.value as string) : '')) ?? [
+			undefined,
+		];
 		for (const resourceValue of resources) {
 			const scope: INodeParameters = resourceValue === undefined ? {} : { resource: resourceValue };
-			const operation = properties.find((p) => p.name === 'operation' && p.type === 'options' && NodeHelpers.displayParameter(scope, p, { typeVersion: latestVersion(description) }, description));
-			const operations = operation?.options?.map((o) => ('value' in o ? (o.value as string) : '')) ?? [undefined];
+			const operation = properties.find(
+				(p) =>
+					p.name === 'operation' &&
+					p.type === 'options' &&
+					NodeHelpers.displayParameter(
+						scope,
+						p,
+						{ typeVersion: latestVersion(description) },
+						description,
+					),
+			);
+			const operations = operation?.options?.map((o) =>
+				'value' in o ? (o.value as string) : '',
+			) ?? [undefined];
 			for (const operationValue of operations) {
-				const base: INodeParameters = operationValue === undefined ? { ...scope } : { ...scope, operation: operationValue };
-				const title = [description.displayName, resourceValue && optionLabel(resource, resourceValue), operationValue && optionLabel(operation, operationValue)].filter(Boolean).join(' › ');
-				const id = slug([description.name, resourceValue, operationValue].filter(Boolean).join('-'));
+				const base: INodeParameters =
+					operationValue === undefined ? { ...scope } : { ...scope, operation: operationValue };
+				const title = [
+					description.displayName,
+					resourceValue && optionLabel(resource, resourceValue),
+					operationValue && optionLabel(operation, operationValue),
+				]
+					.filter(Boolean)
+					.join(' › ');
+				const id = slug(
+					[description.name, resourceValue, operationValue].filter(Boolean).join('-'),
+				);
 				result.push({ title, id, nodeType: type, description, parameters: base });
 				const opened = openGates(description, base);
-				const names = (values: INodeParameters) => visibleParameters(description, values).map((p) => p.name).join();
+				const names = (values: INodeParameters) =>
+					visibleParameters(description, values)
+						.map((p) => p.name)
+						.join();
 				if (names(opened) !== names(base)) {
 					const gates = Object.keys(opened).filter((k) => !(k in base));
-					result.push({ title: `${title} (with ${gates.join(', ')})`, id: `${id}-open`, nodeType: type, description, parameters: opened });
+					result.push({
+						title: `${title} (with ${gates.join(', ')})`,
+						id: `${id}-open`,
+						nodeType: type,
+						description,
+						parameters: opened,
+					});
 				}
 			}
 		}

@@ -17,8 +17,25 @@ import { execFileSync } from 'child_process';
 import { existsSync, mkdirSync } from 'fs';
 import path from 'path';
 
-import { type CredentialFixture, ROOT, type SandboxInfo, Stack, stopOnExit } from '../../scripts/lib/stack';
-import { CREDENTIAL_ID, elapsedSeconds, EXAMPLES_DIR, loadWorkflows, log, PACKAGE, PLAIN_CREDENTIAL_ID, results, runMain, WORKFLOWS_DIR } from '../e2e/lib';
+import {
+	type CredentialFixture,
+	ROOT,
+	type SandboxInfo,
+	Stack,
+	stopOnExit,
+} from '../../scripts/lib/stack';
+import {
+	CREDENTIAL_ID,
+	elapsedSeconds,
+	EXAMPLES_DIR,
+	loadWorkflows,
+	log,
+	PACKAGE,
+	PLAIN_CREDENTIAL_ID,
+	results,
+	runMain,
+	WORKFLOWS_DIR,
+} from '../e2e/lib';
 import { checkAgentTools } from './agent';
 import { checkCredential, checkPanel, tally } from './checks';
 import { checkFindingsB } from './findings-b';
@@ -33,11 +50,35 @@ const UNREACHABLE_ID = 'DsUiUnreachab001';
 const MALFORMED_ID = 'DsUiMalformedU01';
 
 const credentials = (sandbox: SandboxInfo): CredentialFixture[] => [
-	{ id: CREDENTIAL_ID, name: 'Document Signing sandbox', type: 'documentSigningApi', data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret } },
-	{ id: PLAIN_CREDENTIAL_ID, name: 'Document Signing sandbox without webhook secret', type: 'documentSigningApi', data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: '' } },
+	{
+		id: CREDENTIAL_ID,
+		name: 'Document Signing sandbox',
+		type: 'documentSigningApi',
+		data: {
+			baseUrl: sandbox.baseUrl,
+			apiKey: sandbox.apiKey,
+			webhookSecret: sandbox.webhookSecret,
+		},
+	},
+	{
+		id: PLAIN_CREDENTIAL_ID,
+		name: 'Document Signing sandbox without webhook secret',
+		type: 'documentSigningApi',
+		data: { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: '' },
+	},
 	// Nothing listens on port 9 of loopback: the connection is refused.
-	{ id: UNREACHABLE_ID, name: 'Document Signing, host not reachable', type: 'documentSigningApi', data: { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: sandbox.apiKey, webhookSecret: '' } },
-	{ id: MALFORMED_ID, name: 'Document Signing, malformed address', type: 'documentSigningApi', data: { baseUrl: 'htp:/sandbox api', apiKey: sandbox.apiKey, webhookSecret: '' } },
+	{
+		id: UNREACHABLE_ID,
+		name: 'Document Signing, host not reachable',
+		type: 'documentSigningApi',
+		data: { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: sandbox.apiKey, webhookSecret: '' },
+	},
+	{
+		id: MALFORMED_ID,
+		name: 'Document Signing, malformed address',
+		type: 'documentSigningApi',
+		data: { baseUrl: 'htp:/sandbox api', apiKey: sandbox.apiKey, webhookSecret: '' },
+	},
 ];
 
 /** Debian's chromium when it is not there yet (a fresh machine). */
@@ -45,14 +86,21 @@ function ensureChromium(): void {
 	if (existsSync(CHROMIUM)) return;
 	log(`${CHROMIUM} is missing: apt-get install -y chromium`);
 	const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-	const apt = (args: string[]) => execFileSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+	const apt = (args: string[]) =>
+		execFileSync(
+			sudo[0] ?? 'apt-get',
+			[...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args],
+			{ stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
+		);
 	apt(['update']);
 	apt(['install', '-y', '--no-install-recommends', 'chromium']);
 }
 
 /** One workflow with a node per panel (nodes side by side), as the REST API saves it. */
 function panelWorkflow(all: Panel[]): { body: object; nodeIds: string[]; nodeNames: string[] } {
-	const nodeIds = all.map((panel, i) => `ui-${String(i).padStart(3, '0')}-${panel.id}`.slice(0, 60));
+	const nodeIds = all.map((panel, i) =>
+		`ui-${String(i).padStart(3, '0')}-${panel.id}`.slice(0, 60),
+	);
 	const nodeNames = all.map((panel, i) => `${i + 1}. ${panel.title}`.slice(0, 120));
 	const nodes = all.map((panel, i) => ({
 		id: nodeIds[i],
@@ -61,10 +109,28 @@ function panelWorkflow(all: Panel[]): { body: object; nodeIds: string[]; nodeNam
 		typeVersion: latestVersion(panel.description),
 		position: [(i % 8) * 260, Math.floor(i / 8) * 200],
 		parameters: panel.parameters,
-		...(panel.description.webhooks ? { webhookId: `0000ui00-0000-4000-8000-${String(i).padStart(12, '0')}` } : {}),
-		...(panel.description.credentials?.length ? { credentials: { documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing sandbox' } } } : {}),
+		...(panel.description.webhooks
+			? { webhookId: `0000ui00-0000-4000-8000-${String(i).padStart(12, '0')}` }
+			: {}),
+		...(panel.description.credentials?.length
+			? {
+					credentials: {
+						documentSigningApi: { id: CREDENTIAL_ID, name: 'Document Signing sandbox' },
+					},
+				}
+			: {}),
 	}));
-	return { body: { name: 'Editor check: every panel', active: false, settings: {}, connections: {}, nodes }, nodeIds, nodeNames };
+	return {
+		body: {
+			name: 'Editor check: every panel',
+			active: false,
+			settings: {},
+			connections: {},
+			nodes,
+		},
+		nodeIds,
+		nodeNames,
+	};
 }
 
 async function main(): Promise<void> {
@@ -75,7 +141,10 @@ async function main(): Promise<void> {
 	try {
 		await stack.start({
 			credentials,
-			workflows: [...Object.values(loadWorkflows(WORKFLOWS_DIR)), ...Object.values(loadWorkflows(EXAMPLES_DIR))],
+			workflows: [
+				...Object.values(loadWorkflows(WORKFLOWS_DIR)),
+				...Object.values(loadWorkflows(EXAMPLES_DIR)),
+			],
 			substitutions: { __FILES_DIR__: stack.filesDir },
 		});
 	} catch (error) {
@@ -86,14 +155,19 @@ async function main(): Promise<void> {
 	results.push({ name: 'stack starts', ok: true });
 
 	const seeded = await seedSandbox(stack.sandbox);
-	log(`sandbox filled: ${seeded.made.join(', ')}${seeded.skipped.length ? `; skipped: ${seeded.skipped.join('; ')}` : ''}`);
+	log(
+		`sandbox filled: ${seeded.made.join(', ')}${seeded.skipped.length ? `; skipped: ${seeded.skipped.join('; ')}` : ''}`,
+	);
 
 	const only = process.env.UI_CHECK_ONLY ?? '';
 	// `findings` opens no panel of the list: only the findings' own workflow and the defaults check.
 	const all = only.startsWith('findings') ? [] : panels().filter((p) => p.title.includes(only));
 	const { body, nodeIds, nodeNames } = panelWorkflow(all);
 	const saved = await stack.rest.post('/workflows', body);
-	if (saved.status !== 200) throw new Error(`saving the panel workflow answered ${saved.status}: ${JSON.stringify(saved.data).slice(0, 300)}`);
+	if (saved.status !== 200)
+		throw new Error(
+			`saving the panel workflow answered ${saved.status}: ${JSON.stringify(saved.data).slice(0, 300)}`,
+		);
 	const workflowId = (saved.data as { data: { id: string } }).data.id;
 	log(`${all.length} panels in workflow ${workflowId}`);
 
@@ -105,7 +179,8 @@ async function main(): Promise<void> {
 		await browser.launch();
 		await browser.signIn();
 		results.push({ name: 'signed into the editor in Chromium', ok: true });
-		for (const [i, panel] of all.entries()) await checkPanel(browser, workflowId, { id: nodeIds[i], name: nodeNames[i] }, panel, shots);
+		for (const [i, panel] of all.entries())
+			await checkPanel(browser, workflowId, { id: nodeIds[i], name: nodeNames[i] }, panel, shots);
 		if (!only || 'agent tools'.includes(only)) await checkAgentTools(browser, stack, shots);
 		if (!only || only === 'findings') {
 			await checkFindings(browser, stack);
@@ -116,9 +191,30 @@ async function main(): Promise<void> {
 
 		if (!only || 'credential'.includes(only)) {
 			const fields = credentialFields();
-			await checkCredential(browser, stack.n8nUrl, { id: CREDENTIAL_ID, name: 'Document Signing sandbox', fields }, true, shots, 'credential');
-			await checkCredential(browser, stack.n8nUrl, { id: UNREACHABLE_ID, name: 'Document Signing, host not reachable', fields }, false, shots, 'credential-unreachable');
-			await checkCredential(browser, stack.n8nUrl, { id: MALFORMED_ID, name: 'Document Signing, malformed address', fields }, false, shots, 'credential-malformed');
+			await checkCredential(
+				browser,
+				stack.n8nUrl,
+				{ id: CREDENTIAL_ID, name: 'Document Signing sandbox', fields },
+				true,
+				shots,
+				'credential',
+			);
+			await checkCredential(
+				browser,
+				stack.n8nUrl,
+				{ id: UNREACHABLE_ID, name: 'Document Signing, host not reachable', fields },
+				false,
+				shots,
+				'credential-unreachable',
+			);
+			await checkCredential(
+				browser,
+				stack.n8nUrl,
+				{ id: MALFORMED_ID, name: 'Document Signing, malformed address', fields },
+				false,
+				shots,
+				'credential-malformed',
+			);
 		}
 	} catch (error) {
 		log(`FAIL  the editor check stopped: ${(error as Error).stack ?? String(error)}`);
@@ -128,14 +224,20 @@ async function main(): Promise<void> {
 }
 
 /** Closes the browser, stops n8n and the sandbox, prints the summary as the last line and exits. */
-async function finish(stack: Stack, editor: Editor, stopAndExit: (code: number) => Promise<never>): Promise<never> {
+async function finish(
+	stack: Stack,
+	editor: Editor,
+	stopAndExit: (code: number) => Promise<never>,
+): Promise<never> {
 	await editor.close().catch(() => undefined);
 	log('stopping n8n and the sandbox');
 	await stack.stop();
 	const passed = results.filter((r) => r.ok).length;
 	const failed = results.length - passed;
 	for (const r of results.filter((x) => !x.ok)) log(`FAILED: ${r.name}`);
-	log(`${tally.panels} panels opened, ${tally.parameters} parameters and ${tally.loaders} pickers/loaders checked, ${tally.screenshots} screenshots in ${path.relative(ROOT, SHOTS_DIR)}/, done in ${elapsedSeconds()} s`);
+	log(
+		`${tally.panels} panels opened, ${tally.parameters} parameters and ${tally.loaders} pickers/loaders checked, ${tally.screenshots} screenshots in ${path.relative(ROOT, SHOTS_DIR)}/, done in ${elapsedSeconds()} s`,
+	);
 	console.log(`${passed} passed, ${failed} failed`);
 	return await stopAndExit(failed === 0 ? 0 : 1);
 }

@@ -26,7 +26,10 @@ const field = (fieldKey: string, label: string, y: number) => ({
 });
 
 /** A one-page PDF (the sandbox checks the `%PDF-` signature and the content type). */
-const MINIMAL_PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n', 'latin1');
+const MINIMAL_PDF = Buffer.from(
+	'%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+	'latin1',
+);
 
 export async function seedSandbox(sandbox: SandboxInfo): Promise<Seeded> {
 	const api = axios.create({
@@ -36,7 +39,12 @@ export async function seedSandbox(sandbox: SandboxInfo): Promise<Seeded> {
 		timeout: 30_000,
 	});
 	const seeded: Seeded = { made: [], skipped: [] };
-	const make = async (what: string, method: 'post' | 'patch', url: string, body: object): Promise<Record<string, unknown> | undefined> => {
+	const make = async (
+		what: string,
+		method: 'post' | 'patch',
+		url: string,
+		body: object,
+	): Promise<Record<string, unknown> | undefined> => {
 		const response = await api.request({ method, url, data: body });
 		if (response.status >= 300) {
 			seeded.skipped.push(`${what}: ${method.toUpperCase()} ${url} answered ${response.status}`);
@@ -58,18 +66,31 @@ export async function seedSandbox(sandbox: SandboxInfo): Promise<Seeded> {
 		formFields: [
 			field('monthly_rent', 'Monthly rent', 100),
 			field('start_date', 'Start date', 140),
-			{ ...field('tenant_signature', 'Tenant signature', 400), type: 'signature', assignee: { type: 'recipient', templateRecipientId: 'tenant' } },
+			{
+				...field('tenant_signature', 'Tenant signature', 400),
+				type: 'signature',
+				assignee: { type: 'recipient', templateRecipientId: 'tenant' },
+			},
 		],
 	});
 	// Publishing a signing workflow needs its templates' PDFs: upload one to the grant.
 	const upload = template?.upload as { url?: string } | undefined;
 	if (upload?.url) {
-		const put = await axios.put(upload.url, MINIMAL_PDF, { headers: { 'Content-Type': 'application/pdf' }, validateStatus: () => true });
+		const put = await axios.put(upload.url, MINIMAL_PDF, {
+			headers: { 'Content-Type': 'application/pdf' },
+			validateStatus: () => true,
+		});
 		if (put.status === 200) seeded.made.push('template PDF');
 		else seeded.skipped.push(`template PDF: PUT answered ${put.status}`);
 	}
-	const archived = await make('template to archive', 'post', '/templates', { name: 'Old NDA', fileName: 'nda.pdf' });
-	if (archived) await make('archived template', 'patch', `/templates/${String(archived.id)}`, { status: 'archived' });
+	const archived = await make('template to archive', 'post', '/templates', {
+		name: 'Old NDA',
+		fileName: 'nda.pdf',
+	});
+	if (archived)
+		await make('archived template', 'patch', `/templates/${String(archived.id)}`, {
+			status: 'archived',
+		});
 	if (template) {
 		const workflow = await make('signing workflow', 'post', '/workflows', {
 			name: 'Lease signing',
@@ -83,7 +104,13 @@ export async function seedSandbox(sandbox: SandboxInfo): Promise<Seeded> {
 		});
 		// The create answers { definition, version }.
 		const definition = (workflow?.definition ?? workflow) as Record<string, unknown> | undefined;
-		if (definition?.id) await make('published signing workflow', 'post', `/workflows/${String(definition.id)}/publish`, {});
+		if (definition?.id)
+			await make(
+				'published signing workflow',
+				'post',
+				`/workflows/${String(definition.id)}/publish`,
+				{},
+			);
 	}
 	return seeded;
 }

@@ -8,7 +8,20 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Harness } from '../harness';
 import { errorText, type OpRun } from '../envelope/helpers';
 
-export { admin, errorText, estampParams, makePdf, pdfItem, recipientFields, runOp, SIGNER, APPROVER, seedEnvelope, waitFor, type OpRun } from '../envelope/helpers';
+export {
+	admin,
+	errorText,
+	estampParams,
+	makePdf,
+	pdfItem,
+	recipientFields,
+	runOp,
+	SIGNER,
+	APPROVER,
+	seedEnvelope,
+	waitFor,
+	type OpRun,
+} from '../envelope/helpers';
 export { byId, runTemplateOp, seedTemplate, keyWith } from '../template/helpers';
 export { runWorkflowOp, seedWorkflow, runParams, configFor } from '../workflow/helpers';
 
@@ -36,12 +49,19 @@ export function expectFails(run: OpRun, parts: string[]): string {
 }
 
 /** Query parameters of the logged list requests of `path`, in order. */
-export function listQueries(run: OpRun, path: string): Array<{ status: number; limit: string | undefined; page: string | undefined }> {
+export function listQueries(
+	run: OpRun,
+	path: string,
+): Array<{ status: number; limit: string | undefined; page: string | undefined }> {
 	return run.requests
 		.filter((r) => r.method === 'GET' && r.path === `/api/v1${path}`)
 		.map((r) => {
 			const query = (r.query ?? {}) as IDataObject;
-			return { status: r.status, limit: query.limit as string | undefined, page: query.page as string | undefined };
+			return {
+				status: r.status,
+				limit: query.limit as string | undefined,
+				page: query.page as string | undefined,
+			};
 		});
 }
 

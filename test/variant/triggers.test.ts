@@ -31,7 +31,11 @@ describe('Status Trigger against the variant service', () => {
 	it('starts once per envelope reaching a status given in Other Statuses (declined); the refused page size is lowered', async () => {
 		expect(STATUS_POLL.pageSize).toBe(100);
 		const p = await startPollRunner({
-			credentials: { baseUrl: h.sandbox.baseUrl, apiKey: h.sandbox.apiKey, webhookSecret: h.sandbox.webhookSecret },
+			credentials: {
+				baseUrl: h.sandbox.baseUrl,
+				apiKey: h.sandbox.apiKey,
+				webhookSecret: h.sandbox.webhookSecret,
+			},
 			parameters: { statuses: [], otherStatuses: 'declined' },
 		});
 		const early = (await seedEnvelope(h, { title: 'Declined before' })).id as string;
@@ -39,13 +43,18 @@ describe('Status Trigger against the variant service', () => {
 
 		const start = (await h.requests()).length;
 		expect(await p.poll()).toBeNull();
-		expect(await listLimits(start)).toEqual([[400, '100'], [200, '50']]);
+		expect(await listLimits(start)).toEqual([
+			[400, '100'],
+			[200, '50'],
+		]);
 
 		const later = (await seedEnvelope(h, { title: 'Declined after' })).id as string;
 		await new Promise((resolve) => setTimeout(resolve, 5));
 		await setStatus(h, later, 'declined');
 		const result = await p.poll();
-		expect(result?.items.map((item) => [item.json.envelopeId, item.json.status, item.json.statusName])).toEqual([[later, 'declined', 'declined']]);
+		expect(
+			result?.items.map((item) => [item.json.envelopeId, item.json.status, item.json.statusName]),
+		).toEqual([[later, 'declined', 'declined']]);
 		expect(await p.poll()).toBeNull();
 	});
 });
@@ -56,7 +65,11 @@ describe('Document Signing Trigger against the variant service', () => {
 
 	async function listen(parameters: Record<string, unknown>): Promise<WebhookRunner> {
 		runner = await startWebhookRunner({
-			credentials: { baseUrl: h.sandbox.baseUrl, apiKey: h.sandbox.apiKey, webhookSecret: h.sandbox.webhookSecret },
+			credentials: {
+				baseUrl: h.sandbox.baseUrl,
+				apiKey: h.sandbox.apiKey,
+				webhookSecret: h.sandbox.webhookSecret,
+			},
 			parameters: parameters as never,
 		});
 		const sub = await axios.post(`${h.sandbox.origin}/__sandbox/webhooks`, { url: runner.url });
@@ -65,13 +78,17 @@ describe('Document Signing Trigger against the variant service', () => {
 	}
 
 	async function emit(envelopeId: string, event: string): Promise<void> {
-		const response = await axios.post(`${h.sandbox.origin}/__sandbox/envelopes/${envelopeId}/events`, { event, data: { signer: 'asha@example.com' } });
+		const response = await axios.post(
+			`${h.sandbox.origin}/__sandbox/envelopes/${envelopeId}/events`,
+			{ event, data: { signer: 'asha@example.com' } },
+		);
 		expect(response.status).toBe(201);
 	}
 
 	async function deliveries(count: number, r: WebhookRunner): Promise<number[]> {
 		const end = Date.now() + 10_000;
-		while (r.deliveries.length < count && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
+		while (r.deliveries.length < count && Date.now() < end)
+			await new Promise((resolve) => setTimeout(resolve, 25));
 		return r.deliveries.map((d) => d.status);
 	}
 
@@ -81,7 +98,11 @@ describe('Document Signing Trigger against the variant service', () => {
 		await emit(id, 'document.recipient.signed');
 		await r.waitForExecutions(1);
 		const json = r.executions[0].items[0].json;
-		expect(json).toMatchObject({ event: 'document.recipient.signed', verified: true, data: { envelopeId: id, signer: 'asha@example.com' } });
+		expect(json).toMatchObject({
+			event: 'document.recipient.signed',
+			verified: true,
+			data: { envelopeId: id, signer: 'asha@example.com' },
+		});
 	});
 
 	it('with the default encoding (hex) a base64 signature is refused with 401, nothing starts', async () => {
@@ -95,7 +116,10 @@ describe('Document Signing Trigger against the variant service', () => {
 		const r = await listen({ options: { encoding: 'base64' } });
 		await emit((await seedEnvelope(h)).id as string, 'document.completed');
 		expect(await deliveries(1, r)).toEqual([200]);
-		expect(r.deliveries[0].responseBody).toMatchObject({ started: false, reason: 'event not selected' });
+		expect(r.deliveries[0].responseBody).toMatchObject({
+			started: false,
+			reason: 'event not selected',
+		});
 		expect(r.executions).toHaveLength(0);
 	});
 });

@@ -8,7 +8,18 @@ import type { INodeParameters } from 'n8n-workflow';
 import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.node';
 import { type Harness, startHarness } from '../harness';
 import { loadOptionsContext } from '../harness/load-options';
-import { byId, configFor, errorText, keyWith, type Params, PARTICIPANTS, runParams, runWorkflowOp, seedTemplate, seedWorkflow } from './helpers';
+import {
+	byId,
+	configFor,
+	errorText,
+	keyWith,
+	type Params,
+	PARTICIPANTS,
+	runParams,
+	runWorkflowOp,
+	seedTemplate,
+	seedWorkflow,
+} from './helpers';
 
 describe('signing workflow access', () => {
 	let h: Harness;
@@ -26,7 +37,12 @@ describe('signing workflow access', () => {
 		const { id, templateId } = await seedWorkflow(h);
 		const key = await keyWith(h, ['workflows:read', 'templates:read']);
 		const writes: Params[] = [
-			{ operation: 'create', name: 'X', configInput: 'json', configJson: JSON.stringify(configFor(templateId)) },
+			{
+				operation: 'create',
+				name: 'X',
+				configInput: 'json',
+				configJson: JSON.stringify(configFor(templateId)),
+			},
 			{ operation: 'update', workflowId: byId(id), updateParts: ['name'], name: 'Y' },
 			{ operation: 'publish', workflowId: byId(id) },
 			runParams(id),
@@ -37,22 +53,42 @@ describe('signing workflow access', () => {
 			expect(errorText(run)).not.toContain(key);
 		}
 		expect(h.sandbox.state.workflowRuns.size).toBe(0);
-		const get = await runWorkflowOp(h, { operation: 'get', workflowId: byId(id) }, undefined, withKey(key));
+		const get = await runWorkflowOp(
+			h,
+			{ operation: 'get', workflowId: byId(id) },
+			undefined,
+			withKey(key),
+		);
 		expect(get.result.error).toBeUndefined();
 	});
 
 	it('a key without workflows:read cannot list', async () => {
 		const key = await keyWith(h, ['workflows:write']);
-		const run = await runWorkflowOp(h, { operation: 'getMany', returnAll: true }, undefined, withKey(key));
+		const run = await runWorkflowOp(
+			h,
+			{ operation: 'getMany', returnAll: true },
+			undefined,
+			withKey(key),
+		);
 		expect(errorText(run)).toContain('workflows:read');
 	});
 
 	it('an organization key sees only the organization workflows; its runs use its wallet', async () => {
 		const personal = await seedWorkflow(h, { name: 'Personal' });
 		const org = await seedWorkflow(h, { name: 'Org', apiKey: h.sandbox.orgApiKey });
-		const list = await runWorkflowOp(h, { operation: 'getMany', returnAll: true }, undefined, withKey(h.sandbox.orgApiKey));
+		const list = await runWorkflowOp(
+			h,
+			{ operation: 'getMany', returnAll: true },
+			undefined,
+			withKey(h.sandbox.orgApiKey),
+		);
 		expect(list.items.map((i) => i.json.name)).toEqual(['Org']);
-		const other = await runWorkflowOp(h, runParams(personal.id), undefined, withKey(h.sandbox.orgApiKey));
+		const other = await runWorkflowOp(
+			h,
+			runParams(personal.id),
+			undefined,
+			withKey(h.sandbox.orgApiKey),
+		);
 		expect(errorText(other)).toContain('NOT_FOUND');
 		const own = await runWorkflowOp(h, runParams(org.id), undefined, withKey(h.sandbox.orgApiKey));
 		expect(own.result.error).toBeUndefined();
@@ -65,20 +101,37 @@ describe('signing workflow access', () => {
 		const all = await listSearch.searchWorkflows.call(context);
 		expect(all.results.map((r) => r.value).sort()).toHaveLength(2);
 		const found = await listSearch.searchWorkflows.call(context, 'sale');
-		expect(found.results).toEqual([{ name: expect.stringMatching(/^Property sale \(/), value: sale.id }]);
+		expect(found.results).toEqual([
+			{ name: expect.stringMatching(/^Property sale \(/), value: sale.id },
+		]);
 	});
 
 	it('getWorkflowParticipants lists the keys of the latest published version, or says to publish', async () => {
 		const template = await seedTemplate(h);
-		const created = await h.api<{ definition: { id: string } }>('POST', '/workflows', { name: 'Sale', config: configFor(template.id as string) });
+		const created = await h.api<{ definition: { id: string } }>('POST', '/workflows', {
+			name: 'Sale',
+			config: configFor(template.id as string),
+		});
 		const id = created.definition.id;
-		const parameters: INodeParameters = { resource: 'workflow', operation: 'run', workflowId: { __rl: true, mode: 'id', value: id } };
-		await expect(loadOptions.getWorkflowParticipants.call(loadOptionsContext(h, parameters))).rejects.toThrow('publish it');
+		const parameters: INodeParameters = {
+			resource: 'workflow',
+			operation: 'run',
+			workflowId: { __rl: true, mode: 'id', value: id },
+		};
+		await expect(
+			loadOptions.getWorkflowParticipants.call(loadOptionsContext(h, parameters)),
+		).rejects.toThrow('publish it');
 
 		await h.api('POST', `/workflows/${id}/publish`);
 		// A newer draft with another participant is not offered until it is published.
-		await h.api('PATCH', `/workflows/${id}`, { config: configFor(template.id as string, { participants: [...PARTICIPANTS, { key: 'witness', label: 'Witness', order: 3 }] }) });
-		const options = await loadOptions.getWorkflowParticipants.call(loadOptionsContext(h, parameters));
+		await h.api('PATCH', `/workflows/${id}`, {
+			config: configFor(template.id as string, {
+				participants: [...PARTICIPANTS, { key: 'witness', label: 'Witness', order: 3 }],
+			}),
+		});
+		const options = await loadOptions.getWorkflowParticipants.call(
+			loadOptionsContext(h, parameters),
+		);
 		expect(options.map((o) => o.value)).toEqual(['client', 'legal']);
 		expect(options[0]).toMatchObject({ name: 'Client (client)', description: 'signer, order 1' });
 	});

@@ -17,9 +17,12 @@ export async function runWorkflowOp(
 ): Promise<OpRun> {
 	const before = (await h.requests()).length;
 	const node = {
-		...actionNode({ resource: 'workflow', ...parameters } as Record<string, NodeParameterValueType>, {
-			continueOnFail: options.continueOnFail,
-		}),
+		...actionNode(
+			{ resource: 'workflow', ...parameters } as Record<string, NodeParameterValueType>,
+			{
+				continueOnFail: options.continueOnFail,
+			},
+		),
 		...options.node,
 	};
 	const result = await h.run({
@@ -64,7 +67,8 @@ export async function seedWorkflow(
 		opts.apiKey,
 	);
 	const id = created.definition.id;
-	if (opts.publish !== false) await h.api('POST', `/workflows/${id}/publish`, undefined, opts.apiKey);
+	if (opts.publish !== false)
+		await h.api('POST', `/workflows/${id}/publish`, undefined, opts.apiKey);
 	return { id, templateId };
 }
 
@@ -74,7 +78,11 @@ export function runRecipients(rows: IDataObject[]): IDataObject {
 }
 
 export const CLIENT_ROW = { participantKey: 'client', name: 'Asha Rao', email: 'asha@example.com' };
-export const LEGAL_ROW = { participantKey: 'legal', name: 'Vikram Shah', email: 'vikram@example.com' };
+export const LEGAL_ROW = {
+	participantKey: 'legal',
+	name: 'Vikram Shah',
+	email: 'vikram@example.com',
+};
 
 /** Parameters of a Run with both participants from the fields. */
 export function runParams(workflowId: string, over: Params = {}): Params {

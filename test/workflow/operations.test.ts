@@ -6,7 +6,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
-import { byId, configFor, errorText, PARTICIPANTS, type Params, runWorkflowOp, seedTemplate, seedWorkflow } from './helpers';
+import {
+	byId,
+	configFor,
+	errorText,
+	PARTICIPANTS,
+	type Params,
+	runWorkflowOp,
+	seedTemplate,
+	seedWorkflow,
+} from './helpers';
 
 describe('signing workflow operations', () => {
 	let h: Harness;
@@ -18,7 +27,14 @@ describe('signing workflow operations', () => {
 	beforeEach(async () => await h.reset());
 
 	const versionStatuses = (id: string) =>
-		[...(h.sandbox.state.workflowVersions as Map<string, { workflowDefinitionId: string; version: number; status: string }>).values()]
+		[
+			...(
+				h.sandbox.state.workflowVersions as Map<
+					string,
+					{ workflowDefinitionId: string; version: number; status: string }
+				>
+			).values(),
+		]
 			.filter((v) => v.workflowDefinitionId === id)
 			.sort((a, b) => a.version - b.version)
 			.map((v) => `${v.version}:${v.status}`);
@@ -26,14 +42,37 @@ describe('signing workflow operations', () => {
 	function fieldsConfig(templateId: string): Params {
 		return {
 			configInput: 'fields',
-			documents: { document: [{ templateId: byId(templateId), label: 'Agreement', required: true }] },
+			documents: {
+				document: [{ templateId: byId(templateId), label: 'Agreement', required: true }],
+			},
 			participants: {
 				participant: [
-					{ key: 'client', label: 'Client', order: 1, role: 'signer', signatureMethod: 'electronic', verificationMethod: 'email_verification', required: true },
-					{ key: 'legal', label: 'Legal', order: 2, role: 'approver', signatureMethod: 'electronic', verificationMethod: 'link_only', required: false },
+					{
+						key: 'client',
+						label: 'Client',
+						order: 1,
+						role: 'signer',
+						signatureMethod: 'electronic',
+						verificationMethod: 'email_verification',
+						required: true,
+					},
+					{
+						key: 'legal',
+						label: 'Legal',
+						order: 2,
+						role: 'approver',
+						signatureMethod: 'electronic',
+						verificationMethod: 'link_only',
+						required: false,
+					},
 				],
 			},
-			signingSettings: { mode: 'parallel', expiresInDays: 10, requireFinalSenderConfirmation: false, message: 'Please sign' },
+			signingSettings: {
+				mode: 'parallel',
+				expiresInDays: 10,
+				requireFinalSenderConfirmation: false,
+				message: 'Please sign',
+			},
 			approvalStages: '[]',
 			allowedOverrides: '[]',
 		};
@@ -41,18 +80,52 @@ describe('signing workflow operations', () => {
 
 	it('create from fields: draft version 1 with the config as given', async () => {
 		const template = await seedTemplate(h);
-		const run = await runWorkflowOp(h, { operation: 'create', name: 'Property sale', description: 'Sale deed', ...fieldsConfig(template.id as string) });
+		const run = await runWorkflowOp(h, {
+			operation: 'create',
+			name: 'Property sale',
+			description: 'Sale deed',
+			...fieldsConfig(template.id as string),
+		});
 		expect(run.result.error).toBeUndefined();
-		const { definition, version } = run.items[0].json as { definition: IDataObject; version: IDataObject };
-		expect(definition).toMatchObject({ name: 'Property sale', description: 'Sale deed', status: 'draft', latestPublishedVersion: null });
+		const { definition, version } = run.items[0].json as {
+			definition: IDataObject;
+			version: IDataObject;
+		};
+		expect(definition).toMatchObject({
+			name: 'Property sale',
+			description: 'Sale deed',
+			status: 'draft',
+			latestPublishedVersion: null,
+		});
 		expect(version).toMatchObject({ version: 1, status: 'draft' });
 		expect(version.config).toEqual({
 			documents: [{ templateId: template.id, label: 'Agreement', required: true }],
 			participants: [
-				{ key: 'client', label: 'Client', order: 1, role: 'signer', signatureMethod: 'electronic', verificationMethod: 'email_verification', required: true },
-				{ key: 'legal', label: 'Legal', order: 2, role: 'approver', signatureMethod: 'electronic', verificationMethod: 'link_only', required: false },
+				{
+					key: 'client',
+					label: 'Client',
+					order: 1,
+					role: 'signer',
+					signatureMethod: 'electronic',
+					verificationMethod: 'email_verification',
+					required: true,
+				},
+				{
+					key: 'legal',
+					label: 'Legal',
+					order: 2,
+					role: 'approver',
+					signatureMethod: 'electronic',
+					verificationMethod: 'link_only',
+					required: false,
+				},
 			],
-			execution: { mode: 'parallel', expiresInDays: 10, requireFinalSenderConfirmation: false, message: 'Please sign' },
+			execution: {
+				mode: 'parallel',
+				expiresInDays: 10,
+				requireFinalSenderConfirmation: false,
+				message: 'Please sign',
+			},
 			approvalStages: [],
 			allowedOverrides: [],
 		});
@@ -63,16 +136,30 @@ describe('signing workflow operations', () => {
 	it('create with the e-stamp block puts estampEnabled and estampConfig into execution', async () => {
 		const template = await seedTemplate(h);
 		const { estampParams } = await import('../envelope/helpers');
-		const run = await runWorkflowOp(h, { operation: 'create', name: 'Stamped', ...fieldsConfig(template.id as string), ...estampParams() });
+		const run = await runWorkflowOp(h, {
+			operation: 'create',
+			name: 'Stamped',
+			...fieldsConfig(template.id as string),
+			...estampParams(),
+		});
 		expect(run.result.error).toBeUndefined();
-		const execution = ((run.items[0].json.version as IDataObject).config as IDataObject).execution as IDataObject;
-		expect(execution).toMatchObject({ estampEnabled: true, estampConfig: { state: 'KA', article: 'Affidavit' } });
+		const execution = ((run.items[0].json.version as IDataObject).config as IDataObject)
+			.execution as IDataObject;
+		expect(execution).toMatchObject({
+			estampEnabled: true,
+			estampConfig: { state: 'KA', article: 'Affidavit' },
+		});
 	});
 
 	it('create from JSON; approval stages and overrides as JSON', async () => {
 		const template = await seedTemplate(h);
 		const config = configFor(template.id as string, { approvalStages: [{ name: 'Legal review' }] });
-		const run = await runWorkflowOp(h, { operation: 'create', name: 'From JSON', configInput: 'json', configJson: JSON.stringify(config) });
+		const run = await runWorkflowOp(h, {
+			operation: 'create',
+			name: 'From JSON',
+			configInput: 'json',
+			configJson: JSON.stringify(config),
+		});
 		expect(run.result.error).toBeUndefined();
 		expect((run.items[0].json.version as IDataObject).config).toEqual(config);
 	});
@@ -98,25 +185,46 @@ describe('signing workflow operations', () => {
 
 	it('draft, published and archived versions: update edits the draft, then opens a new draft; publish archives the previous', async () => {
 		const { id, templateId } = await seedWorkflow(h, { publish: false });
-		const edit = await runWorkflowOp(h, { operation: 'update', workflowId: byId(id), updateParts: ['description'], description: 'First edit' });
-		expect(edit.items[0].json).toMatchObject({ versionWritten: 1, version: { version: 1, status: 'draft' } });
+		const edit = await runWorkflowOp(h, {
+			operation: 'update',
+			workflowId: byId(id),
+			updateParts: ['description'],
+			description: 'First edit',
+		});
+		expect(edit.items[0].json).toMatchObject({
+			versionWritten: 1,
+			version: { version: 1, status: 'draft' },
+		});
 		expect(versionStatuses(id)).toEqual(['1:draft']);
 
 		const published = await runWorkflowOp(h, { operation: 'publish', workflowId: byId(id) });
-		expect(published.items[0].json).toMatchObject({ definition: { status: 'published', latestPublishedVersion: 1 }, version: { version: 1, status: 'published' } });
+		expect(published.items[0].json).toMatchObject({
+			definition: { status: 'published', latestPublishedVersion: 1 },
+			version: { version: 1, status: 'published' },
+		});
 
 		const changed = await runWorkflowOp(h, {
 			operation: 'update',
 			workflowId: byId(id),
 			updateParts: ['config'],
 			configInput: 'json',
-			configJson: JSON.stringify(configFor(templateId, { participants: [{ ...PARTICIPANTS[0], label: 'Buyer' }] })),
+			configJson: JSON.stringify(
+				configFor(templateId, { participants: [{ ...PARTICIPANTS[0], label: 'Buyer' }] }),
+			),
 		});
-		expect(changed.items[0].json).toMatchObject({ versionWritten: 2, version: { version: 2, status: 'draft' } });
+		expect(changed.items[0].json).toMatchObject({
+			versionWritten: 2,
+			version: { version: 2, status: 'draft' },
+		});
 		expect(versionStatuses(id)).toEqual(['1:published', '2:draft']);
 
 		// A second edit changes draft 2, not a third version.
-		const again = await runWorkflowOp(h, { operation: 'update', workflowId: byId(id), updateParts: ['name'], name: 'Sale v2' });
+		const again = await runWorkflowOp(h, {
+			operation: 'update',
+			workflowId: byId(id),
+			updateParts: ['name'],
+			name: 'Sale v2',
+		});
 		expect(again.items[0].json).toMatchObject({ versionWritten: 2 });
 
 		await runWorkflowOp(h, { operation: 'publish', workflowId: byId(id) });
@@ -131,7 +239,10 @@ describe('signing workflow operations', () => {
 
 	it('publish refuses a workflow whose templates are not ready (no PDF; archived)', async () => {
 		const noPdf = await seedTemplate(h, {}, { upload: false });
-		const created = await h.api<{ definition: { id: string } }>('POST', '/workflows', { name: 'Not ready', config: configFor(noPdf.id as string) });
+		const created = await h.api<{ definition: { id: string } }>('POST', '/workflows', {
+			name: 'Not ready',
+			config: configFor(noPdf.id as string),
+		});
 		const id = created.definition.id;
 		const run = await runWorkflowOp(h, { operation: 'publish', workflowId: byId(id) });
 		expect(errorText(run)).toContain('has no uploaded PDF');

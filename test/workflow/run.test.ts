@@ -39,17 +39,30 @@ describe('signing workflow run', () => {
 	afterEach(async () => await h.fault({}));
 
 	const runsOf = (workflowId: string) =>
-		[...(h.sandbox.state.workflowRuns as Map<string, { workflowId: string; envelopeIds: string[]; idempotencyKey: string | null }>).values()].filter(
-			(r) => r.workflowId === workflowId,
-		);
+		[
+			...(
+				h.sandbox.state.workflowRuns as Map<
+					string,
+					{ workflowId: string; envelopeIds: string[]; idempotencyKey: string | null }
+				>
+			).values(),
+		].filter((r) => r.workflowId === workflowId);
 
 	it('creates and sends the envelope; outputs the envelope and its approval state as the API returns them', async () => {
 		const { id, templateId } = await seedWorkflow(h);
 		const run = await runWorkflowOp(h, runParams(id));
 		expect(run.result.error).toBeUndefined();
-		const json = run.items[0].json as { envelope: IDataObject; approval: IDataObject; run: IDataObject };
+		const json = run.items[0].json as {
+			envelope: IDataObject;
+			approval: IDataObject;
+			run: IDataObject;
+		};
 		expect(json.run).toMatchObject({ workflowId: id, version: 1 });
-		expect(json.envelope).toMatchObject({ title: 'Sale of 12 MG Road', status: 'pending', templateId });
+		expect(json.envelope).toMatchObject({
+			title: 'Sale of 12 MG Road',
+			status: 'pending',
+			templateId,
+		});
 		expect((json.envelope.recipients as IDataObject[]).map((r) => [r.name, r.role])).toEqual([
 			['Asha Rao', 'signer'],
 			['Vikram Shah', 'approver'],
@@ -57,14 +70,21 @@ describe('signing workflow run', () => {
 		expect(json.approval).toEqual({ required: false, status: 'not_required' });
 		expect(run.items[0].pairedItem).toEqual({ item: 0 });
 		// No read of the workflow (a guessed path needing workflows:read): the run alone.
-		expect(run.requests.map((r) => [r.method, r.path])).toEqual([['POST', `/api/v1/workflows/${id}/runs`]]);
+		expect(run.requests.map((r) => [r.method, r.path])).toEqual([
+			['POST', `/api/v1/workflows/${id}/runs`],
+		]);
 	});
 
 	it('uses the latest published version, not a newer draft', async () => {
 		const { id, templateId } = await seedWorkflow(h);
 		// Version 2 (draft) adds a required participant the run does not name.
 		await h.api('PATCH', `/workflows/${id}`, {
-			config: configFor(templateId, { participants: [...PARTICIPANTS, { key: 'witness', label: 'Witness', order: 3, role: 'signer' }] }),
+			config: configFor(templateId, {
+				participants: [
+					...PARTICIPANTS,
+					{ key: 'witness', label: 'Witness', order: 3, role: 'signer' },
+				],
+			}),
 		});
 		const onV1 = await runWorkflowOp(h, runParams(id));
 		expect(onV1.items[0].json).toMatchObject({ run: { version: 1 } });
@@ -76,7 +96,11 @@ describe('signing workflow run', () => {
 		expect(errorText(refused)).toContain('witness');
 		expect(runsOf(id)).toHaveLength(1);
 
-		const rows = runRecipients([CLIENT_ROW, { participantKey: 'legal', name: 'V', email: 'v@example.com' }, { participantKey: 'witness', name: 'W', email: 'w@example.com' }]);
+		const rows = runRecipients([
+			CLIENT_ROW,
+			{ participantKey: 'legal', name: 'V', email: 'v@example.com' },
+			{ participantKey: 'witness', name: 'W', email: 'w@example.com' },
+		]);
 		const onV2 = await runWorkflowOp(h, runParams(id, { runRecipients: rows }));
 		expect(onV2.items[0].json).toMatchObject({ run: { version: 2 } });
 		expect((onV2.items[0].json.envelope as { recipients: unknown[] }).recipients).toHaveLength(3);
@@ -84,9 +108,20 @@ describe('signing workflow run', () => {
 
 	it('recipients as JSON, a phone instead of an email', async () => {
 		const { id } = await seedWorkflow(h);
-		const run = await runWorkflowOp(h, runParams(id, { recipientsInput: 'json', recipientsJson: JSON.stringify([CLIENT_ROW, { participantKey: 'legal', name: 'L', phone: '+919876543210' }]) }));
+		const run = await runWorkflowOp(
+			h,
+			runParams(id, {
+				recipientsInput: 'json',
+				recipientsJson: JSON.stringify([
+					CLIENT_ROW,
+					{ participantKey: 'legal', name: 'L', phone: '+919876543210' },
+				]),
+			}),
+		);
 		expect(run.result.error).toBeUndefined();
-		expect((run.items[0].json.envelope as { recipients: IDataObject[] }).recipients[1]).toMatchObject({ phone: '+919876543210' });
+		expect(
+			(run.items[0].json.envelope as { recipients: IDataObject[] }).recipients[1],
+		).toMatchObject({ phone: '+919876543210' });
 	});
 
 	it('a workflow without a published version is refused with what to do, and nothing is run', async () => {
@@ -99,7 +134,15 @@ describe('signing workflow run', () => {
 
 	it('an unknown participant key: the service refuses it by name, nothing run', async () => {
 		const { id } = await seedWorkflow(h);
-		const run = await runWorkflowOp(h, runParams(id, { runRecipients: runRecipients([CLIENT_ROW, { participantKey: 'seller', name: 'S', email: 's@example.com' }]) }));
+		const run = await runWorkflowOp(
+			h,
+			runParams(id, {
+				runRecipients: runRecipients([
+					CLIENT_ROW,
+					{ participantKey: 'seller', name: 'S', email: 's@example.com' },
+				]),
+			}),
+		);
 		expect(errorText(run)).toContain('VALIDATION_ERROR');
 		expect(errorText(run)).toContain('seller');
 		expect(runsOf(id)).toHaveLength(0);
@@ -108,7 +151,12 @@ describe('signing workflow run', () => {
 	it('Continue On Fail: a bad item becomes an error item, the others run; nothing is read first', async () => {
 		const { id } = await seedWorkflow(h);
 		const params = runParams(id, { title: '={{ $json.title }}' });
-		const run = await runWorkflowOp(h, params, [{ json: { title: 'One' } }, { json: { title: '' } }, { json: { title: 'Three' } }], { continueOnFail: true });
+		const run = await runWorkflowOp(
+			h,
+			params,
+			[{ json: { title: 'One' } }, { json: { title: '' } }, { json: { title: 'Three' } }],
+			{ continueOnFail: true },
+		);
 		expect(run.result.error).toBeUndefined();
 		expect(run.items).toHaveLength(3);
 		expect((run.items[0].json.envelope as IDataObject).title).toBe('One');
@@ -127,7 +175,10 @@ describe('signing workflow run', () => {
 
 	it('a custom key: the same key in a later execution returns the first run', async () => {
 		const { id } = await seedWorkflow(h);
-		const params = runParams(id, { idempotency: 'custom', idempotencyKey: '={{ "order-" + $json.order }}' });
+		const params = runParams(id, {
+			idempotency: 'custom',
+			idempotencyKey: '={{ "order-" + $json.order }}',
+		});
 		const first = await runWorkflowOp(h, params, [{ json: { order: 7 } }]);
 		const second = await runWorkflowOp(h, params, [{ json: { order: 7 } }]);
 		expect(second.items[0].json.run).toEqual(first.items[0].json.run);
@@ -156,10 +207,14 @@ describe('signing workflow run', () => {
 			const { id } = await seedWorkflow(h);
 			// Every attempt of the first try is cut: 4 per item.
 			await h.fault({ malformedJson: { path: `/workflows/${id}/runs`, count: 8 } });
-			const run = await runWorkflowOp(h, runParams(id, { title: '={{ $json.title }}' }), items, { node: retryOnFail });
+			const run = await runWorkflowOp(h, runParams(id, { title: '={{ $json.title }}' }), items, {
+				node: retryOnFail,
+			});
 			expect(run.result.error).toBeUndefined();
 			expect(run.items.map((i) => (i.json.envelope as IDataObject).title)).toEqual(['A', 'B']);
-			expect(run.requests.filter((r) => r.method === 'POST' && r.fault === 'malformedJson')).toHaveLength(8);
+			expect(
+				run.requests.filter((r) => r.method === 'POST' && r.fault === 'malformedJson'),
+			).toHaveLength(8);
 			expect(runsOf(id)).toHaveLength(2);
 			expect(await envelopeCount(h)).toBe(2);
 		});
@@ -167,7 +222,12 @@ describe('signing workflow run', () => {
 		it('without a key (None) the same fault and Retry On Fail start a second run per item: why the key matters', async () => {
 			const { id } = await seedWorkflow(h);
 			await h.fault({ malformedJson: { path: `/workflows/${id}/runs`, count: 2 } });
-			const run = await runWorkflowOp(h, runParams(id, { title: '={{ $json.title }}', idempotency: 'none' }), items, { node: retryOnFail });
+			const run = await runWorkflowOp(
+				h,
+				runParams(id, { title: '={{ $json.title }}', idempotency: 'none' }),
+				items,
+				{ node: retryOnFail },
+			);
 			expect(run.result.error).toBeUndefined();
 			// Not resent by the transport (it may have arrived), but n8n's retry runs the node again.
 			expect(runsOf(id)).toHaveLength(4);

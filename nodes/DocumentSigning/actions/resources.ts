@@ -15,7 +15,10 @@ import * as workflow from './workflow/Workflow.resource';
  * with a display condition naming its operation), and one export per operation value,
  * each an OperationModule.
  */
-export type ResourceModule = { description: INodeProperties[]; hints?: NodeHint[] } & Record<string, unknown>;
+export type ResourceModule = { description: INodeProperties[]; hints?: NodeHint[] } & Record<
+	string,
+	unknown
+>;
 
 /**
  * The node's resources. Adding a resource is one import and one entry here: the node's

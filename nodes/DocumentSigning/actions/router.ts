@@ -73,7 +73,10 @@ function findOperation(
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" of resource "${resource}" is not supported`,
-			{ description: 'Choose the Resource and Operation again in the node: this version of the node has no such pair.' },
+			{
+				description:
+					'Choose the Resource and Operation again in the node: this version of the node has no such pair.',
+			},
 		);
 	}
 	return candidate as OperationModule;
@@ -124,7 +127,9 @@ async function runItem(
 }
 
 function descriptionOf(error: NodeApiError | NodeOperationError): IDataObject {
-	return typeof error.description === 'string' && error.description ? { description: error.description } : {};
+	return typeof error.description === 'string' && error.description
+		? { description: error.description }
+		: {};
 }
 
 /**
@@ -132,7 +137,11 @@ function descriptionOf(error: NodeApiError | NodeOperationError): IDataObject {
  * requests were under way (a create among them may have reached the service) and which
  * never started. Nothing that did not finish is reported as done.
  */
-function stoppedError(this: IExecuteFunctions, results: ItemResult[], total: number): NodeOperationError {
+function stoppedError(
+	this: IExecuteFunctions,
+	results: ItemResult[],
+	total: number,
+): NodeOperationError {
 	const underWay: number[] = [];
 	let done = 0;
 	let failed = 0;
@@ -168,16 +177,26 @@ function readSettings(this: IExecuteFunctions): RateSettings {
 		maxRequestsPerSecond?: number;
 	};
 	const maxPerSecond = Math.max(Number(settings.maxRequestsPerSecond) || 0, 0);
-	if (settings.parallelRequests === undefined || settings.parallelRequests === null) return { maxPerSecond };
+	if (settings.parallelRequests === undefined || settings.parallelRequests === null)
+		return { maxPerSecond };
 	const parallel = Math.floor(Number(settings.parallelRequests));
 	return {
-		parallel: Math.min(Math.max(Number.isFinite(parallel) ? parallel : 1, 1), MAX_PARALLEL_REQUESTS),
+		parallel: Math.min(
+			Math.max(Number.isFinite(parallel) ? parallel : 1, 1),
+			MAX_PARALLEL_REQUESTS,
+		),
 		maxPerSecond,
 	};
 }
 
 /** A summary under the node's output when the run had to retry or wait, or was long. */
-function reportProgress(this: IExecuteFunctions, stats: RateStats | undefined, items: number, failed: number, ms: number): void {
+function reportProgress(
+	this: IExecuteFunctions,
+	stats: RateStats | undefined,
+	items: number,
+	failed: number,
+	ms: number,
+): void {
 	if (items < 50 && !stats?.retried && !stats?.rateLimited) return;
 	const parts = [`${items - failed} of ${items} items done in ${(ms / 1000).toFixed(1)} s`];
 	if (failed) parts.push(`${failed} failed`);

@@ -1,8 +1,4 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchResult,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { apiPath } from '../../shared/endpoints';
 import { explainGuessedPath, guessedPath } from '../../shared/paths';
@@ -40,7 +36,10 @@ async function searchPage(
 	const pageInfo = (response.pageInfo as IDataObject | undefined) ?? {};
 
 	return {
-		results: items.map((item) => ({ name: entryName(item[labelKey], String(item.id ?? '')), value: item.id as string })),
+		results: items.map((item) => ({
+			name: entryName(item[labelKey], String(item.id ?? '')),
+			value: item.id as string,
+		})),
 		paginationToken: pageInfo.hasNext ? String(page + 1) : undefined,
 	};
 }
@@ -60,7 +59,14 @@ export async function searchDraftEnvelopes(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, apiPath('envelopes'), 'title', { status: 'draft' }, filter, paginationToken);
+	return await searchPage.call(
+		this,
+		apiPath('envelopes'),
+		'title',
+		{ status: 'draft' },
+		filter,
+		paginationToken,
+	);
 }
 
 /** Active templates of the key's workspace for the template picker, searched by name. */
@@ -69,7 +75,14 @@ export async function searchTemplates(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, apiPath('templates'), 'name', { status: 'active' }, filter, paginationToken);
+	return await searchPage.call(
+		this,
+		apiPath('templates'),
+		'name',
+		{ status: 'active' },
+		filter,
+		paginationToken,
+	);
 }
 
 /** Archived templates only: the picker of Restore. */
@@ -78,7 +91,14 @@ export async function searchArchivedTemplates(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, apiPath('templates'), 'name', { status: 'archived' }, filter, paginationToken);
+	return await searchPage.call(
+		this,
+		apiPath('templates'),
+		'name',
+		{ status: 'archived' },
+		filter,
+		paginationToken,
+	);
 }
 
 /**
@@ -99,5 +119,8 @@ export async function searchWorkflows(
 	}
 	const wanted = filter?.trim().toLowerCase();
 	if (!wanted) return page;
-	return { ...page, results: page.results.filter((entry) => entry.name.toLowerCase().includes(wanted)) };
+	return {
+		...page,
+		results: page.results.filter((entry) => entry.name.toLowerCase().includes(wanted)),
+	};
 }

@@ -17,7 +17,9 @@ export async function getEstampArticles(
 export async function getWorkflowParticipants(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const picked = this.getCurrentNodeParameter('workflowId', { extractValue: true }) as string | undefined;
+	const picked = this.getCurrentNodeParameter('workflowId', { extractValue: true }) as
+		| string
+		| undefined;
 	if (!picked) return [];
 	const workflowId = resourceId(this, 'Signing Workflow', picked, 0);
 	const published = await fetchPublished.call(this, workflowId);

@@ -1,4 +1,8 @@
-import type { ILoadOptionsFunctions, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
 
 import {
 	CONTACT_PARTS,
@@ -39,7 +43,8 @@ function withNotice(fields: ResourceMapperField[], notice: string): ResourceMapp
  */
 export async function getTemplateRoles(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const template = await pickedTemplate.call(this);
-	if (!template) return { fields: [], emptyFieldsNotice: 'Pick a template first: its roles appear here' };
+	if (!template)
+		return { fields: [], emptyFieldsNotice: 'Pick a template first: its roles appear here' };
 	const fields: ResourceMapperField[] = template.recipients.flatMap((recipient) =>
 		CONTACT_PARTS.map((part) => {
 			const stored = part === 'name' ? undefined : recipient[part];
@@ -70,7 +75,8 @@ export async function getTemplateRoles(this: ILoadOptionsFunctions): Promise<Res
  */
 export async function getPrefillFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	const template = await pickedTemplate.call(this);
-	if (!template) return { fields: [], emptyFieldsNotice: 'Pick a template first: its fields appear here' };
+	if (!template)
+		return { fields: [], emptyFieldsNotice: 'Pick a template first: its fields appear here' };
 	const sender = senderFields(template);
 	const label = (field: (typeof sender)[number]) => field.label?.trim() || field.fieldKey;
 	const shared = (name: string) => sender.filter((f) => label(f) === name).length > 1;
@@ -90,8 +96,12 @@ export async function getPrefillFields(this: ILoadOptionsFunctions): Promise<Res
 			...(type === 'boolean' ? { defaultValue: typeof stored === 'boolean' ? stored : false } : {}),
 		};
 	});
-	if (!fields.length) return { fields, emptyFieldsNotice: 'This template has no fields for the sender to fill' };
+	if (!fields.length)
+		return { fields, emptyFieldsNotice: 'This template has no fields for the sender to fill' };
 	// Shown by n8n in Map Automatically (where it lists no fields): the keys input items must carry.
 	const keys = fields.map((f) => f.id).join(', ');
-	return { fields, emptyFieldsNotice: `Map Automatically fills each field from the input item's field of the same key: ${keys}` };
+	return {
+		fields,
+		emptyFieldsNotice: `Map Automatically fills each field from the input item's field of the same key: ${keys}`,
+	};
 }

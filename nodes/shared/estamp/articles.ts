@@ -29,17 +29,26 @@ const LABELLED_REF = String.raw`\b(?:article|art)\.?\s*(?:no\.?\s*)?\d+[a-z]?(?:
 // A bare reference such as "5(b)", "30(2)(a)(i)", "37".
 const BARE_REF = String.raw`\d+[a-z]?(?:\s*\(\s*[0-9a-z]+\s*\))*`;
 
-const LEADING_LABELLED = new RegExp(String.raw`^\s*[\[(]?\s*${LABELLED_REF}\s*[\])]?\s*[-:–.,]?\s*`, 'i');
+const LEADING_LABELLED = new RegExp(
+	String.raw`^\s*[\[(]?\s*${LABELLED_REF}\s*[\])]?\s*[-:–.,]?\s*`,
+	'i',
+);
 // A bare number counts only when it has a sub-clause or a separator after it,
 // so "5(b) - Affidavit" or "30: Lease" is caught but "10 Years Lease" is not.
 const LEADING_BARE = new RegExp(
 	String.raw`^\s*[\[(]?\s*(?:\d+[a-z]?(?:\s*\(\s*[0-9a-z]+\s*\))+\s*[\])]?\s*[-:–.,]?|\d+[a-z]?\s*[\])]?\s*[-:–.,])\s*`,
 	'i',
 );
-const TRAILING_LABELLED = new RegExp(String.raw`\s*[-:–,]?\s*[\[(]?\s*${LABELLED_REF}\s*[\])]?\s*$`, 'i');
+const TRAILING_LABELLED = new RegExp(
+	String.raw`\s*[-:–,]?\s*[\[(]?\s*${LABELLED_REF}\s*[\])]?\s*$`,
+	'i',
+);
 const TRAILING_BARE = new RegExp(String.raw`\s*[-–:,]\s*[\[(]?\s*${BARE_REF}\s*[\])]?\s*$`, 'i');
 
-const ONLY_REF = new RegExp(String.raw`^\s*[\[(]?\s*(?:${LABELLED_REF}|${BARE_REF})\s*[\])]?\s*$`, 'i');
+const ONLY_REF = new RegExp(
+	String.raw`^\s*[\[(]?\s*(?:${LABELLED_REF}|${BARE_REF})\s*[\])]?\s*$`,
+	'i',
+);
 
 /**
  * True when the value starts with a Stamp Act article reference ("Article 5(b) -
@@ -56,7 +65,8 @@ export function hasStampActNumber(article: string): boolean {
 function withoutStampActNumber(article: string): string[] {
 	const candidates = new Set<string>();
 	for (const re of [LEADING_LABELLED, LEADING_BARE]) candidates.add(article.replace(re, '').trim());
-	for (const re of [TRAILING_LABELLED, TRAILING_BARE]) candidates.add(article.replace(re, '').trim());
+	for (const re of [TRAILING_LABELLED, TRAILING_BARE])
+		candidates.add(article.replace(re, '').trim());
 	candidates.delete(article.trim());
 	return [...candidates].filter((c) => c.length > 0);
 }

@@ -45,7 +45,11 @@ export const DocumentCreateSchema = z
 		);
 		addIssues(
 			ctx,
-			uniqueIssues(body.prefillValues ?? [], 'fieldId', (id) => `repeats "${id}"; each field is prefilled at most once`),
+			uniqueIssues(
+				body.prefillValues ?? [],
+				'fieldId',
+				(id) => `repeats "${id}"; each field is prefilled at most once`,
+			),
 			['prefillValues'],
 		);
 	});
@@ -99,10 +103,16 @@ export function documentCreateIssues(
 		});
 	}
 	if (template.recipients.length === 0 || !hasSigner(template.recipients)) {
-		issues.push({ path: ['recipientMapping'], message: 'the template needs at least one signer recipient' });
+		issues.push({
+			path: ['recipientMapping'],
+			message: 'the template needs at least one signer recipient',
+		});
 	}
 	if (template.recipients.length > MAX_RECIPIENTS) {
-		issues.push({ path: ['recipientMapping'], message: `at most ${MAX_RECIPIENTS} recipients across all roles` });
+		issues.push({
+			path: ['recipientMapping'],
+			message: `at most ${MAX_RECIPIENTS} recipients across all roles`,
+		});
 	}
 
 	const senderFields = template.formFields.filter((f) => f.assignee.type === 'sender_prefill');
@@ -119,7 +129,11 @@ export function documentCreateIssues(
 		given.set(field.id, entry.value);
 	});
 	for (const field of senderFields) {
-		if (field.required && !hasFieldValue(given.get(field.id)) && !hasFieldValue(field.defaultValue)) {
+		if (
+			field.required &&
+			!hasFieldValue(given.get(field.id)) &&
+			!hasFieldValue(field.defaultValue)
+		) {
 			issues.push({
 				path: ['prefillValues'],
 				message: `required field "${field.fieldKey}" (id "${field.id}") needs a value: it has no stored default`,

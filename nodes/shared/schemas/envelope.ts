@@ -3,7 +3,12 @@ import { z } from 'zod';
 
 import { PagingQuerySchema } from './paging';
 import { required } from './primitives';
-import { MAX_RECIPIENTS, RecipientListSchema, RecipientSchema, tooManyRecipients } from './recipients';
+import {
+	MAX_RECIPIENTS,
+	RecipientListSchema,
+	RecipientSchema,
+	tooManyRecipients,
+} from './recipients';
 import { SigningSettingsSchema } from './signingSettings';
 
 export const EnvelopeCreateSchema = z.object({

@@ -59,7 +59,8 @@ export const EstampConfigSchema = z
 		const state = getEstampState(config.state);
 		if (state) {
 			const problem = articleIssue(state.code, config.article);
-			if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['article'], message: problem });
+			if (problem)
+				ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['article'], message: problem });
 
 			if (WHOLE_NUMBER.test(config.amount)) {
 				const amount = Number(config.amount);

@@ -26,7 +26,8 @@ export const phone = () =>
 
 export const email = () => z.string().email();
 
-export const tenDigitMobile = () => z.string().regex(/^\d{10}$/, 'must be a 10-digit mobile number');
+export const tenDigitMobile = () =>
+	z.string().regex(/^\d{10}$/, 'must be a 10-digit mobile number');
 
 /** An absolute HTTPS URL (zod's `url` check first, then the scheme). */
 export const HttpsUrlSchema = z
@@ -45,12 +46,15 @@ export const HttpsUrlSchema = z
 	});
 
 /** ISO 8601 timestamp with a time zone (`Z` or an offset). */
-export const TimestampSchema = z
-	.string()
-	.datetime({ offset: true, message: 'must be an ISO 8601 timestamp, such as 2030-01-31T18:00:00Z' });
+export const TimestampSchema = z.string().datetime({
+	offset: true,
+	message: 'must be an ISO 8601 timestamp, such as 2030-01-31T18:00:00Z',
+});
 
 /** A real calendar date written YYYY-MM-DD. */
-export const DateOnlySchema = z.string().date('must be a real calendar date in the form YYYY-MM-DD');
+export const DateOnlySchema = z
+	.string()
+	.date('must be a real calendar date in the form YYYY-MM-DD');
 
 interface ContactLike {
 	email?: string;
@@ -91,15 +95,24 @@ export function uniqueIssues<T>(
 }
 
 /** Adds issues found outside zod to a refinement, under `at`. */
-export function addIssues(ctx: z.RefinementCtx, issues: readonly FieldIssue[], at: Array<string | number> = []): void {
+export function addIssues(
+	ctx: z.RefinementCtx,
+	issues: readonly FieldIssue[],
+	at: Array<string | number> = [],
+): void {
 	for (const issue of issues) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, path: [...at, ...issue.path], message: issue.message });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: [...at, ...issue.path],
+			message: issue.message,
+		});
 	}
 }
 
 /** `uniqueIssues` as an array refinement: `z.array(item).superRefine(uniqueBy('id', ...))`. */
 export function uniqueBy<T>(key: keyof T & string, message: (value: string) => string) {
-	return (items: readonly T[], ctx: z.RefinementCtx) => addIssues(ctx, uniqueIssues(items, key, message));
+	return (items: readonly T[], ctx: z.RefinementCtx) =>
+		addIssues(ctx, uniqueIssues(items, key, message));
 }
 
 /** One line per issue, `path.to.field: message` (the path joined with dots). */

@@ -67,7 +67,10 @@ export function recipientTotalIssue(
 		: `would bring the envelope to ${total} recipients; at most ${MAX_RECIPIENTS} are allowed across all roles (it has ${existingCount})`;
 }
 
-function checkRecipientList(recipients: ReadonlyArray<{ role?: string }>, ctx: z.RefinementCtx): void {
+function checkRecipientList(
+	recipients: ReadonlyArray<{ role?: string }>,
+	ctx: z.RefinementCtx,
+): void {
 	if (recipients.length > MAX_RECIPIENTS) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,

@@ -21,7 +21,11 @@ export const SigningSettingsSchema = z
 		mode: SigningModeSchema.optional(),
 		verificationMethod: VerificationMethodSchema.optional(),
 		message: z.string().optional(),
-		reminderEveryHours: z.number().int().min(1, 'must be a whole number of hours from 1').optional(),
+		reminderEveryHours: z
+			.number()
+			.int()
+			.min(1, 'must be a whole number of hours from 1')
+			.optional(),
 		// An expiry already past would close the envelope before anyone could sign it (text that
 		// is not a date is refused by the timestamp rule alone).
 		expiresAt: TimestampSchema.refine((value) => !(Date.parse(value) <= Date.now()), {

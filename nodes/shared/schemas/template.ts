@@ -100,7 +100,10 @@ export const TemplateRecipientListSchema = z
 	.array(TemplateRecipientSchema)
 	.max(MAX_RECIPIENTS, tooManyRecipients())
 	.superRefine(
-		uniqueBy('id', (id) => `duplicate recipient id "${id}"; recipient ids must be unique within the template`),
+		uniqueBy(
+			'id',
+			(id) => `duplicate recipient id "${id}"; recipient ids must be unique within the template`,
+		),
 	);
 
 type FieldLike = {
@@ -117,9 +120,16 @@ type FieldLike = {
  * (a template update that leaves recipients to the stored ones).
  * Paths are relative to the form-field list.
  */
-export function formFieldIssues(fields: readonly FieldLike[], recipientIds?: readonly string[]): FieldIssue[] {
+export function formFieldIssues(
+	fields: readonly FieldLike[],
+	recipientIds?: readonly string[],
+): FieldIssue[] {
 	const issues: FieldIssue[] = [
-		...uniqueIssues(fields, 'id', (id) => `duplicate field id "${id}"; field ids must be unique within the template`),
+		...uniqueIssues(
+			fields,
+			'id',
+			(id) => `duplicate field id "${id}"; field ids must be unique within the template`,
+		),
 		...uniqueIssues(
 			fields,
 			'fieldKey',
@@ -134,7 +144,12 @@ export function formFieldIssues(fields: readonly FieldLike[], recipientIds?: rea
 			});
 		}
 		const target = field.assignee.templateRecipientId;
-		if (field.assignee.type === 'recipient' && target !== undefined && recipientIds && !recipientIds.includes(target)) {
+		if (
+			field.assignee.type === 'recipient' &&
+			target !== undefined &&
+			recipientIds &&
+			!recipientIds.includes(target)
+		) {
 			issues.push({
 				path: [i, 'assignee', 'templateRecipientId'],
 				message: `"${target}" is not a recipient id of this template; recipient-assigned fields need the explicit id of a template recipient`,
@@ -171,7 +186,14 @@ export const TemplateCreateSchema = z
 	})
 	.superRefine((body, ctx) => addFieldIssues(ctx, body.formFields, body.recipients, true));
 
-export const TEMPLATE_UPDATE_KEYS = ['name', 'description', 'recipients', 'formFields', 'workflow', 'status'] as const;
+export const TEMPLATE_UPDATE_KEYS = [
+	'name',
+	'description',
+	'recipients',
+	'formFields',
+	'workflow',
+	'status',
+] as const;
 
 /**
  * PATCH /templates/{id}: arrays replace the stored ones. Assignments are checked here
@@ -197,7 +219,9 @@ export const TemplateUpdateSchema = z
 		addFieldIssues(ctx, body.formFields, body.recipients, body.recipients !== undefined);
 	});
 
-export const TemplateCopySchema = z.object({ newName: required('is required (the name of the copy)') });
+export const TemplateCopySchema = z.object({
+	newName: required('is required (the name of the copy)'),
+});
 
 export const TemplateListQuerySchema = PagingQuerySchema.extend({
 	status: TemplateStatusSchema.default('active'),

@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { checkEstampPresence, EstampConfigSchema } from './estamp';
 import { PagingQuerySchema } from './paging';
 import type { FieldIssue } from './primitives';
-import { addIssues, checkContact, email, HttpsUrlSchema, phone, required, uniqueIssues } from './primitives';
+import {
+	addIssues,
+	checkContact,
+	email,
+	HttpsUrlSchema,
+	phone,
+	required,
+	uniqueIssues,
+} from './primitives';
 import {
 	hasSigner,
 	MAX_RECIPIENTS,
@@ -13,7 +21,11 @@ import {
 	tooManyRecipients,
 	VerificationMethodSchema,
 } from './recipients';
-import { EmailNotificationsSchema, SigningModeSchema, WhatsappNotificationsSchema } from './signingSettings';
+import {
+	EmailNotificationsSchema,
+	SigningModeSchema,
+	WhatsappNotificationsSchema,
+} from './signingSettings';
 
 export const WorkflowDocumentSchema = z.object({
 	templateId: required('is required'),
@@ -36,7 +48,11 @@ export const WorkflowExecutionSchema = z
 		mode: SigningModeSchema.optional(),
 		verificationMethod: VerificationMethodSchema.optional(),
 		expiresInDays: z.number().int().min(1, 'must be a whole number of days from 1').optional(),
-		reminderEveryHours: z.number().int().min(1, 'must be a whole number of hours from 1').optional(),
+		reminderEveryHours: z
+			.number()
+			.int()
+			.min(1, 'must be a whole number of hours from 1')
+			.optional(),
 		message: z.string().optional(),
 		// An envelope's redirect must be HTTPS (2.4), so the workflow's is too.
 		redirectUrl: HttpsUrlSchema.optional(),
@@ -63,7 +79,11 @@ export const WorkflowConfigSchema = z
 	.superRefine((config, ctx) => {
 		addIssues(
 			ctx,
-			uniqueIssues(config.participants, 'key', (key) => `duplicate participant key "${key}"; keys must be unique`),
+			uniqueIssues(
+				config.participants,
+				'key',
+				(key) => `duplicate participant key "${key}"; keys must be unique`,
+			),
 			['participants'],
 		);
 		if (config.participants.length > 0 && !hasSigner(config.participants)) {
@@ -113,7 +133,12 @@ export const WorkflowRunSchema = z
 			.array(WorkflowRunRecipientSchema)
 			.min(1, 'must hold at least one recipient')
 			.max(MAX_RECIPIENTS, tooManyRecipients()),
-		idempotencyKey: z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters').optional(),
+		idempotencyKey: z
+			.string()
+			.trim()
+			.min(1, 'must not be empty')
+			.max(255, 'must be at most 255 characters')
+			.optional(),
 	})
 	.superRefine((body, ctx) =>
 		addIssues(

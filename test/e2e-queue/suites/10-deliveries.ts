@@ -18,7 +18,13 @@ function event(kind = 'document.sent'): { id: string; body: string } {
 		id,
 		event: kind,
 		createdAt: new Date().toISOString(),
-		data: { envelopeId: `env_queue_${counter}`, title: 'Queue check', status: 'pending', recipients: [], occurredAt: new Date().toISOString() },
+		data: {
+			envelopeId: `env_queue_${counter}`,
+			title: 'Queue check',
+			status: 'pending',
+			recipients: [],
+			occurredAt: new Date().toISOString(),
+		},
 	});
 	return { id, body };
 }
@@ -27,7 +33,8 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 	const repeats = workflows.DsE2eTriggerRep1;
 	expect(repeats, 'the repeats workflow fixture is missing');
 	const url = queue.webhookUrl(triggerWebhookId(repeats), 'webhook');
-	const sign = (body: string) => createHmac('sha256', stack.sandbox.webhookSecret).update(body).digest('hex');
+	const sign = (body: string) =>
+		createHmac('sha256', stack.sandbox.webhookSecret).update(body).digest('hex');
 	const deliver = async (body: string, signature = sign(body)) =>
 		await axios.post(url, body, {
 			headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signature },
@@ -35,7 +42,11 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 			timeout: 30_000,
 		});
 	// The webhook process finds the activated workflow in the database.
-	await waitFor('the trigger to be served by the webhook process', async () => (await deliver('{}', 'x')).status !== 404, 30_000);
+	await waitFor(
+		'the trigger to be served by the webhook process',
+		async () => (await deliver('{}', 'x')).status !== 404,
+		30_000,
+	);
 
 	// Execution id -> event id of its trigger output, read once per execution.
 	const seen = new Set<string>();
@@ -48,36 +59,62 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 			const found = [];
 			for (const e of list.filter((x) => !seen.has(x.id))) {
 				const full = await executionWithData(stack, e.id);
-				const id = full.data?.resultData.runData['Document Signing Trigger']?.[0]?.data?.main?.[0]?.[0]?.json.id as string | undefined;
+				const id = full.data?.resultData.runData['Document Signing Trigger']?.[0]?.data
+					?.main?.[0]?.[0]?.json.id as string | undefined;
 				idOf.set(e.id, id ?? '');
 				seen.add(e.id);
 			}
 			for (const e of list) if (wanted.has(idOf.get(e.id) ?? '')) found.push(e);
 			return found;
 		};
-		await waitFor(`${expected} executions`, async () => (await matching()).length >= expected, 60_000, 500).catch(() => undefined);
+		await waitFor(
+			`${expected} executions`,
+			async () => (await matching()).length >= expected,
+			60_000,
+			500,
+		).catch(() => undefined);
 		await sleep(2000); // an extra execution would show by now
 		return await matching();
 	};
-	await check('queue mode: a signed delivery to the webhook process is enqueued there and run by a worker', async () => {
-		const e = event();
-		const answer = await deliver(e.body);
-		expectEqual([answer.status, answer.data?.started], [200, true], 'answer of the webhook process');
-		const [run, ...more] = await executionsFor([e.id], 1);
-		expectEqual([run?.status, more.length], ['success', 0], 'execution status and extra executions');
-		const { ranBy, enqueuedBy } = await processLog(queue);
-		expectEqual(enqueuedBy.get(run.id), 'webhook', `process that enqueued execution ${run.id}`);
-		expect(queue.workerNames.includes(ranBy.get(run.id) ?? ''), `execution ${run.id} was not run by a worker (${ranBy.get(run.id) ?? 'no log line'})`);
-	});
+	await check(
+		'queue mode: a signed delivery to the webhook process is enqueued there and run by a worker',
+		async () => {
+			const e = event();
+			const answer = await deliver(e.body);
+			expectEqual(
+				[answer.status, answer.data?.started],
+				[200, true],
+				'answer of the webhook process',
+			);
+			const [run, ...more] = await executionsFor([e.id], 1);
+			expectEqual(
+				[run?.status, more.length],
+				['success', 0],
+				'execution status and extra executions',
+			);
+			const { ranBy, enqueuedBy } = await processLog(queue);
+			expectEqual(enqueuedBy.get(run.id), 'webhook', `process that enqueued execution ${run.id}`);
+			expect(
+				queue.workerNames.includes(ranBy.get(run.id) ?? ''),
+				`execution ${run.id} was not run by a worker (${ranBy.get(run.id) ?? 'no log line'})`,
+			);
+		},
+	);
 
-	await check('queue mode: a forged signature gets 401 from the webhook process and starts nothing', async () => {
-		const e = event();
-		const forged = await deliver(e.body, sign(`${e.body} `));
-		expectEqual(forged.status, 401, 'status of a delivery with a wrong signature');
-		const unsigned = await axios.post(url, e.body, { headers: { 'Content-Type': 'application/json' }, validateStatus: () => true });
-		expectEqual(unsigned.status, 401, 'status of an unsigned delivery');
-		expectEqual((await executionsFor([e.id], 0)).length, 0, 'executions of the forged event');
-	});
+	await check(
+		'queue mode: a forged signature gets 401 from the webhook process and starts nothing',
+		async () => {
+			const e = event();
+			const forged = await deliver(e.body, sign(`${e.body} `));
+			expectEqual(forged.status, 401, 'status of a delivery with a wrong signature');
+			const unsigned = await axios.post(url, e.body, {
+				headers: { 'Content-Type': 'application/json' },
+				validateStatus: () => true,
+			});
+			expectEqual(unsigned.status, 401, 'status of an unsigned delivery');
+			expectEqual((await executionsFor([e.id], 0)).length, 0, 'executions of the forged event');
+		},
+	);
 
 	await check('queue mode: the same event twice, 2 s apart, starts one execution', async () => {
 		const e = event();
@@ -89,28 +126,56 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 	});
 
 	for (const copies of [2, 20]) {
-		await check(`queue mode: ${copies} copies of one event at once start one execution`, async () => {
-			const e = event();
-			const answers = await Promise.all(Array.from({ length: copies }, async () => await deliver(e.body)));
-			expectEqual(answers.map((a) => a.status), Array(copies).fill(200), 'statuses');
-			expectEqual(answers.filter((a) => a.data?.started === true).length, 1, 'answers that started');
-			expectEqual((await executionsFor([e.id], 1)).length, 1, 'executions for the event id');
-		});
+		await check(
+			`queue mode: ${copies} copies of one event at once start one execution`,
+			async () => {
+				const e = event();
+				const answers = await Promise.all(
+					Array.from({ length: copies }, async () => await deliver(e.body)),
+				);
+				expectEqual(
+					answers.map((a) => a.status),
+					Array(copies).fill(200),
+					'statuses',
+				);
+				expectEqual(
+					answers.filter((a) => a.data?.started === true).length,
+					1,
+					'answers that started',
+				);
+				expectEqual((await executionsFor([e.id], 1)).length, 1, 'executions for the event id');
+			},
+		);
 	}
 
-	await check('queue mode: 30 distinct events at once start 30 on the workers; the same 30 again start none', async () => {
-		const batch = Array.from({ length: 30 }, () => event());
-		const ids = batch.map((e) => e.id);
-		const answers = await Promise.all(batch.map(async (e) => await deliver(e.body)));
-		expectEqual(answers.filter((a) => a.data?.started === true).length, 30, 'answers that started');
-		const runs = await executionsFor(ids, 30);
-		expectEqual(runs.length, 30, 'executions after the first round');
-		const again = [];
-		for (const e of batch) again.push(await deliver(e.body));
-		expectEqual(again.filter((a) => a.data?.reason === 'duplicate delivery').length, 30, 'repeats answered as duplicates');
-		expectEqual((await executionsFor(ids, 30)).length, 30, 'executions after the repeats');
-		const { ranBy } = await processLog(queue);
-		const notOnWorker = runs.filter((r) => !queue.workerNames.includes(ranBy.get(r.id) ?? ''));
-		expectEqual(notOnWorker.map((r) => r.id), [], 'executions not run by a worker');
-	});
+	await check(
+		'queue mode: 30 distinct events at once start 30 on the workers; the same 30 again start none',
+		async () => {
+			const batch = Array.from({ length: 30 }, () => event());
+			const ids = batch.map((e) => e.id);
+			const answers = await Promise.all(batch.map(async (e) => await deliver(e.body)));
+			expectEqual(
+				answers.filter((a) => a.data?.started === true).length,
+				30,
+				'answers that started',
+			);
+			const runs = await executionsFor(ids, 30);
+			expectEqual(runs.length, 30, 'executions after the first round');
+			const again = [];
+			for (const e of batch) again.push(await deliver(e.body));
+			expectEqual(
+				again.filter((a) => a.data?.reason === 'duplicate delivery').length,
+				30,
+				'repeats answered as duplicates',
+			);
+			expectEqual((await executionsFor(ids, 30)).length, 30, 'executions after the repeats');
+			const { ranBy } = await processLog(queue);
+			const notOnWorker = runs.filter((r) => !queue.workerNames.includes(ranBy.get(r.id) ?? ''));
+			expectEqual(
+				notOnWorker.map((r) => r.id),
+				[],
+				'executions not run by a worker',
+			);
+		},
+	);
 }

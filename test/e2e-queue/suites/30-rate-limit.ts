@@ -15,7 +15,14 @@ import { sleep, waitFor } from '../../../scripts/lib/stack';
 import { prepareExampleData } from '../../../scripts/lib/example-data';
 import { admin, callSeconds, outcome } from '../../bench/outcome';
 import { check, expect, expectEqual, log } from '../../e2e/lib';
-import { executionWithData, finished, listExecutions, perProcess, processLog, type QueueContext } from '../lib';
+import {
+	executionWithData,
+	finished,
+	listExecutions,
+	perProcess,
+	processLog,
+	type QueueContext,
+} from '../lib';
 
 export const RATE_WORKFLOW_ID = 'DsQueueRate00001';
 export const RATE_PATH = 'queue-rate-limited';
@@ -39,16 +46,23 @@ export default async function suite({ queue, stack }: QueueContext): Promise<voi
 		const answers = await Promise.all(
 			Array.from({ length: parts }, async (_, p) => {
 				const items = Array.from({ length: per }, (__, n) => ({ title: `${tag} ${p * per + n}` }));
-				return await axios.post(`${queue.webhookOrigin}/webhook/${RATE_PATH}`, { items }, { validateStatus: () => true, timeout: 300_000 });
+				return await axios.post(
+					`${queue.webhookOrigin}/webhook/${RATE_PATH}`,
+					{ items },
+					{ validateStatus: () => true, timeout: 300_000 },
+				);
 			}),
 		);
 		const wallS = (Date.now() - t0) / 1000;
 		await admin(sandbox).post('/faults', {});
-		for (const answer of answers) expectEqual(answer.status, 200, `webhook process answer for ${tag}`);
+		for (const answer of answers)
+			expectEqual(answer.status, 200, `webhook process answer for ${tag}`);
 		const runs = await waitFor(
 			`${parts} execution(s) of the rate-limited batch`,
 			async () => {
-				const fresh = (await listExecutions(stack, RATE_WORKFLOW_ID)).filter((e) => !known.has(e.id));
+				const fresh = (await listExecutions(stack, RATE_WORKFLOW_ID)).filter(
+					(e) => !known.has(e.id),
+				);
 				return fresh.length >= parts && fresh.every(finished) ? fresh : undefined;
 			},
 			60_000,
@@ -56,22 +70,41 @@ export default async function suite({ queue, stack }: QueueContext): Promise<voi
 		);
 		for (const run of runs) known.add(run.id);
 		const o = await outcome(sandbox);
-		const nodeS = await Promise.all(runs.map(async (run) => callSeconds((await executionWithData(stack, run.id)).data?.resultData.runData as never)));
+		const nodeS = await Promise.all(
+			runs.map(async (run) =>
+				callSeconds((await executionWithData(stack, run.id)).data?.resultData.runData as never),
+			),
+		);
 		const { ranBy } = await processLog(queue);
-		const workers = perProcess(runs.map((r) => r.id), ranBy);
-		log(`  figures: ${tag}: ${o.completed} of ${ITEMS} sent, ${o.duplicates} created twice, ${o.rateLimited} 429s, ${o.requests} requests; node time ${nodeS.map((s) => s.toFixed(2)).join(' + ')} s, webhook answers after ${wallS.toFixed(2)} s (floor ${FLOOR_S} s); executions per worker ${JSON.stringify(workers)}`);
+		const workers = perProcess(
+			runs.map((r) => r.id),
+			ranBy,
+		);
+		log(
+			`  figures: ${tag}: ${o.completed} of ${ITEMS} sent, ${o.duplicates} created twice, ${o.rateLimited} 429s, ${o.requests} requests; node time ${nodeS.map((s) => s.toFixed(2)).join(' + ')} s, webhook answers after ${wallS.toFixed(2)} s (floor ${FLOOR_S} s); executions per worker ${JSON.stringify(workers)}`,
+		);
 		expectEqual(o.completed, ITEMS, `${tag}: documents sent`);
 		expectEqual(o.duplicates, 0, `${tag}: documents created twice`);
 		return { workers };
 	};
 
-	await check(`queue mode, rate-limited batch: ${ITEMS} template documents created and sent in one execution on a worker at ${LIMIT_PER_SECOND} requests/s, none twice`, async () => {
-		const { workers } = await runBatch('Queue rate one', 1);
-		expect(!workers['no worker'], `the execution ran on a worker: ${JSON.stringify(workers)}`);
-	});
+	await check(
+		`queue mode, rate-limited batch: ${ITEMS} template documents created and sent in one execution on a worker at ${LIMIT_PER_SECOND} requests/s, none twice`,
+		async () => {
+			const { workers } = await runBatch('Queue rate one', 1);
+			expect(!workers['no worker'], `the execution ran on a worker: ${JSON.stringify(workers)}`);
+		},
+	);
 
-	await check(`queue mode, rate-limited batch split over both workers (4 x ${ITEMS / 4} at once, one API key): all sent, none twice`, async () => {
-		const { workers } = await runBatch('Queue rate split', 4);
-		expectEqual(Object.keys(workers).filter((w) => w.startsWith('worker')).length, 2, `workers that ran the 4 executions (${JSON.stringify(workers)})`);
-	});
+	await check(
+		`queue mode, rate-limited batch split over both workers (4 x ${ITEMS / 4} at once, one API key): all sent, none twice`,
+		async () => {
+			const { workers } = await runBatch('Queue rate split', 4);
+			expectEqual(
+				Object.keys(workers).filter((w) => w.startsWith('worker')).length,
+				2,
+				`workers that ran the 4 executions (${JSON.stringify(workers)})`,
+			);
+		},
+	);
 }

@@ -21,32 +21,59 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 	const soak = workflows.DsQueueSoak00001;
 	expect(soak, 'the soak workflow fixture is missing');
 	const url = queue.webhookUrl(triggerWebhookId(soak), 'webhook');
-	await waitFor('the soak trigger to be served by the webhook process', async () => (await axios.post(url, '{}', { validateStatus: () => true })).status !== 404, 30_000);
+	await waitFor(
+		'the soak trigger to be served by the webhook process',
+		async () => (await axios.post(url, '{}', { validateStatus: () => true })).status !== 404,
+		30_000,
+	);
 
-	await check(`queue mode soak: 50 deliveries at a time for ${SOAK_SECONDS} s (valid, copies, forged): one execution per valid event, none forged, memory flat`, async () => {
-		const figures = await runSoak({
-			stack,
-			url,
-			secret: stack.sandbox.webhookSecret,
-			workflowId: soak.id,
-			seconds: SOAK_SECONDS,
-			concurrency: 50,
-			pids: () => Object.fromEntries(['webhook', 'n8n', ...queue.workerNames].map((name) => [name, queue.pidOf(name)])),
-			log,
-		});
-		for (const line of describeSoak(figures)) log(`  figures: ${line}`);
-		expectEqual(figures.unexpectedAnswers, {}, 'answers other than 200 started (new), 200 duplicate (copy), 401 (forged)');
-		expectEqual(
-			[figures.validWithout, figures.validMoreThanOnce, figures.forgedExecutions, figures.unknownExecutions, figures.failedExecutions],
-			[0, 0, 0, 0, 0],
-			'valid events without an execution, with more than one; executions of forged ids, of unknown ids; failed executions',
-		);
-		expectEqual(figures.executions, figures.validNew, 'executions = distinct valid events');
-		expectEqual(figures.storedIds, Math.min(figures.validNew, SEEN_EVENTS_LIMIT), "ids in the trigger's stored memory");
-		// Flat: the webhook process (which runs the trigger) ends no higher than 1.5 x its highest
-		// sample of the first half; its RSS swings with n8n's backlog and garbage collection.
-		const webhook = figures.rss.webhook;
-		expect(webhook && webhook.samples > 10, 'too few RSS samples of the webhook process');
-		expect(webhook.lastMb <= 1.5 * webhook.firstHalfMaxMb, `the webhook process ends at ${webhook.lastMb} MB, over 1.5 x its first half's highest ${webhook.firstHalfMaxMb} MB`);
-	});
+	await check(
+		`queue mode soak: 50 deliveries at a time for ${SOAK_SECONDS} s (valid, copies, forged): one execution per valid event, none forged, memory flat`,
+		async () => {
+			const figures = await runSoak({
+				stack,
+				url,
+				secret: stack.sandbox.webhookSecret,
+				workflowId: soak.id,
+				seconds: SOAK_SECONDS,
+				concurrency: 50,
+				pids: () =>
+					Object.fromEntries(
+						['webhook', 'n8n', ...queue.workerNames].map((name) => [name, queue.pidOf(name)]),
+					),
+				log,
+			});
+			for (const line of describeSoak(figures)) log(`  figures: ${line}`);
+			expectEqual(
+				figures.unexpectedAnswers,
+				{},
+				'answers other than 200 started (new), 200 duplicate (copy), 401 (forged)',
+			);
+			expectEqual(
+				[
+					figures.validWithout,
+					figures.validMoreThanOnce,
+					figures.forgedExecutions,
+					figures.unknownExecutions,
+					figures.failedExecutions,
+				],
+				[0, 0, 0, 0, 0],
+				'valid events without an execution, with more than one; executions of forged ids, of unknown ids; failed executions',
+			);
+			expectEqual(figures.executions, figures.validNew, 'executions = distinct valid events');
+			expectEqual(
+				figures.storedIds,
+				Math.min(figures.validNew, SEEN_EVENTS_LIMIT),
+				"ids in the trigger's stored memory",
+			);
+			// Flat: the webhook process (which runs the trigger) ends no higher than 1.5 x its highest
+			// sample of the first half; its RSS swings with n8n's backlog and garbage collection.
+			const webhook = figures.rss.webhook;
+			expect(webhook && webhook.samples > 10, 'too few RSS samples of the webhook process');
+			expect(
+				webhook.lastMb <= 1.5 * webhook.firstHalfMaxMb,
+				`the webhook process ends at ${webhook.lastMb} MB, over 1.5 x its first half's highest ${webhook.firstHalfMaxMb} MB`,
+			);
+		},
+	);
 }

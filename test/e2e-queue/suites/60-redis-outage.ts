@@ -11,7 +11,17 @@
  * docs/scaling.md says what this means for a user.
  */
 import { sleep, waitFor } from '../../../scripts/lib/stack';
-import { type FaultEvent, figures, makeEvents, printTable, type Receiver, Sender, settle, triggerReceiver, webhookReceiver } from '../../e2e/faults';
+import {
+	type FaultEvent,
+	figures,
+	makeEvents,
+	printTable,
+	type Receiver,
+	Sender,
+	settle,
+	triggerReceiver,
+	webhookReceiver,
+} from '../../e2e/faults';
 import { check, expect, expectEqual, log, triggerWebhookId } from '../../e2e/lib';
 import type { QueueContext } from '../lib';
 
@@ -33,71 +43,100 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 		webhookReceiver(hook.id, [`${queue.webhookOrigin}/webhook/${hookPath}`]),
 	];
 	const sender = new Sender(stack.sandbox.webhookSecret);
-	for (const r of receivers) await waitFor(`${r.name} to be served`, async () => (await sender.post(r.urls[0], '{}')).status !== 404, 30_000);
+	for (const r of receivers)
+		await waitFor(
+			`${r.name} to be served`,
+			async () => (await sender.post(r.urls[0], '{}')).status !== 404,
+			30_000,
+		);
 
-	await check('queue mode: Redis stopped for 30 s while signed deliveries arrive (retried 5 times, then each delivered once more): this trigger loses 0 events; none runs twice except those the webhook process took just before it exited (counted)', async () => {
-		const events: FaultEvent[] = [];
-		const phaseOf = new Map<string, string>();
-		let phase = 'before';
-		let sending = true;
-		const inFlight: Array<Promise<unknown>> = [];
-		const pool = makeEvents('outage', 1000);
-		const producer = (async () => {
-			while (sending) {
-				const event = pool[events.length];
-				events.push(event);
-				phaseOf.set(event.id, phase);
-				for (const r of receivers) inFlight.push(sender.deliver(r, event));
-				await sleep(EVERY_MS);
+	await check(
+		'queue mode: Redis stopped for 30 s while signed deliveries arrive (retried 5 times, then each delivered once more): this trigger loses 0 events; none runs twice except those the webhook process took just before it exited (counted)',
+		async () => {
+			const events: FaultEvent[] = [];
+			const phaseOf = new Map<string, string>();
+			let phase = 'before';
+			let sending = true;
+			const inFlight: Array<Promise<unknown>> = [];
+			const pool = makeEvents('outage', 1000);
+			const producer = (async () => {
+				while (sending) {
+					const event = pool[events.length];
+					events.push(event);
+					phaseOf.set(event.id, phase);
+					for (const r of receivers) inFlight.push(sender.deliver(r, event));
+					await sleep(EVERY_MS);
+				}
+			})();
+			await sleep(BEFORE_MS);
+			phase = 'outage';
+			const t0 = Date.now();
+			await queue.stopRedis();
+			log('  Redis stopped');
+			const exitedAt: Record<string, number> = {};
+			while (Date.now() - t0 < OUTAGE_MS) {
+				for (const name of queue.exitedN8nProcesses()) exitedAt[name] ??= Date.now();
+				await sleep(250);
 			}
-		})();
-		await sleep(BEFORE_MS);
-		phase = 'outage';
-		const t0 = Date.now();
-		await queue.stopRedis();
-		log('  Redis stopped');
-		const exitedAt: Record<string, number> = {};
-		while (Date.now() - t0 < OUTAGE_MS) {
-			for (const name of queue.exitedN8nProcesses()) exitedAt[name] ??= Date.now();
-			await sleep(250);
-		}
-		await queue.restartRedis();
-		phase = 'after';
-		const seconds = (at: number) => Math.round((at - t0) / 1000);
-		log(`  Redis started again after ${seconds(Date.now())} s; n8n processes that exited meanwhile (s into the outage): ${JSON.stringify(Object.fromEntries(Object.entries(exitedAt).map(([n, at]) => [n, seconds(at)])))}`);
-		// What a supervisor (systemd, Docker's restart policy, Kubernetes) would do.
-		const exited = queue.exitedN8nProcesses();
-		if (exited.includes('n8n')) await queue.restart('n8n');
-		await Promise.all(exited.filter((name) => name !== 'n8n').map(async (name) => await queue.restart(name)));
-		log(`  started again: ${exited.join(', ') || 'none'} (${seconds(Date.now())} s after Redis stopped)`);
-		await sleep(AFTER_MS);
-		sending = false;
-		await producer;
-		await Promise.all(inFlight);
-		await settle(stack, receivers, 60_000);
-		await sender.onceMore(receivers, events);
-		await settle(stack, receivers, 60_000);
+			await queue.restartRedis();
+			phase = 'after';
+			const seconds = (at: number) => Math.round((at - t0) / 1000);
+			log(
+				`  Redis started again after ${seconds(Date.now())} s; n8n processes that exited meanwhile (s into the outage): ${JSON.stringify(Object.fromEntries(Object.entries(exitedAt).map(([n, at]) => [n, seconds(at)])))}`,
+			);
+			// What a supervisor (systemd, Docker's restart policy, Kubernetes) would do.
+			const exited = queue.exitedN8nProcesses();
+			if (exited.includes('n8n')) await queue.restart('n8n');
+			await Promise.all(
+				exited.filter((name) => name !== 'n8n').map(async (name) => await queue.restart(name)),
+			);
+			log(
+				`  started again: ${exited.join(', ') || 'none'} (${seconds(Date.now())} s after Redis stopped)`,
+			);
+			await sleep(AFTER_MS);
+			sending = false;
+			await producer;
+			await Promise.all(inFlight);
+			await settle(stack, receivers, 60_000);
+			await sender.onceMore(receivers, events);
+			await settle(stack, receivers, 60_000);
 
-		const fault = 'Redis stopped for 30 s';
-		const [mine, yardstick] = await Promise.all(receivers.map(async (r) => await figures(stack, sender, fault, r, events)));
-		printTable(`queue mode, n8n ${stack.line.version}`, [mine, yardstick]);
-		const byPhase = (ids: string[]) => {
-			const counts: Record<string, number> = {};
-			for (const id of ids) counts[phaseOf.get(id)!] = (counts[phaseOf.get(id)!] ?? 0) + 1;
-			return JSON.stringify(counts);
-		};
-		const webhookExit = exitedAt.webhook;
-		const takenJustBefore = (id: string) => {
-			const at = sender.firstAcknowledged(receivers[0], id);
-			return webhookExit !== undefined && at !== undefined && at <= webhookExit && at >= webhookExit - JUST_BEFORE_MS;
-		};
-		const twiceJustBefore = mine.twiceIds.filter(takenJustBefore);
-		const twiceOther = mine.twiceIds.filter((id) => !takenJustBefore(id));
-		log(`  figures: this trigger lost ${mine.lost} of ${events.length} (by phase sent ${byPhase(mine.lostIds)}); ran twice ${mine.twiceIds.length}: ${twiceJustBefore.length} taken in the ${JUST_BEFORE_MS / 1000} s before the webhook process exited, ${twiceOther.length} others`);
-		log(`  figures: n8n's Webhook node lost ${yardstick.lost} of ${events.length} (by phase sent ${byPhase(yardstick.lostIds)}); ran twice ${yardstick.twice}`);
-		expectEqual(mine.lost, 0, 'events this trigger answered 2xx without an execution');
-		expectEqual(twiceOther, [], 'events run twice, other than those taken just before the webhook process exited');
-		// Events never answered 2xx are not lost (the service knows them); their count is printed above.
-		expectEqual(queue.exitedN8nProcesses(), [], 'n8n processes not running at the end');
-	});
+			const fault = 'Redis stopped for 30 s';
+			const [mine, yardstick] = await Promise.all(
+				receivers.map(async (r) => await figures(stack, sender, fault, r, events)),
+			);
+			printTable(`queue mode, n8n ${stack.line.version}`, [mine, yardstick]);
+			const byPhase = (ids: string[]) => {
+				const counts: Record<string, number> = {};
+				for (const id of ids) counts[phaseOf.get(id)!] = (counts[phaseOf.get(id)!] ?? 0) + 1;
+				return JSON.stringify(counts);
+			};
+			const webhookExit = exitedAt.webhook;
+			const takenJustBefore = (id: string) => {
+				const at = sender.firstAcknowledged(receivers[0], id);
+				return (
+					webhookExit !== undefined &&
+					at !== undefined &&
+					at <= webhookExit &&
+					at >= webhookExit - JUST_BEFORE_MS
+				);
+			};
+			const twiceJustBefore = mine.twiceIds.filter(takenJustBefore);
+			const twiceOther = mine.twiceIds.filter((id) => !takenJustBefore(id));
+			log(
+				`  figures: this trigger lost ${mine.lost} of ${events.length} (by phase sent ${byPhase(mine.lostIds)}); ran twice ${mine.twiceIds.length}: ${twiceJustBefore.length} taken in the ${JUST_BEFORE_MS / 1000} s before the webhook process exited, ${twiceOther.length} others`,
+			);
+			log(
+				`  figures: n8n's Webhook node lost ${yardstick.lost} of ${events.length} (by phase sent ${byPhase(yardstick.lostIds)}); ran twice ${yardstick.twice}`,
+			);
+			expectEqual(mine.lost, 0, 'events this trigger answered 2xx without an execution');
+			expectEqual(
+				twiceOther,
+				[],
+				'events run twice, other than those taken just before the webhook process exited',
+			);
+			// Events never answered 2xx are not lost (the service knows them); their count is printed above.
+			expectEqual(queue.exitedN8nProcesses(), [], 'n8n processes not running at the end');
+		},
+	);
 }

@@ -16,14 +16,29 @@ import axios from 'axios';
 import { createHmac, randomBytes } from 'crypto';
 
 import { type Stack, sleep, waitFor } from '../../../scripts/lib/stack';
-import { check, type E2eContext, restartN8n, executions, expect, expectEqual, log, onN8n1, triggerWebhookId } from '../lib';
+import {
+	check,
+	type E2eContext,
+	restartN8n,
+	executions,
+	expect,
+	expectEqual,
+	log,
+	onN8n1,
+	triggerWebhookId,
+} from '../lib';
 
 const NODE_KEY = 'node:Document Signing Trigger';
 
 function event(): { id: string; body: string } {
 	const id = `evt_answer_${randomBytes(6).toString('hex')}`;
 	const now = new Date().toISOString();
-	const body = JSON.stringify({ id, event: 'document.sent', createdAt: now, data: { envelopeId: `env_${id}`, status: 'pending', occurredAt: now } });
+	const body = JSON.stringify({
+		id,
+		event: 'document.sent',
+		createdAt: now,
+		data: { envelopeId: `env_${id}`, status: 'pending', occurredAt: now },
+	});
 	return { id, body };
 }
 
@@ -40,7 +55,9 @@ async function storedIds(stack: Stack, workflowId: string): Promise<Set<string>>
  * (the public API leaves out executions that are still active).
  */
 async function executionsIncludingActive(stack: Stack, workflowId: string): Promise<number> {
-	const response = await stack.rest.get('/executions', { params: { filter: JSON.stringify({ workflowId }), limit: 100 } });
+	const response = await stack.rest.get('/executions', {
+		params: { filter: JSON.stringify({ workflowId }), limit: 100 },
+	});
 	expectEqual(response.status, 200, 'GET /rest/executions');
 	const results = (response.data?.data?.results ?? []) as Array<{ workflowId?: string }>;
 	return results.filter((e) => e.workflowId === workflowId).length;
@@ -50,87 +67,167 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 	const workflow = workflows.DsE2eTriggerAns1;
 	expect(workflow, 'the trigger-answer workflow fixture is missing');
 	const url = stack.webhookUrl(triggerWebhookId(workflow), 'webhook');
-	const sign = (body: string) => createHmac('sha256', stack.sandbox.webhookSecret).update(body).digest('hex');
+	const sign = (body: string) =>
+		createHmac('sha256', stack.sandbox.webhookSecret).update(body).digest('hex');
 	const deliver = async (body: string) =>
 		await axios.post(url, body, {
 			headers: { 'Content-Type': 'application/json', 'X-Service-Signature': sign(body) },
 			validateStatus: () => true,
 			timeout: 30_000,
 		});
-	const served = async () => (await axios.post(url, '{}', { validateStatus: () => true })).status !== 404;
+	const served = async () =>
+		(await axios.post(url, '{}', { validateStatus: () => true })).status !== 404;
 	await waitFor('the trigger-answer workflow to be served', served, 15_000);
 	const executionCount = async () => (await executions(stack, workflow.id)).length;
 
 	const first = event();
 	const second = event();
 
-	await check("trigger answer in n8n: a started event is answered with the node's body, once the execution exists (n8n 2.x)", async () => {
-		const before = await executionsIncludingActive(stack, workflow.id);
-		const answer = await deliver(first.body);
-		const after = await executionsIncludingActive(stack, workflow.id);
-		expectEqual([answer.status, answer.data], [200, { received: true, started: true, id: first.id }], 'answer');
-		if (onN8n1) {
-			log(`        n8n 1.x: executions at the answer ${after - before} (n8n 1.x answers before it creates the execution)`);
-			return;
-		}
-		expectEqual(after - before, 1, 'executions listed at the moment of the 2xx answer');
-	});
+	await check(
+		"trigger answer in n8n: a started event is answered with the node's body, once the execution exists (n8n 2.x)",
+		async () => {
+			const before = await executionsIncludingActive(stack, workflow.id);
+			const answer = await deliver(first.body);
+			const after = await executionsIncludingActive(stack, workflow.id);
+			expectEqual(
+				[answer.status, answer.data],
+				[200, { received: true, started: true, id: first.id }],
+				'answer',
+			);
+			if (onN8n1) {
+				log(
+					`        n8n 1.x: executions at the answer ${after - before} (n8n 1.x answers before it creates the execution)`,
+				);
+				return;
+			}
+			expectEqual(after - before, 1, 'executions listed at the moment of the 2xx answer');
+		},
+	);
 
-	await check('trigger answer in n8n: the id is in the stored static data by the answer, also when that data was not empty', async () => {
-		const before = await storedIds(stack, workflow.id);
-		expect(before.has(first.id), `the first event's id is not in the stored static data: ${JSON.stringify([...before])}`);
-		// Now the stored static data is not empty: the case where starting the run clears n8n's flag.
-		const answer = await deliver(second.body);
-		expectEqual(answer.data?.started, true, 'second event started');
-		const after = await storedIds(stack, workflow.id);
-		expectEqual([after.has(first.id), after.has(second.id)], [true, true], 'ids in the stored static data after the second answer');
-	});
+	await check(
+		'trigger answer in n8n: the id is in the stored static data by the answer, also when that data was not empty',
+		async () => {
+			const before = await storedIds(stack, workflow.id);
+			expect(
+				before.has(first.id),
+				`the first event's id is not in the stored static data: ${JSON.stringify([...before])}`,
+			);
+			// Now the stored static data is not empty: the case where starting the run clears n8n's flag.
+			const answer = await deliver(second.body);
+			expectEqual(answer.data?.started, true, 'second event started');
+			const after = await storedIds(stack, workflow.id);
+			expectEqual(
+				[after.has(first.id), after.has(second.id)],
+				[true, true],
+				'ids in the stored static data after the second answer',
+			);
+		},
+	);
 
-	await check('trigger answer in n8n: a repeat 2 s later is refused as duplicate, and 5 copies at once start one run', async () => {
-		await sleep(2000);
-		const repeat = await deliver(first.body);
-		expectEqual([repeat.status, repeat.data?.reason], [200, 'duplicate delivery'], 'repeat 2 s later');
-		const copies = event();
-		const before = await executionCount();
-		const answers = await Promise.all(Array.from({ length: 5 }, async () => await deliver(copies.body)));
-		expectEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200], 'statuses of the copies');
-		expectEqual(answers.filter((a) => a.data?.started === true).length, 1, 'copies answered as started');
-		await sleep(1500); // a second execution would be listed by now
-		expectEqual((await executionCount()) - before, 1, 'executions for 5 copies at once');
-	});
+	await check(
+		'trigger answer in n8n: a repeat 2 s later is refused as duplicate, and 5 copies at once start one run',
+		async () => {
+			await sleep(2000);
+			const repeat = await deliver(first.body);
+			expectEqual(
+				[repeat.status, repeat.data?.reason],
+				[200, 'duplicate delivery'],
+				'repeat 2 s later',
+			);
+			const copies = event();
+			const before = await executionCount();
+			const answers = await Promise.all(
+				Array.from({ length: 5 }, async () => await deliver(copies.body)),
+			);
+			expectEqual(
+				answers.map((a) => a.status),
+				[200, 200, 200, 200, 200],
+				'statuses of the copies',
+			);
+			expectEqual(
+				answers.filter((a) => a.data?.started === true).length,
+				1,
+				'copies answered as started',
+			);
+			await sleep(1500); // a second execution would be listed by now
+			expectEqual((await executionCount()) - before, 1, 'executions for 5 copies at once');
+		},
+	);
 
-	await check('trigger answer in n8n: "Listen for test event" in the editor gets a test delivery, answered once its run exists', async () => {
-		const testWorkflow = workflows.DsE2eTriggerTst1;
-		expect(testWorkflow, 'the trigger-test-event workflow fixture is missing');
-		const listen = await stack.rest.post(`/workflows/${testWorkflow.id}/run`, { triggerToStartFrom: { name: 'Document Signing Trigger' } });
-		expectEqual([listen.status, listen.data?.data?.waitingForWebhook], [200, true], 'listening for a test event');
-		const testUrl = `${stack.n8nUrl}/webhook-test/${triggerWebhookId(testWorkflow)}/webhook`;
-		const e = event();
-		const answer = await axios.post(testUrl, e.body, {
-			headers: { 'Content-Type': 'application/json', 'X-Service-Signature': sign(e.body) },
-			validateStatus: () => true,
-			timeout: 30_000,
-		});
-		expectEqual([answer.status, answer.data], [200, { received: true, started: true, id: e.id }], 'answer to the test delivery');
-		let item: Record<string, unknown> | undefined;
-		await waitFor('the test run to be listed', async () => {
-			const list = await executions(stack, testWorkflow.id);
-			item = list.map((x) => x.data?.resultData.runData['Document Signing Trigger']?.[0]?.data?.main?.[0]?.[0]?.json).find((j) => j?.id === e.id);
-			return item !== undefined;
-		}, 20_000, 500);
-		expectEqual([item?.event, item?.verified], ['document.sent', true], 'the test run\'s trigger output');
-	});
+	await check(
+		'trigger answer in n8n: "Listen for test event" in the editor gets a test delivery, answered once its run exists',
+		async () => {
+			const testWorkflow = workflows.DsE2eTriggerTst1;
+			expect(testWorkflow, 'the trigger-test-event workflow fixture is missing');
+			const listen = await stack.rest.post(`/workflows/${testWorkflow.id}/run`, {
+				triggerToStartFrom: { name: 'Document Signing Trigger' },
+			});
+			expectEqual(
+				[listen.status, listen.data?.data?.waitingForWebhook],
+				[200, true],
+				'listening for a test event',
+			);
+			const testUrl = `${stack.n8nUrl}/webhook-test/${triggerWebhookId(testWorkflow)}/webhook`;
+			const e = event();
+			const answer = await axios.post(testUrl, e.body, {
+				headers: { 'Content-Type': 'application/json', 'X-Service-Signature': sign(e.body) },
+				validateStatus: () => true,
+				timeout: 30_000,
+			});
+			expectEqual(
+				[answer.status, answer.data],
+				[200, { received: true, started: true, id: e.id }],
+				'answer to the test delivery',
+			);
+			let item: Record<string, unknown> | undefined;
+			await waitFor(
+				'the test run to be listed',
+				async () => {
+					const list = await executions(stack, testWorkflow.id);
+					item = list
+						.map(
+							(x) =>
+								x.data?.resultData.runData['Document Signing Trigger']?.[0]?.data?.main?.[0]?.[0]
+									?.json,
+						)
+						.find((j) => j?.id === e.id);
+					return item !== undefined;
+				},
+				20_000,
+				500,
+			);
+			expectEqual(
+				[item?.event, item?.verified],
+				['document.sent', true],
+				"the test run's trigger output",
+			);
+		},
+	);
 
-	await check('trigger answer in n8n: after n8n restarts, ids taken before are still refused and a new event starts', async () => {
-		await restartN8n(stack);
-		await waitFor('the trigger-answer workflow to be served again', served, 30_000);
-		const before = await executionCount();
-		const repeats = [await deliver(first.body), await deliver(second.body)];
-		expectEqual(repeats.map((r) => [r.status, r.data?.reason]), [[200, 'duplicate delivery'], [200, 'duplicate delivery']], 'repeats after the restart');
-		const fresh = event();
-		const started = await deliver(fresh.body);
-		expectEqual([started.status, started.data?.started], [200, true], 'a new event after the restart');
-		await sleep(1500);
-		expectEqual((await executionCount()) - before, 1, 'executions after the restart');
-	});
+	await check(
+		'trigger answer in n8n: after n8n restarts, ids taken before are still refused and a new event starts',
+		async () => {
+			await restartN8n(stack);
+			await waitFor('the trigger-answer workflow to be served again', served, 30_000);
+			const before = await executionCount();
+			const repeats = [await deliver(first.body), await deliver(second.body)];
+			expectEqual(
+				repeats.map((r) => [r.status, r.data?.reason]),
+				[
+					[200, 'duplicate delivery'],
+					[200, 'duplicate delivery'],
+				],
+				'repeats after the restart',
+			);
+			const fresh = event();
+			const started = await deliver(fresh.body);
+			expectEqual(
+				[started.status, started.data?.started],
+				[200, true],
+				'a new event after the restart',
+			);
+			await sleep(1500);
+			expectEqual((await executionCount()) - before, 1, 'executions after the restart');
+		},
+	);
 }

@@ -13,7 +13,18 @@
 import axios from 'axios';
 
 import { waitFor } from '../../../scripts/lib/stack';
-import { type FaultFigures, figures, makeEvents, printTable, type Receiver, Sender, settle, sqlite, triggerReceiver, webhookReceiver } from '../faults';
+import {
+	type FaultFigures,
+	figures,
+	makeEvents,
+	printTable,
+	type Receiver,
+	Sender,
+	settle,
+	sqlite,
+	triggerReceiver,
+	webhookReceiver,
+} from '../faults';
 import { check, type E2eContext, expect, expectEqual, log, onN8n1, triggerWebhookId } from '../lib';
 
 const EVENTS = 10;
@@ -30,18 +41,32 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 		webhookReceiver(hook.id, [`${stack.n8nUrl}/webhook/${hookPath}`]),
 	];
 	for (const r of receivers) {
-		await waitFor(`${r.name} to be served`, async () => (await axios.post(r.urls[0], '{}', { validateStatus: () => true })).status !== 404, 15_000);
+		await waitFor(
+			`${r.name} to be served`,
+			async () =>
+				(await axios.post(r.urls[0], '{}', { validateStatus: () => true })).status !== 404,
+			15_000,
+		);
 	}
 
 	/** everyMs: deliveries start this often while the fault is on (0: all at once). */
-	const faults: Array<{ name: string; label: string; everyMs: number; start: () => Promise<() => Promise<void>> }> = [
+	const faults: Array<{
+		name: string;
+		label: string;
+		everyMs: number;
+		start: () => Promise<() => Promise<void>>;
+	}> = [
 		{
 			name: 'execution insert aborted (SQLite trigger)',
 			label: 'insert',
 			everyMs: 300,
 			start: async () => {
-				await sqlite(stack, "CREATE TRIGGER fault_refuse_execution BEFORE INSERT ON execution_entity BEGIN SELECT RAISE(ABORT, 'fault test: execution insert refused'); END;");
-				return async () => void (await sqlite(stack, 'DROP TRIGGER IF EXISTS fault_refuse_execution;'));
+				await sqlite(
+					stack,
+					"CREATE TRIGGER fault_refuse_execution BEFORE INSERT ON execution_entity BEGIN SELECT RAISE(ABORT, 'fault test: execution insert refused'); END;",
+				);
+				return async () =>
+					void (await sqlite(stack, 'DROP TRIGGER IF EXISTS fault_refuse_execution;'));
 			},
 		},
 		{
@@ -58,33 +83,44 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 
 	const rows: FaultFigures[] = [];
 	for (const fault of faults) {
-		await check(`regular mode, ${fault.name} for at least ${FAULT_MS / 1000} s: ${onN8n1 ? "this trigger loses no more events than n8n's Webhook node" : 'this trigger loses 0 events and runs 0 twice'} (sender retries non-2xx 5 times, then delivers each event once more)`, async () => {
-			const events = makeEvents(fault.label, EVENTS);
-			const sender = new Sender(stack.sandbox.webhookSecret);
-			const stop = await fault.start();
-			const ended = sender.endFault(receivers, events, FAULT_MS, stop);
-			try {
-				await sender.sendAll(receivers, events, fault.everyMs);
-			} finally {
-				await ended;
-			}
-			await settle(stack, receivers);
-			await sender.onceMore(receivers, events);
-			await settle(stack, receivers);
-			const [mine, yardstick] = await Promise.all(receivers.map(async (r) => await figures(stack, sender, fault.name, r, events)));
-			rows.push(mine, yardstick);
-			printTable(fault.name, [mine, yardstick]);
-			if (mine.lostIds.length) log(`  lost by this trigger: ${mine.lostIds.join(', ')}`);
-			// The fault reached n8n: its own Webhook node was refused or lost something.
-			expect(Object.keys(yardstick.answers).some((s) => s !== '200') || yardstick.lost > 0, `the fault did not reach n8n (the Webhook node saw only 200 and lost nothing): ${JSON.stringify(yardstick.answers)}`);
-			if (onN8n1) {
-				expect(mine.lost <= yardstick.lost, `this trigger lost ${mine.lost} events, n8n's Webhook node ${yardstick.lost}`);
-			} else {
-				expectEqual(mine.lost, 0, 'events this trigger answered 2xx without an execution');
-				expectEqual(mine.twice, 0, 'executions beyond one per event id');
-				expectEqual(mine.refused, 0, 'events never answered 2xx (after the closing delivery)');
-			}
-		});
+		await check(
+			`regular mode, ${fault.name} for at least ${FAULT_MS / 1000} s: ${onN8n1 ? "this trigger loses no more events than n8n's Webhook node" : 'this trigger loses 0 events and runs 0 twice'} (sender retries non-2xx 5 times, then delivers each event once more)`,
+			async () => {
+				const events = makeEvents(fault.label, EVENTS);
+				const sender = new Sender(stack.sandbox.webhookSecret);
+				const stop = await fault.start();
+				const ended = sender.endFault(receivers, events, FAULT_MS, stop);
+				try {
+					await sender.sendAll(receivers, events, fault.everyMs);
+				} finally {
+					await ended;
+				}
+				await settle(stack, receivers);
+				await sender.onceMore(receivers, events);
+				await settle(stack, receivers);
+				const [mine, yardstick] = await Promise.all(
+					receivers.map(async (r) => await figures(stack, sender, fault.name, r, events)),
+				);
+				rows.push(mine, yardstick);
+				printTable(fault.name, [mine, yardstick]);
+				if (mine.lostIds.length) log(`  lost by this trigger: ${mine.lostIds.join(', ')}`);
+				// The fault reached n8n: its own Webhook node was refused or lost something.
+				expect(
+					Object.keys(yardstick.answers).some((s) => s !== '200') || yardstick.lost > 0,
+					`the fault did not reach n8n (the Webhook node saw only 200 and lost nothing): ${JSON.stringify(yardstick.answers)}`,
+				);
+				if (onN8n1) {
+					expect(
+						mine.lost <= yardstick.lost,
+						`this trigger lost ${mine.lost} events, n8n's Webhook node ${yardstick.lost}`,
+					);
+				} else {
+					expectEqual(mine.lost, 0, 'events this trigger answered 2xx without an execution');
+					expectEqual(mine.twice, 0, 'executions beyond one per event id');
+					expectEqual(mine.refused, 0, 'events never answered 2xx (after the closing delivery)');
+				}
+			},
+		);
 	}
 	if (rows.length) printTable(`regular mode, n8n ${stack.line.version}`, rows);
 }

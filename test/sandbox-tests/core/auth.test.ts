@@ -13,7 +13,8 @@ function expectErrorBody(body: any, code: string) {
 
 describe('authentication', () => {
 	test('keys have the form <prefix>_<random>', () => {
-		for (const key of [sandbox.apiKey, sandbox.orgApiKey, sandbox.disabledApiKey]) expect(key).toMatch(/^[a-z]+_[0-9a-f]{20,}$/);
+		for (const key of [sandbox.apiKey, sandbox.orgApiKey, sandbox.disabledApiKey])
+			expect(key).toMatch(/^[a-z]+_[0-9a-f]{20,}$/);
 		expect(new Set([sandbox.apiKey, sandbox.orgApiKey, sandbox.disabledApiKey]).size).toBe(3);
 	});
 
@@ -26,7 +27,9 @@ describe('authentication', () => {
 
 	test('unknown key and malformed header -> 401 UNAUTHORIZED', async () => {
 		expect((await client(sandbox, 'service_nope').get('/envelopes')).status).toBe(401);
-		const res = await client(sandbox, null).get('/envelopes', { headers: { Authorization: `Basic ${sandbox.apiKey}` } });
+		const res = await client(sandbox, null).get('/envelopes', {
+			headers: { Authorization: `Basic ${sandbox.apiKey}` },
+		});
 		expect(res.status).toBe(401);
 		expectErrorBody(res.data, 'UNAUTHORIZED');
 	});
@@ -45,7 +48,10 @@ describe('authentication', () => {
 	});
 
 	test('a key lacking a scope -> 403 FORBIDDEN naming the scope; other endpoints still work', async () => {
-		const minted = await admin(sandbox).post('/keys', { workspace: 'personal', scopes: ['documents:read'] });
+		const minted = await admin(sandbox).post('/keys', {
+			workspace: 'personal',
+			scopes: ['documents:read'],
+		});
 		const api = client(sandbox, minted.data.apiKey);
 		const create = await api.post('/envelopes', { fileName: 'a.pdf' });
 		expect(create.status).toBe(403);
@@ -53,8 +59,15 @@ describe('authentication', () => {
 		expect(create.data.message).toContain('documents:write');
 		expect((await api.get('/envelopes')).status).toBe(200);
 
-		const sendOnly = client(sandbox, (await admin(sandbox).post('/keys', { workspace: 'personal', scopes: ['documents:write'] })).data.apiKey);
-		const created = await sendOnly.post('/envelopes', { fileName: 'a.pdf', recipients: [signer('Ann')] });
+		const sendOnly = client(
+			sandbox,
+			(await admin(sandbox).post('/keys', { workspace: 'personal', scopes: ['documents:write'] }))
+				.data.apiKey,
+		);
+		const created = await sendOnly.post('/envelopes', {
+			fileName: 'a.pdf',
+			recipients: [signer('Ann')],
+		});
 		expect(created.status).toBe(201);
 		const send = await sendOnly.post(`/envelopes/${created.data.id}/send`, {});
 		expect(send.status).toBe(403);
@@ -64,7 +77,10 @@ describe('authentication', () => {
 	test('personal and organization keys hold every scope by default', async () => {
 		for (const key of [sandbox.apiKey, sandbox.orgApiKey]) {
 			const api = client(sandbox, key);
-			const created = await api.post('/envelopes', { fileName: 'a.pdf', recipients: [signer('Ann')] });
+			const created = await api.post('/envelopes', {
+				fileName: 'a.pdf',
+				recipients: [signer('Ann')],
+			});
 			expect(created.status).toBe(201);
 			await uploadPut(created.data.upload.url, await makePdf());
 			expect((await api.post(`/envelopes/${created.data.id}/send`, {})).status).toBe(200);
@@ -78,7 +94,9 @@ describe('authentication', () => {
 	});
 
 	test('malformed JSON request body -> 400 VALIDATION_ERROR', async () => {
-		const res = await client(sandbox).post('/envelopes', '{"fileName": ', { headers: { 'Content-Type': 'application/json' } });
+		const res = await client(sandbox).post('/envelopes', '{"fileName": ', {
+			headers: { 'Content-Type': 'application/json' },
+		});
 		expect(res.status).toBe(400);
 		expectErrorBody(res.data, 'VALIDATION_ERROR');
 	});
@@ -103,7 +121,10 @@ describe('organization key isolation', () => {
 			expect(res.data.code).toBe('NOT_FOUND');
 		}
 		expect((await org.post(`/envelopes/${p.data.id}/send`, {})).data.code).toBe('NOT_FOUND');
-		expect((await personal.post(`/envelopes/${o.data.id}/recipients`, { recipients: [signer('X')] })).data.code).toBe('NOT_FOUND');
+		expect(
+			(await personal.post(`/envelopes/${o.data.id}/recipients`, { recipients: [signer('X')] }))
+				.data.code,
+		).toBe('NOT_FOUND');
 	});
 
 	test('a minted organization key sees the organization envelopes', async () => {

@@ -10,7 +10,9 @@ describe('credits at send', () => {
 	test('one credit per aadhaar_otp recipient from the personal balance, recorded as consume/api', async () => {
 		await admin(sandbox).post('/credits', { workspace: 'personal', balance: 5 });
 		const api = client(sandbox);
-		const created = await draftWithPdf(api, { recipients: [aadhaar('Ann'), aadhaar('Bob'), signer('Cy')] });
+		const created = await draftWithPdf(api, {
+			recipients: [aadhaar('Ann'), aadhaar('Bob'), signer('Cy')],
+		});
 		expect((await api.post(`/envelopes/${created.id}/send`)).status).toBe(200);
 		expect(sandbox.state.balance(sandbox.state.personalWorkspace)).toBe(3);
 		expect(sandbox.state.balance(sandbox.state.organizationWorkspace)).toBe(100);
@@ -34,7 +36,9 @@ describe('credits at send', () => {
 
 	test('free methods consume nothing', async () => {
 		const api = client(sandbox);
-		const created = await draftWithPdf(api, { recipients: [signer('Ann'), signer('Bob', { signatureMethod: 'dsc_usb' })] });
+		const created = await draftWithPdf(api, {
+			recipients: [signer('Ann'), signer('Bob', { signatureMethod: 'dsc_usb' })],
+		});
 		await api.post(`/envelopes/${created.id}/send`);
 		expect(sandbox.state.creditTransactions).toHaveLength(0);
 		expect(sandbox.state.balance(sandbox.state.personalWorkspace)).toBe(25);
@@ -46,7 +50,10 @@ describe('credits at send', () => {
 		const created = await draftWithPdf(api, { recipients: [aadhaar('Ann'), aadhaar('Bob')] });
 		const res = await api.post(`/envelopes/${created.id}/send`);
 		expect(res.status).toBe(402);
-		expect(res.data).toMatchObject({ code: 'INSUFFICIENT_CREDITS', message: expect.stringMatching(/2 credit.*has 1/) });
+		expect(res.data).toMatchObject({
+			code: 'INSUFFICIENT_CREDITS',
+			message: expect.stringMatching(/2 credit.*has 1/),
+		});
 		expect((await api.get(`/envelopes/${created.id}/status`)).data.status).toBe('draft');
 		expect(sandbox.state.balance(sandbox.state.personalWorkspace)).toBe(1);
 		expect(sandbox.state.creditTransactions).toHaveLength(0);
@@ -59,7 +66,10 @@ describe('credits at send', () => {
 		expect((await org.post(`/envelopes/${one.id}/send`)).status).toBe(200);
 		expect(sandbox.state.balance(sandbox.state.organizationWorkspace)).toBe(0);
 		expect(sandbox.state.balance(sandbox.state.personalWorkspace)).toBe(25);
-		expect(sandbox.state.creditTransactions[0]).toMatchObject({ workspace: { type: 'organization' }, balanceAfter: 0 });
+		expect(sandbox.state.creditTransactions[0]).toMatchObject({
+			workspace: { type: 'organization' },
+			balanceAfter: 0,
+		});
 		const two = await draftWithPdf(org, { recipients: [aadhaar('Bob')] });
 		const refused = await org.post(`/envelopes/${two.id}/send`);
 		expect(refused.status).toBe(402);
@@ -92,12 +102,22 @@ describe('admin routes', () => {
 	});
 
 	test('keys: minted with chosen scopes and workspace', async () => {
-		const res = await admin(sandbox).post('/keys', { workspace: 'organization', scopes: ['documents:read'] });
-		expect(res.data).toMatchObject({ apiKey: expect.stringMatching(/^service_/), workspace: { type: 'organization' }, scopes: ['documents:read'], disabled: false });
+		const res = await admin(sandbox).post('/keys', {
+			workspace: 'organization',
+			scopes: ['documents:read'],
+		});
+		expect(res.data).toMatchObject({
+			apiKey: expect.stringMatching(/^service_/),
+			workspace: { type: 'organization' },
+			scopes: ['documents:read'],
+			disabled: false,
+		});
 		expect((await admin(sandbox).post('/keys', { workspace: 'team' })).status).toBe(400);
 	});
 
 	test('credits: invalid body -> VALIDATION_ERROR', async () => {
-		expect((await admin(sandbox).post('/credits', { workspace: 'personal', balance: -1 })).status).toBe(400);
+		expect(
+			(await admin(sandbox).post('/credits', { workspace: 'personal', balance: -1 })).status,
+		).toBe(400);
 	});
 });

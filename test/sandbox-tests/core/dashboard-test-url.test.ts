@@ -4,7 +4,15 @@ import axios from 'axios';
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
-import { admin, client, draftWithPdf, signer, startSandbox, waitFor, type Sandbox } from './helpers';
+import {
+	admin,
+	client,
+	draftWithPdf,
+	signer,
+	startSandbox,
+	waitFor,
+	type Sandbox,
+} from './helpers';
 
 let sandbox: Sandbox;
 let n8nLike: Server;
@@ -29,7 +37,8 @@ test('a 404 from a Test URL reads as the editor not listening; a 404 from a prod
 	await admin(sandbox).post('/reset');
 	const testUrl = `${origin}/webhook-test/abc/webhook`;
 	const productionUrl = `${origin}/webhook/abc/webhook`;
-	for (const url of [testUrl, productionUrl]) await admin(sandbox).post('/webhooks', { url, events: ['document.sent'] });
+	for (const url of [testUrl, productionUrl])
+		await admin(sandbox).post('/webhooks', { url, events: ['document.sent'] });
 	const api = client(sandbox);
 	const created = await draftWithPdf(api, { title: 'Lease', recipients: [signer('Ann Lee')] });
 	await api.post(`/envelopes/${created.id}/send`);
@@ -37,7 +46,9 @@ test('a 404 from a Test URL reads as the editor not listening; a 404 from a prod
 	const rows = await waitFor(async () => {
 		const page = (await axios.get(`${sandbox.origin}/`)).data as string;
 		const deliveries = page.slice(page.indexOf('Latest deliveries')).split('<tr>');
-		const found = [testUrl, productionUrl].map((url) => deliveries.find((row) => row.includes(`<code>${url}</code>`) && row.includes('404')));
+		const found = [testUrl, productionUrl].map((url) =>
+			deliveries.find((row) => row.includes(`<code>${url}</code>`) && row.includes('404')),
+		);
 		return found.every(Boolean) ? (found as string[]) : undefined;
 	}, 10_000);
 	expect(rows[0]).toContain('Test URL, the editor was not listening (404)');

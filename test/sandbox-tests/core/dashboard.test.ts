@@ -38,17 +38,26 @@ describe('sandbox dashboard', () => {
 
 	test('signing from the browser answers a page; API clients still get JSON', async () => {
 		const api = client(sandbox);
-		const created = await draftWithPdf(api, { title: 'Lease <b>', recipients: [signer('Ann Lee'), signer('Bo Chen')] });
+		const created = await draftWithPdf(api, {
+			title: 'Lease <b>',
+			recipients: [signer('Ann Lee'), signer('Bo Chen')],
+		});
 		const sent = await api.post(`/envelopes/${created.id}/send`);
 		const [ann, bo] = sent.data.recipients.sort((a: any, b: any) => a.order - b.order);
 
-		const byBrowser = await axios.post(ann.actionUrl, '', { headers: { accept: 'text/html,application/xhtml+xml' }, validateStatus: () => true });
+		const byBrowser = await axios.post(ann.actionUrl, '', {
+			headers: { accept: 'text/html,application/xhtml+xml' },
+			validateStatus: () => true,
+		});
 		expect(byBrowser.status).toBe(200);
 		expect(byBrowser.headers['content-type']).toMatch(/text\/html/);
 		expect(byBrowser.data).toContain('Done: Ann Lee has signed.');
 		expect(byBrowser.data).toContain('Lease &#60;b&#62;');
 
-		const again = await axios.post(ann.actionUrl, '', { headers: { accept: 'text/html' }, validateStatus: () => true });
+		const again = await axios.post(ann.actionUrl, '', {
+			headers: { accept: 'text/html' },
+			validateStatus: () => true,
+		});
 		expect(again.status).toBe(409);
 		expect(again.data).toContain('Not done:');
 

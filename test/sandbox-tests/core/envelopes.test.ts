@@ -14,11 +14,20 @@ describe('POST /envelopes', () => {
 		});
 		expect(res.status).toBe(201);
 		const d = res.data;
-		expect(d).toMatchObject({ title: 'NDA', fileName: 'nda.pdf', status: 'draft', expiresIn: 3600, maxFileSize: 10485760, recipientsAdded: 2 });
+		expect(d).toMatchObject({
+			title: 'NDA',
+			fileName: 'nda.pdf',
+			status: 'draft',
+			expiresIn: 3600,
+			maxFileSize: 10485760,
+			recipientsAdded: 2,
+		});
 		expect(typeof d.id).toBe('string');
 		expect(typeof d.fileKey).toBe('string');
 		expect(d.upload.url).toMatch(new RegExp(`^${sandbox.origin}/storage/upload/`));
-		expect(d.upload.fields).toEqual(expect.objectContaining({ key: d.fileKey, 'Content-Type': 'application/pdf' }));
+		expect(d.upload.fields).toEqual(
+			expect.objectContaining({ key: d.fileKey, 'Content-Type': 'application/pdf' }),
+		);
 		expect(new Date(d.createdAt).toISOString()).toBe(d.createdAt);
 	});
 
@@ -35,42 +44,81 @@ describe('POST /envelopes', () => {
 		expect(missing.status).toBe(400);
 		expect(missing.data.code).toBe('VALIDATION_ERROR');
 		expect(missing.data.message).toMatch(/^fileName: /);
-		expect(missing.data.details.validation.issues[0]).toEqual({ path: 'fileName', message: expect.any(String), code: 'invalid_type' });
+		expect(missing.data.details.validation.issues[0]).toEqual({
+			path: 'fileName',
+			message: expect.any(String),
+			code: 'invalid_type',
+		});
 		expect(missing.data.details.validation.fieldErrors.fileName).toHaveLength(1);
 		expect(missing.data.details.validation.formErrors).toEqual([]);
 
-		const email = await api.post('/envelopes', { fileName: 'a.pdf', recipients: [{ name: 'A', email: 'not-an-email' }] });
+		const email = await api.post('/envelopes', {
+			fileName: 'a.pdf',
+			recipients: [{ name: 'A', email: 'not-an-email' }],
+		});
 		expect(email.status).toBe(400);
 		expect(email.data.message).toMatch(/^recipients\.0\.email: /);
-		expect(email.data.details.validation.issues[0]).toMatchObject({ path: 'recipients.0.email', code: 'invalid_string' });
+		expect(email.data.details.validation.issues[0]).toMatchObject({
+			path: 'recipients.0.email',
+			code: 'invalid_string',
+		});
 
-		const role = await api.post('/envelopes', { fileName: 'a.pdf', recipients: [{ name: 'A', email: 'a@x.io', role: 'boss' }] });
-		expect(role.data.details.validation.issues[0]).toMatchObject({ path: 'recipients.0.role', code: 'invalid_enum_value' });
+		const role = await api.post('/envelopes', {
+			fileName: 'a.pdf',
+			recipients: [{ name: 'A', email: 'a@x.io', role: 'boss' }],
+		});
+		expect(role.data.details.validation.issues[0]).toMatchObject({
+			path: 'recipients.0.role',
+			code: 'invalid_enum_value',
+		});
 
-		const contact = await api.post('/envelopes', { fileName: 'a.pdf', recipients: [{ name: 'A' }] });
+		const contact = await api.post('/envelopes', {
+			fileName: 'a.pdf',
+			recipients: [{ name: 'A' }],
+		});
 		expect(contact.status).toBe(400);
 		expect(contact.data.message).toMatch(/contact/);
 	});
 
 	test('recipients: at least one signer and at most 15', async () => {
 		const api = client(sandbox);
-		const ccOnly = await api.post('/envelopes', { fileName: 'a.pdf', recipients: [{ name: 'C', email: 'c@x.io', role: 'cc' }] });
+		const ccOnly = await api.post('/envelopes', {
+			fileName: 'a.pdf',
+			recipients: [{ name: 'C', email: 'c@x.io', role: 'cc' }],
+		});
 		expect(ccOnly.status).toBe(400);
 		expect(ccOnly.data.message).toMatch(/signer/);
 		const sixteen = Array.from({ length: 16 }, (_, i) => signer(`S${i}`));
-		expect((await api.post('/envelopes', { fileName: 'a.pdf', recipients: sixteen })).status).toBe(400);
-		expect((await api.post('/envelopes', { fileName: 'a.pdf', recipients: sixteen.slice(0, 15) })).status).toBe(201);
+		expect((await api.post('/envelopes', { fileName: 'a.pdf', recipients: sixteen })).status).toBe(
+			400,
+		);
+		expect(
+			(await api.post('/envelopes', { fileName: 'a.pdf', recipients: sixteen.slice(0, 15) }))
+				.status,
+		).toBe(201);
 	});
 });
 
 describe('GET /envelopes', () => {
 	test('paging, status filter and search by title', async () => {
 		const api = client(sandbox);
-		for (let i = 1; i <= 5; i++) await api.post('/envelopes', { fileName: `f${i}.pdf`, title: i % 2 ? `Lease ${i}` : `Invoice ${i}`, recipients: [signer('Ann')] });
+		for (let i = 1; i <= 5; i++)
+			await api.post('/envelopes', {
+				fileName: `f${i}.pdf`,
+				title: i % 2 ? `Lease ${i}` : `Invoice ${i}`,
+				recipients: [signer('Ann')],
+			});
 		const page = await api.get('/envelopes', { params: { page: 2, limit: 2 } });
 		expect(page.status).toBe(200);
 		expect(page.data.items).toHaveLength(2);
-		expect(page.data.pageInfo).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3, hasNext: true, hasPrevious: true });
+		expect(page.data.pageInfo).toEqual({
+			page: 2,
+			limit: 2,
+			total: 5,
+			totalPages: 3,
+			hasNext: true,
+			hasPrevious: true,
+		});
 		expect(page.data.items[0]).toEqual({
 			id: expect.any(String),
 			title: expect.any(String),
@@ -82,24 +130,53 @@ describe('GET /envelopes', () => {
 		});
 
 		const defaults = await api.get('/envelopes');
-		expect(defaults.data.pageInfo).toMatchObject({ page: 1, limit: 20, total: 5, totalPages: 1, hasNext: false, hasPrevious: false });
+		expect(defaults.data.pageInfo).toMatchObject({
+			page: 1,
+			limit: 20,
+			total: 5,
+			totalPages: 1,
+			hasNext: false,
+			hasPrevious: false,
+		});
 
 		const search = await api.get('/envelopes', { params: { search: 'lease' } });
-		expect(search.data.items.map((i: any) => i.title).sort()).toEqual(['Lease 1', 'Lease 3', 'Lease 5']);
+		expect(search.data.items.map((i: any) => i.title).sort()).toEqual([
+			'Lease 1',
+			'Lease 3',
+			'Lease 5',
+		]);
 
 		const first = defaults.data.items[0];
-		await uploadPut((await api.post('/envelopes', { fileName: 'z.pdf', title: 'Sent one', recipients: [signer('Ann')] })).data.upload.url, await makePdf());
-		const sentId = (await api.get('/envelopes', { params: { search: 'Sent one' } })).data.items[0].id;
+		await uploadPut(
+			(
+				await api.post('/envelopes', {
+					fileName: 'z.pdf',
+					title: 'Sent one',
+					recipients: [signer('Ann')],
+				})
+			).data.upload.url,
+			await makePdf(),
+		);
+		const sentId = (await api.get('/envelopes', { params: { search: 'Sent one' } })).data.items[0]
+			.id;
 		await api.post(`/envelopes/${sentId}/send`);
 		const pending = await api.get('/envelopes', { params: { status: 'pending' } });
 		expect(pending.data.items.map((i: any) => i.id)).toEqual([sentId]);
-		expect((await api.get('/envelopes', { params: { status: 'draft' } })).data.pageInfo.total).toBe(5);
+		expect((await api.get('/envelopes', { params: { status: 'draft' } })).data.pageInfo.total).toBe(
+			5,
+		);
 		expect(first).toBeDefined();
 	});
 
 	test('bad query -> VALIDATION_ERROR', async () => {
 		const api = client(sandbox);
-		for (const params of [{ page: 0 }, { page: 'x' }, { limit: 101 }, { limit: 0 }, { status: 'nonsense' }]) {
+		for (const params of [
+			{ page: 0 },
+			{ page: 'x' },
+			{ limit: 101 },
+			{ limit: 0 },
+			{ status: 'nonsense' },
+		]) {
 			const res = await api.get('/envelopes', { params });
 			expect(res.status).toBe(400);
 			expect(res.data.code).toBe('VALIDATION_ERROR');
@@ -112,8 +189,12 @@ describe('GET /envelopes', () => {
 describe('POST /envelopes/{id}/recipients', () => {
 	test('appends by default, continuing the order; replace: true replaces', async () => {
 		const api = client(sandbox);
-		const { id } = (await api.post('/envelopes', { fileName: 'a.pdf', recipients: [signer('Ann')] })).data;
-		const added = await api.post(`/envelopes/${id}/recipients`, { recipients: [signer('Bob'), { name: 'Cat', phone: '+14155550100', role: 'approver' }] });
+		const { id } = (
+			await api.post('/envelopes', { fileName: 'a.pdf', recipients: [signer('Ann')] })
+		).data;
+		const added = await api.post(`/envelopes/${id}/recipients`, {
+			recipients: [signer('Bob'), { name: 'Cat', phone: '+14155550100', role: 'approver' }],
+		});
 		expect(added.status).toBe(200);
 		expect(typeof added.data.message).toBe('string');
 		expect(added.data.recipients.map((r: any) => [r.name, r.order, r.role, r.status])).toEqual([
@@ -122,10 +203,22 @@ describe('POST /envelopes/{id}/recipients', () => {
 			['Cat', 3, 'approver', 'pending'],
 		]);
 		expect(added.data.recipients[2]).toEqual({
-			id: expect.any(String), name: 'Cat', email: null, phone: '+14155550100', role: 'approver', order: 3, status: 'pending', signatureMethod: 'electronic',
+			id: expect.any(String),
+			name: 'Cat',
+			email: null,
+			phone: '+14155550100',
+			role: 'approver',
+			order: 3,
+			status: 'pending',
+			signatureMethod: 'electronic',
 		});
-		const replaced = await api.post(`/envelopes/${id}/recipients`, { recipients: [signer('Dan', { signatureMethod: 'dsc_usb' })], replace: true });
-		expect(replaced.data.recipients.map((r: any) => [r.name, r.order, r.signatureMethod])).toEqual([['Dan', 1, 'dsc_usb']]);
+		const replaced = await api.post(`/envelopes/${id}/recipients`, {
+			recipients: [signer('Dan', { signatureMethod: 'dsc_usb' })],
+			replace: true,
+		});
+		expect(replaced.data.recipients.map((r: any) => [r.name, r.order, r.signatureMethod])).toEqual([
+			['Dan', 1, 'dsc_usb'],
+		]);
 		expect((await api.get(`/envelopes/${id}/status`)).data.totalRecipients).toBe(1);
 	});
 
@@ -138,9 +231,16 @@ describe('POST /envelopes/{id}/recipients', () => {
 		expect(over.status).toBe(400);
 		expect(over.data.code).toBe('VALIDATION_ERROR');
 		expect(over.data.message).toMatch(/^recipients: .*16/);
-		expect((await api.post(`/envelopes/${id}/recipients`, { recipients: six.slice(0, 5) })).status).toBe(200);
-		expect((await api.post(`/envelopes/${id}/recipients`, { recipients: [signer('One more')] })).status).toBe(400);
-		const replace = await api.post(`/envelopes/${id}/recipients`, { recipients: six, replace: true });
+		expect(
+			(await api.post(`/envelopes/${id}/recipients`, { recipients: six.slice(0, 5) })).status,
+		).toBe(200);
+		expect(
+			(await api.post(`/envelopes/${id}/recipients`, { recipients: [signer('One more')] })).status,
+		).toBe(400);
+		const replace = await api.post(`/envelopes/${id}/recipients`, {
+			recipients: six,
+			replace: true,
+		});
 		expect(replace.status).toBe(200);
 		expect(replace.data.recipients).toHaveLength(6);
 	});
@@ -148,15 +248,26 @@ describe('POST /envelopes/{id}/recipients', () => {
 	test('invalid body, unknown envelope, non-draft', async () => {
 		const api = client(sandbox);
 		const created = await draftWithPdf(api, { recipients: [signer('Ann')] });
-		const bad = await api.post(`/envelopes/${created.id}/recipients`, { recipients: [{ email: 'x@y.io' }] });
+		const bad = await api.post(`/envelopes/${created.id}/recipients`, {
+			recipients: [{ email: 'x@y.io' }],
+		});
 		expect(bad.status).toBe(400);
-		expect(bad.data.details.validation.issues[0]).toMatchObject({ path: 'recipients.0.name', code: 'invalid_type' });
-		expect((await api.post(`/envelopes/${created.id}/recipients`, { recipients: [] })).status).toBe(400);
-		const missing = await api.post('/envelopes/env_missing/recipients', { recipients: [signer('A')] });
+		expect(bad.data.details.validation.issues[0]).toMatchObject({
+			path: 'recipients.0.name',
+			code: 'invalid_type',
+		});
+		expect((await api.post(`/envelopes/${created.id}/recipients`, { recipients: [] })).status).toBe(
+			400,
+		);
+		const missing = await api.post('/envelopes/env_missing/recipients', {
+			recipients: [signer('A')],
+		});
 		expect(missing.status).toBe(404);
 		expect(missing.data.code).toBe('NOT_FOUND');
 		await api.post(`/envelopes/${created.id}/send`);
-		const sent = await api.post(`/envelopes/${created.id}/recipients`, { recipients: [signer('Late')] });
+		const sent = await api.post(`/envelopes/${created.id}/recipients`, {
+			recipients: [signer('Late')],
+		});
 		expect(sent.status).toBe(409);
 		expect(sent.data.code).toBe('INVALID_STATUS');
 	});
@@ -166,7 +277,11 @@ describe('POST /envelopes/{id}/send', () => {
 	test('200 shape of 4.1, then INVALID_STATUS on a second send', async () => {
 		const api = client(sandbox);
 		const created = await draftWithPdf(api, {
-			recipients: [signer('Ann'), { name: 'Cat', email: 'cat@x.io', role: 'approver' }, { name: 'Cc', email: 'cc@x.io', role: 'cc' }],
+			recipients: [
+				signer('Ann'),
+				{ name: 'Cat', email: 'cat@x.io', role: 'approver' },
+				{ name: 'Cc', email: 'cc@x.io', role: 'cc' },
+			],
 			workflow: { mode: 'parallel', message: 'Please sign', emailNotifications: 'completion_only' },
 		});
 		const res = await api.post(`/envelopes/${created.id}/send`, {});
@@ -176,9 +291,33 @@ describe('POST /envelopes/{id}/send', () => {
 			envelopeId: created.id,
 			status: 'pending',
 			recipients: [
-				{ id: expect.any(String), name: 'Ann', email: 'ann@example.com', role: 'signer', order: 1, status: 'pending', actionUrl: expect.stringMatching(new RegExp(`^${sandbox.origin}/sign/`)) },
-				{ id: expect.any(String), name: 'Cat', email: 'cat@x.io', role: 'approver', order: 2, status: 'pending', actionUrl: expect.any(String) },
-				{ id: expect.any(String), name: 'Cc', email: 'cc@x.io', role: 'cc', order: 3, status: 'pending', actionUrl: expect.any(String) },
+				{
+					id: expect.any(String),
+					name: 'Ann',
+					email: 'ann@example.com',
+					role: 'signer',
+					order: 1,
+					status: 'pending',
+					actionUrl: expect.stringMatching(new RegExp(`^${sandbox.origin}/sign/`)),
+				},
+				{
+					id: expect.any(String),
+					name: 'Cat',
+					email: 'cat@x.io',
+					role: 'approver',
+					order: 2,
+					status: 'pending',
+					actionUrl: expect.any(String),
+				},
+				{
+					id: expect.any(String),
+					name: 'Cc',
+					email: 'cc@x.io',
+					role: 'cc',
+					order: 3,
+					status: 'pending',
+					actionUrl: expect.any(String),
+				},
 			],
 			workflow: {
 				mode: 'parallel',
@@ -205,7 +344,9 @@ describe('POST /envelopes/{id}/send', () => {
 		expect(noSigner.status).toBe(400);
 		expect(noSigner.data.code).toBe('VALIDATION_ERROR');
 		expect(noSigner.data.message).toMatch(/^recipients: .*signer/);
-		await api.post(`/envelopes/${empty.id}/recipients`, { recipients: [{ name: 'Ap', email: 'ap@x.io', role: 'approver' }] });
+		await api.post(`/envelopes/${empty.id}/recipients`, {
+			recipients: [{ name: 'Ap', email: 'ap@x.io', role: 'approver' }],
+		});
 		expect((await api.post(`/envelopes/${empty.id}/send`)).data.code).toBe('VALIDATION_ERROR');
 
 		const noPdf = await api.post('/envelopes', { fileName: 'a.pdf', recipients: [signer('Ann')] });
@@ -236,7 +377,12 @@ describe('POST /envelopes/{id}/send', () => {
 describe('status, fields and file', () => {
 	test('status of a draft (2.7)', async () => {
 		const api = client(sandbox);
-		const { id } = (await api.post('/envelopes', { fileName: 'a.pdf', recipients: [signer('Ann'), signer('Bob', { order: 5 })] })).data;
+		const { id } = (
+			await api.post('/envelopes', {
+				fileName: 'a.pdf',
+				recipients: [signer('Ann'), signer('Bob', { order: 5 })],
+			})
+		).data;
 		const res = await api.get(`/envelopes/${id}/status`);
 		expect(res.status).toBe(200);
 		expect(res.data).toEqual({
@@ -246,8 +392,22 @@ describe('status, fields and file', () => {
 			completedCount: 0,
 			percentage: 0,
 			recipients: [
-				{ id: expect.any(String), name: 'Ann', email: 'ann@example.com', role: 'signer', status: 'pending', order: 1 },
-				{ id: expect.any(String), name: 'Bob', email: 'bob@example.com', role: 'signer', status: 'pending', order: 5 },
+				{
+					id: expect.any(String),
+					name: 'Ann',
+					email: 'ann@example.com',
+					role: 'signer',
+					status: 'pending',
+					order: 1,
+				},
+				{
+					id: expect.any(String),
+					name: 'Bob',
+					email: 'bob@example.com',
+					role: 'signer',
+					status: 'pending',
+					order: 5,
+				},
 			],
 		});
 		expect(res.data.estamp).toBeUndefined();
@@ -256,7 +416,9 @@ describe('status, fields and file', () => {
 
 	test('fields: none on a plain envelope; template-carried fields are listed', async () => {
 		const api = client(sandbox);
-		const { id } = (await api.post('/envelopes', { fileName: 'a.pdf', recipients: [signer('Ann')] })).data;
+		const { id } = (
+			await api.post('/envelopes', { fileName: 'a.pdf', recipients: [signer('Ann')] })
+		).data;
 		expect((await api.get(`/envelopes/${id}/fields`)).data).toEqual({ items: [], total: 0 });
 		expect((await api.get('/envelopes/env_x/fields')).data.code).toBe('NOT_FOUND');
 
@@ -264,11 +426,30 @@ describe('status, fields and file', () => {
 		const { envelope } = createEnvelopeRecord(sandbox.state, sandbox.state.personalWorkspace, {
 			fileName: 't.pdf',
 			recipients: [{ id: 'rcp_fixed', name: 'Ann', email: 'ann@x.io' }],
-			fields: [{ id: 'f1', fieldKey: 'sign_here', type: 'signature', pageNumber: 1, x: 10, y: 20, width: 200, height: 50, recipientId: 'rcp_fixed', required: true }],
+			fields: [
+				{
+					id: 'f1',
+					fieldKey: 'sign_here',
+					type: 'signature',
+					pageNumber: 1,
+					x: 10,
+					y: 20,
+					width: 200,
+					height: 50,
+					recipientId: 'rcp_fixed',
+					required: true,
+				},
+			],
 		});
 		const fields = await api.get(`/envelopes/${envelope.id}/fields`);
 		expect(fields.data.total).toBe(1);
-		expect(fields.data.items[0]).toMatchObject({ id: 'f1', fieldKey: 'sign_here', type: 'signature', pageNumber: 1, recipientId: 'rcp_fixed' });
+		expect(fields.data.items[0]).toMatchObject({
+			id: 'f1',
+			fieldKey: 'sign_here',
+			type: 'signature',
+			pageNumber: 1,
+			recipientId: 'rcp_fixed',
+		});
 	});
 
 	test('file: NOT_AVAILABLE before upload; presigned download that expires after 3600 s', async () => {
@@ -282,8 +463,15 @@ describe('status, fields and file', () => {
 		await uploadPut(created.upload.url, pdf);
 		const file = await api.get(`/envelopes/${created.id}/file`);
 		expect(file.status).toBe(200);
-		expect(file.data).toEqual({ url: expect.stringMatching(new RegExp(`^${sandbox.origin}/storage/download/`)), expiresIn: 3600, fileName: 'a.pdf' });
-		const download = await axios.get(file.data.url, { responseType: 'arraybuffer', validateStatus: () => true });
+		expect(file.data).toEqual({
+			url: expect.stringMatching(new RegExp(`^${sandbox.origin}/storage/download/`)),
+			expiresIn: 3600,
+			fileName: 'a.pdf',
+		});
+		const download = await axios.get(file.data.url, {
+			responseType: 'arraybuffer',
+			validateStatus: () => true,
+		});
 		expect(download.status).toBe(200);
 		expect(download.headers['content-type']).toBe('application/pdf');
 		expect(Buffer.from(download.data).equals(pdf)).toBe(true);

@@ -27,7 +27,11 @@ describe('fault injection on /api/v1', () => {
 		for (let i = 0; i < 5; i++) answers.push(await api.get('/envelopes'));
 		expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429, 429]);
 		expect(answers[3].headers['retry-after']).toBe('1');
-		expect(answers[3].data).toMatchObject({ code: 'RATE_LIMITED', requestId: expect.any(String), timestamp: expect.any(String) });
+		expect(answers[3].data).toMatchObject({
+			code: 'RATE_LIMITED',
+			requestId: expect.any(String),
+			timestamp: expect.any(String),
+		});
 		// Another key has its own budget.
 		expect((await client(sandbox, sandbox.orgApiKey).get('/envelopes')).status).toBe(200);
 	});
@@ -37,7 +41,10 @@ describe('fault injection on /api/v1', () => {
 		const api = client(sandbox);
 		const first = await api.get('/envelopes');
 		expect(first.status).toBe(503);
-		expect(first.data).toMatchObject({ code: 'SERVICE_UNAVAILABLE', requestId: expect.any(String) });
+		expect(first.data).toMatchObject({
+			code: 'SERVICE_UNAVAILABLE',
+			requestId: expect.any(String),
+		});
 		expect(first.headers['retry-after']).toBe('1');
 		expect((await api.post('/envelopes', { fileName: 'a.pdf' })).status).toBe(503);
 		// Count exhausted: the third request goes through and its effect happens.
@@ -73,7 +80,9 @@ describe('fault injection on /api/v1', () => {
 
 	test('connection reset drops the socket without an answer', async () => {
 		await setFaults({ connectionReset: { count: 1 } });
-		const error = await client(sandbox).get('/envelopes').catch((e) => e);
+		const error = await client(sandbox)
+			.get('/envelopes')
+			.catch((e) => e);
 		expect(axios.isAxiosError(error)).toBe(true);
 		expect(['ECONNRESET', 'ERR_BAD_RESPONSE', 'EPIPE']).toContain(error.code);
 		expect(error.response).toBeUndefined();
@@ -84,7 +93,11 @@ describe('fault injection on /api/v1', () => {
 
 	test('malformed JSON answers: status as usual, body not parseable', async () => {
 		await setFaults({ malformedJson: { path: '/envelopes', count: 1 } });
-		const res = await client(sandbox).post('/envelopes', { fileName: 'a.pdf' }, { responseType: 'text', transitional: { forcedJSONParsing: false } });
+		const res = await client(sandbox).post(
+			'/envelopes',
+			{ fileName: 'a.pdf' },
+			{ responseType: 'text', transitional: { forcedJSONParsing: false } },
+		);
 		expect(res.status).toBe(201);
 		expect(res.headers['content-type']).toMatch(/application\/json/);
 		expect(() => JSON.parse(res.data)).toThrow();
@@ -95,7 +108,9 @@ describe('fault injection on /api/v1', () => {
 	test('timeout holds the socket until the client gives up', async () => {
 		await setFaults({ timeout: { count: 1 } });
 		const t0 = Date.now();
-		const error = await client(sandbox).get('/envelopes', { timeout: 300 }).catch((e) => e);
+		const error = await client(sandbox)
+			.get('/envelopes', { timeout: 300 })
+			.catch((e) => e);
 		expect(error.code).toBe('ECONNABORTED');
 		expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
 		expect((await client(sandbox).get('/envelopes', { timeout: 1000 })).status).toBe(200);
@@ -104,7 +119,10 @@ describe('fault injection on /api/v1', () => {
 	test('faults apply to /api/v1 only; {} and reset clear them', async () => {
 		await setFaults({ failures: [{ status: 500 }] });
 		expect((await admin(sandbox).get('/requests')).status).toBe(200);
-		expect((await axios.get(`${sandbox.origin}/storage/download/x`, { validateStatus: () => true })).status).toBe(403);
+		expect(
+			(await axios.get(`${sandbox.origin}/storage/download/x`, { validateStatus: () => true }))
+				.status,
+		).toBe(403);
 		expect((await client(sandbox).get('/envelopes')).status).toBe(500);
 		await setFaults({});
 		expect((await client(sandbox).get('/envelopes')).status).toBe(200);

@@ -35,7 +35,13 @@ export interface UploadConfig {
 export async function uploadPost(
 	upload: UploadConfig,
 	data: Buffer,
-	opts: { omit?: string; alter?: Record<string, string>; fileFirst?: boolean; fileType?: string; headers?: Record<string, string> } = {},
+	opts: {
+		omit?: string;
+		alter?: Record<string, string>;
+		fileFirst?: boolean;
+		fileType?: string;
+		headers?: Record<string, string>;
+	} = {},
 ): Promise<{ status: number; body: any }> {
 	const form = new FormData();
 	const file = new Blob([data], { type: opts.fileType ?? 'application/pdf' });
@@ -55,7 +61,11 @@ export async function uploadPut(
 	data: Buffer,
 	contentType = 'application/pdf',
 ): Promise<{ status: number; body: any }> {
-	const response = await fetch(url, { method: 'PUT', body: data, headers: { 'Content-Type': contentType } });
+	const response = await fetch(url, {
+		method: 'PUT',
+		body: data,
+		headers: { 'Content-Type': contentType },
+	});
 	const text = await response.text();
 	return { status: response.status, body: text ? JSON.parse(text) : null };
 }
@@ -74,8 +84,16 @@ export function estampConfig(firstPartyName = 'Acme Private Limited') {
 		article: 'Affidavit',
 		amount: '100',
 		considerationAmount: '0',
-		firstParty: { name: firstPartyName, email: 'legal@acme.example', address: '1 MG Road, Bengaluru' },
-		secondParty: { name: 'Ravi Kumar', email: 'ravi@example.com', address: '2 Brigade Road, Bengaluru' },
+		firstParty: {
+			name: firstPartyName,
+			email: 'legal@acme.example',
+			address: '1 MG Road, Bengaluru',
+		},
+		secondParty: {
+			name: 'Ravi Kumar',
+			email: 'ravi@example.com',
+			address: '2 Brigade Road, Bengaluru',
+		},
 	};
 }
 
@@ -100,7 +118,10 @@ export async function startReceiver(opts: { failFirst?: number } = {}): Promise<
 	close(): Promise<void>;
 }> {
 	const app = express();
-	const state = { received: [] as Array<{ raw: Buffer; headers: Record<string, unknown>; body: any }>, hits: 0 };
+	const state = {
+		received: [] as Array<{ raw: Buffer; headers: Record<string, unknown>; body: any }>,
+		hits: 0,
+	};
 	let failures = opts.failFirst ?? 0;
 	app.post('/hook', express.raw({ type: '*/*' }), (req, res) => {
 		state.hits += 1;
@@ -109,7 +130,11 @@ export async function startReceiver(opts: { failFirst?: number } = {}): Promise<
 			res.status(500).send('not now');
 			return;
 		}
-		state.received.push({ raw: req.body as Buffer, headers: req.headers, body: JSON.parse((req.body as Buffer).toString('utf8')) });
+		state.received.push({
+			raw: req.body as Buffer,
+			headers: req.headers,
+			body: JSON.parse((req.body as Buffer).toString('utf8')),
+		});
 		res.status(200).json({ ok: true });
 	});
 	const server: Server = await new Promise((resolve) => {
@@ -153,7 +178,8 @@ export function pdfTextOf(pdf: Buffer): string {
 		} catch {
 			content = bytes.toString('latin1');
 		}
-		for (const hex of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) out.push(Buffer.from(hex[1], 'hex').toString('latin1'));
+		for (const hex of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g))
+			out.push(Buffer.from(hex[1], 'hex').toString('latin1'));
 		for (const lit of content.matchAll(/\(((?:\\.|[^\\)])*)\)\s*Tj/g)) out.push(lit[1]);
 		streamRe.lastIndex = end;
 	}

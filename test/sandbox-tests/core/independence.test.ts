@@ -4,12 +4,23 @@
  * test/sandbox may reach code of nodes/ or credentials/, directly or through another
  * file of the repository it imports (import, export-from, dynamic import, require).
  */
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from 'fs';
+import {
+	existsSync,
+	mkdtempSync,
+	mkdirSync,
+	readdirSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+	readFileSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const PACKAGE_NAME = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
+const PACKAGE_NAME = (
+	JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }
+).name;
 
 const SPECIFIERS = [
 	/\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g,
@@ -27,7 +38,13 @@ export function specifiersOf(source: string): string[] {
 }
 
 function resolveFile(base: string): string | undefined {
-	for (const candidate of [base, `${base}.ts`, `${base}.js`, path.join(base, 'index.ts'), path.join(base, 'index.js')]) {
+	for (const candidate of [
+		base,
+		`${base}.ts`,
+		`${base}.js`,
+		path.join(base, 'index.ts'),
+		path.join(base, 'index.js'),
+	]) {
 		if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
 	}
 	return undefined;
@@ -65,7 +82,11 @@ export function forbiddenImports(root: string, sandboxDir: string, forbidden: st
 				continue;
 			}
 			const resolved = resolveFile(target);
-			if (resolved && resolved.startsWith(root + path.sep) && !resolved.includes(`${path.sep}node_modules${path.sep}`)) {
+			if (
+				resolved &&
+				resolved.startsWith(root + path.sep) &&
+				!resolved.includes(`${path.sep}node_modules${path.sep}`)
+			) {
 				visit(resolved, via);
 			}
 		}
@@ -76,7 +97,9 @@ export function forbiddenImports(root: string, sandboxDir: string, forbidden: st
 
 describe('sandbox independence', () => {
 	test('no file under test/sandbox imports from nodes/ or credentials/ (directly or through another file)', () => {
-		expect(forbiddenImports(ROOT, path.join(ROOT, 'test/sandbox'), ['nodes', 'credentials'])).toEqual([]);
+		expect(
+			forbiddenImports(ROOT, path.join(ROOT, 'test/sandbox'), ['nodes', 'credentials']),
+		).toEqual([]);
 	});
 
 	test('the scan finds such imports: direct, through another file, require, export-from, package name', () => {
@@ -89,7 +112,10 @@ describe('sandbox independence', () => {
 			write('nodes/shared/schemas/index.ts', 'export const A = 1;');
 			write('credentials/Api.credentials.ts', 'export const B = 1;');
 			write('test/helpers/bridge.ts', "export { A } from '../../nodes/shared/schemas';");
-			write('test/sandbox/clean.ts', "import { z } from 'zod';\nimport { x } from './spec/limits';");
+			write(
+				'test/sandbox/clean.ts',
+				"import { z } from 'zod';\nimport { x } from './spec/limits';",
+			);
 			write('test/sandbox/spec/limits.ts', 'export const x = 1;');
 			write('test/sandbox/direct.ts', "import { A } from '../../nodes/shared/schemas';");
 			write('test/sandbox/routes/indirect.ts', "import { A } from '../../helpers/bridge';");
@@ -98,7 +124,10 @@ describe('sandbox independence', () => {
 			write('test/sandbox/typeonly.ts', "import type { A } from '../../nodes';");
 			write('test/sandbox/pkg.ts', `import { A } from '${PACKAGE_NAME}/dist/nodes';`);
 
-			const found = forbiddenImports(root, path.join(root, 'test/sandbox'), ['nodes', 'credentials']);
+			const found = forbiddenImports(root, path.join(root, 'test/sandbox'), [
+				'nodes',
+				'credentials',
+			]);
 			const files = found.map((line) => line.split(' -> ')[0]).sort();
 			expect(files).toEqual([
 				'test/sandbox/direct.ts',
@@ -108,7 +137,9 @@ describe('sandbox independence', () => {
 				'test/sandbox/routes/indirect.ts',
 				'test/sandbox/typeonly.ts',
 			]);
-			expect(found).toContain('test/sandbox/routes/indirect.ts -> test/helpers/bridge.ts -> nodes/shared/schemas');
+			expect(found).toContain(
+				'test/sandbox/routes/indirect.ts -> test/helpers/bridge.ts -> nodes/shared/schemas',
+			);
 		} finally {
 			rmSync(root, { recursive: true, force: true });
 		}

@@ -24,12 +24,19 @@ describe('signing', () => {
 		expect(page.headers['content-type']).toMatch(/text\/html/);
 		expect(page.data).toContain('Ann Lee');
 		expect(page.data).toContain('<form method="post">');
-		expect((await axios.get(`${sandbox.origin}/sign/unknown`, { validateStatus: () => true })).status).toBe(404);
+		expect(
+			(await axios.get(`${sandbox.origin}/sign/unknown`, { validateStatus: () => true })).status,
+		).toBe(404);
 	});
 
 	test('sequential mode: out of turn is refused with 409; in order completes the envelope', async () => {
 		const { api, id, byName } = await sendWith({
-			recipients: [signer('Ann'), { name: 'Boss', email: 'boss@x.io', role: 'approver' }, signer('Cy'), { name: 'Copy', email: 'copy@x.io', role: 'cc' }],
+			recipients: [
+				signer('Ann'),
+				{ name: 'Boss', email: 'boss@x.io', role: 'approver' },
+				signer('Cy'),
+				{ name: 'Copy', email: 'copy@x.io', role: 'cc' },
+			],
 		});
 		const early = await act(byName.Cy.actionUrl);
 		expect(early.status).toBe(409);
@@ -47,8 +54,17 @@ describe('signing', () => {
 		expect((await act(byName.Ann.actionUrl)).status).toBe(409); // already signed
 
 		let status = (await api.get(`/envelopes/${id}/status`)).data;
-		expect(status).toMatchObject({ status: 'pending', totalRecipients: 4, completedCount: 1, percentage: 33.33 });
-		expect(status.recipients[0]).toMatchObject({ name: 'Ann', status: 'signed', signedAt: expect.any(String) });
+		expect(status).toMatchObject({
+			status: 'pending',
+			totalRecipients: 4,
+			completedCount: 1,
+			percentage: 33.33,
+		});
+		expect(status.recipients[0]).toMatchObject({
+			name: 'Ann',
+			status: 'signed',
+			signedAt: expect.any(String),
+		});
 		expect(status.recipients[1].signedAt).toBeUndefined();
 
 		expect((await act(byName.Cy.actionUrl)).status).toBe(409); // the approver is next
@@ -58,13 +74,21 @@ describe('signing', () => {
 
 		status = (await api.get(`/envelopes/${id}/status`)).data;
 		expect(status).toMatchObject({ status: 'completed', completedCount: 3, percentage: 100 });
-		expect(status.recipients.map((r: any) => r.status)).toEqual(['signed', 'approved', 'signed', 'pending']);
+		expect(status.recipients.map((r: any) => r.status)).toEqual([
+			'signed',
+			'approved',
+			'signed',
+			'pending',
+		]);
 		const listed = (await api.get('/envelopes')).data.items[0];
 		expect(listed).toMatchObject({ status: 'completed', totalRecipients: 4, completedActions: 3 });
 	});
 
 	test('parallel mode: any order', async () => {
-		const { api, id, byName } = await sendWith({ recipients: [signer('Ann'), signer('Bob')], workflow: { mode: 'parallel' } });
+		const { api, id, byName } = await sendWith({
+			recipients: [signer('Ann'), signer('Bob')],
+			workflow: { mode: 'parallel' },
+		});
 		expect((await act(byName.Bob.actionUrl)).status).toBe(200);
 		expect((await act(byName.Ann.actionUrl)).data.envelopeStatus).toBe('completed');
 		expect((await api.get(`/envelopes/${id}/status`)).data.percentage).toBe(100);
@@ -81,7 +105,10 @@ describe('signing', () => {
 
 	test('the completed envelope file is the signed PDF', async () => {
 		const original = await makePdf(3);
-		const { api, id, byName } = await sendWith({ recipients: [signer('Ann Lee'), signer('Bob Roy')] }, original);
+		const { api, id, byName } = await sendWith(
+			{ recipients: [signer('Ann Lee'), signer('Bob Roy')] },
+			original,
+		);
 		await act(byName['Ann Lee'].actionUrl);
 		const before = await api.get(`/envelopes/${id}/file`);
 		const unsigned = await axios.get(before.data.url, { responseType: 'arraybuffer' });
@@ -90,7 +117,9 @@ describe('signing', () => {
 		await act(byName['Bob Roy'].actionUrl);
 		const file = await api.get(`/envelopes/${id}/file`);
 		expect(file.data.fileName).toBe('contract.pdf');
-		const signed = Buffer.from((await axios.get(file.data.url, { responseType: 'arraybuffer' })).data);
+		const signed = Buffer.from(
+			(await axios.get(file.data.url, { responseType: 'arraybuffer' })).data,
+		);
 		expect(signed.equals(original)).toBe(false);
 		const doc = await PDFDocument.load(signed);
 		expect(doc.getPageCount()).toBe(3);
@@ -104,10 +133,20 @@ describe('signing', () => {
 	});
 
 	test('redirectUrl gets envelopeId, signerEmail, role, status and event appended', async () => {
-		const { id, byName } = await sendWith({ recipients: [signer('Ann')], workflow: { redirectUrl: 'https://example.com/done?x=1' } });
+		const { id, byName } = await sendWith({
+			recipients: [signer('Ann')],
+			workflow: { redirectUrl: 'https://example.com/done?x=1' },
+		});
 		const res = await act(byName.Ann.actionUrl);
 		const url = new URL(res.data.redirectUrl);
 		expect(url.origin + url.pathname).toBe('https://example.com/done');
-		expect(Object.fromEntries(url.searchParams)).toEqual({ x: '1', envelopeId: id, signerEmail: 'ann@example.com', role: 'signer', status: 'signed', event: 'signed' });
+		expect(Object.fromEntries(url.searchParams)).toEqual({
+			x: '1',
+			envelopeId: id,
+			signerEmail: 'ann@example.com',
+			role: 'signer',
+			status: 'signed',
+			event: 'signed',
+		});
 	});
 });

@@ -35,8 +35,13 @@ describe('multipart POST upload', () => {
 		const created = await newUpload();
 		const missing = await uploadPost(created.upload, await makePdf(), { omit: 'policy' });
 		expect(missing.status).toBe(400);
-		expect(missing.body).toEqual({ code: 'InvalidArgument', message: expect.stringContaining('policy') });
-		const altered = await uploadPost(created.upload, await makePdf(), { alter: { key: 'envelopes/other/evil.pdf' } });
+		expect(missing.body).toEqual({
+			code: 'InvalidArgument',
+			message: expect.stringContaining('policy'),
+		});
+		const altered = await uploadPost(created.upload, await makePdf(), {
+			alter: { key: 'envelopes/other/evil.pdf' },
+		});
 		expect(altered.status).toBe(403);
 		expect(altered.body.code).toBe('AccessDenied');
 		expect(altered.body.message).toContain('key');
@@ -81,7 +86,11 @@ describe('PUT upload', () => {
 	test('Content-Type application/pdf -> 200 with ETag; limits as for POST', async () => {
 		const created = await newUpload();
 		const pdf = await makePdf();
-		const response = await fetch(created.upload.url, { method: 'PUT', body: pdf, headers: { 'Content-Type': 'application/pdf' } });
+		const response = await fetch(created.upload.url, {
+			method: 'PUT',
+			body: pdf,
+			headers: { 'Content-Type': 'application/pdf' },
+		});
 		expect(response.status).toBe(200);
 		expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
 		expect(storedSize(created.fileKey)).toBe(pdf.length);
@@ -97,7 +106,11 @@ describe('PUT upload', () => {
 		const type = await uploadPut(created.upload.url, await makePdf(), 'application/octet-stream');
 		expect(type.status).toBe(400);
 		expect(type.body.code).toBe('InvalidContentType');
-		const bytes = await uploadPut(created.upload.url, Buffer.from('PK\x03\x04 zip'), 'application/pdf');
+		const bytes = await uploadPut(
+			created.upload.url,
+			Buffer.from('PK\x03\x04 zip'),
+			'application/pdf',
+		);
 		expect(bytes.status).toBe(400);
 		expect(storedSize(created.fileKey)).toBeUndefined();
 	});
@@ -107,7 +120,9 @@ describe('request log of storage', () => {
 	test('records whether a Bearer key was sent to the presigned address, never the secret', async () => {
 		const created = await newUpload();
 		await uploadPut(created.upload.url, await makePdf());
-		await uploadPost(created.upload, await makePdf(), { headers: { Authorization: `Bearer ${sandbox.apiKey}` } });
+		await uploadPost(created.upload, await makePdf(), {
+			headers: { Authorization: `Bearer ${sandbox.apiKey}` },
+		});
 		const log = (await admin(sandbox).get('/requests')).data.items;
 		const storage = log.filter((e: any) => e.path.startsWith('/storage/'));
 		expect(storage.map((e: any) => [e.method, e.status, e.hasAuthorization, e.keyId])).toEqual([
@@ -115,14 +130,27 @@ describe('request log of storage', () => {
 			['POST', 204, true, sandbox.state.apiKey.id],
 		]);
 		const apiCreate = log.find((e: any) => e.path === '/api/v1/envelopes');
-		expect(apiCreate).toMatchObject({ method: 'POST', status: 201, hasAuthorization: true, keyId: sandbox.state.apiKey.id, body: { fileName: 'a.pdf' } });
+		expect(apiCreate).toMatchObject({
+			method: 'POST',
+			status: 201,
+			hasAuthorization: true,
+			keyId: sandbox.state.apiKey.id,
+			body: { fileName: 'a.pdf' },
+		});
 		expect(JSON.stringify(log)).not.toContain(sandbox.apiKey);
 	});
 
 	test('an invalid key is logged with keyId null', async () => {
 		await client(sandbox, 'service_wrong').get('/envelopes', { params: { page: 1 } });
 		const [entry] = (await admin(sandbox).get('/requests')).data.items;
-		expect(entry).toMatchObject({ method: 'GET', path: '/api/v1/envelopes', query: { page: '1' }, keyId: null, status: 401, hasAuthorization: true });
+		expect(entry).toMatchObject({
+			method: 'GET',
+			path: '/api/v1/envelopes',
+			query: { page: '1' },
+			keyId: null,
+			status: 401,
+			hasAuthorization: true,
+		});
 		expect(typeof entry.time).toBe('string');
 	});
 });

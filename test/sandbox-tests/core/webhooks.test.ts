@@ -16,12 +16,17 @@ describe('webhooks', () => {
 	test('a plain send emits document.sent, signed with hex HMAC-SHA256 of the raw body', async () => {
 		const receiver = await startReceiver();
 		try {
-			const sub = await admin(sandbox).post('/webhooks', { url: receiver.url, events: ['document.sent'] });
+			const sub = await admin(sandbox).post('/webhooks', {
+				url: receiver.url,
+				events: ['document.sent'],
+			});
 			expect(sub.status).toBe(201);
 			const id = await plainSend();
 			await waitFor(() => receiver.received.length === 1);
 			const [delivery] = receiver.received;
-			const expected = createHmac('sha256', sandbox.webhookSecret).update(delivery.raw).digest('hex');
+			const expected = createHmac('sha256', sandbox.webhookSecret)
+				.update(delivery.raw)
+				.digest('hex');
 			expect(delivery.headers['x-service-signature']).toBe(expected);
 			expect(delivery.headers['content-type']).toMatch(/application\/json/);
 			expect(delivery.body).toEqual({
@@ -32,7 +37,16 @@ describe('webhooks', () => {
 					envelopeId: id,
 					title: 'Lease',
 					status: 'pending',
-					recipients: [{ id: expect.any(String), name: 'Ann', email: 'ann@example.com', role: 'signer', order: 1, status: 'pending' }],
+					recipients: [
+						{
+							id: expect.any(String),
+							name: 'Ann',
+							email: 'ann@example.com',
+							role: 'signer',
+							order: 1,
+							status: 'pending',
+						},
+					],
 					occurredAt: expect.any(String),
 				},
 			});
@@ -46,11 +60,16 @@ describe('webhooks', () => {
 	test('subscriptions filter by event kind', async () => {
 		const receiver = await startReceiver();
 		try {
-			await admin(sandbox).post('/webhooks', { url: receiver.url, events: ['document.estamp.failed'] });
+			await admin(sandbox).post('/webhooks', {
+				url: receiver.url,
+				events: ['document.estamp.failed'],
+			});
 			await plainSend();
 			await new Promise((r) => setTimeout(r, 100));
 			expect(receiver.hits).toBe(0);
-			expect((await admin(sandbox).get('/events')).data.items.map((e: any) => e.event)).toEqual(['document.sent']);
+			expect((await admin(sandbox).get('/events')).data.items.map((e: any) => e.event)).toEqual([
+				'document.sent',
+			]);
 		} finally {
 			await receiver.close();
 		}
@@ -59,13 +78,21 @@ describe('webhooks', () => {
 	test('a failing receiver is retried with backoff until it answers 2xx; the log shows every attempt', async () => {
 		const receiver = await startReceiver({ failFirst: 2 });
 		try {
-			await admin(sandbox).post('/webhooks', { url: receiver.url, retry: { attempts: 4, backoffMs: 20 } });
+			await admin(sandbox).post('/webhooks', {
+				url: receiver.url,
+				retry: { attempts: 4, backoffMs: 20 },
+			});
 			await plainSend();
 			await waitFor(() => receiver.received.length === 1);
 			expect(receiver.hits).toBe(3);
 			const deliveries = (await admin(sandbox).get('/webhooks/deliveries')).data.items;
 			expect(deliveries).toHaveLength(1);
-			expect(deliveries[0]).toMatchObject({ event: 'document.sent', url: receiver.url, delivered: true, finished: true });
+			expect(deliveries[0]).toMatchObject({
+				event: 'document.sent',
+				url: receiver.url,
+				delivered: true,
+				finished: true,
+			});
 			expect(deliveries[0].attempts.map((a: any) => a.status)).toEqual([500, 500, 200]);
 			// Every retry carries the same body and signature.
 			expect(receiver.received[0].raw.toString('utf8')).toBe(deliveries[0].body);
@@ -86,7 +113,9 @@ describe('webhooks', () => {
 		});
 		expect(delivery.delivered).toBe(false);
 		expect(delivery.attempts).toHaveLength(3);
-		expect(delivery.attempts.every((a: any) => a.status === null && typeof a.error === 'string')).toBe(true);
+		expect(
+			delivery.attempts.every((a: any) => a.status === null && typeof a.error === 'string'),
+		).toBe(true);
 	});
 
 	test('invalid subscription body -> VALIDATION_ERROR', async () => {

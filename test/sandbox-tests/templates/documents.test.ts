@@ -8,7 +8,10 @@ describe('GET /templates/{id}/document-payload', () => {
 	test('one mapping per role, sender fields with stored defaults (false and 0 kept), recipient fields excluded', async () => {
 		const api = client(sandbox);
 		const body = templateBody({
-			recipients: [...templateBody().recipients, { id: 'witness', name: 'Witness', role: 'cc', phone: '+919876543210' }],
+			recipients: [
+				...templateBody().recipients,
+				{ id: 'witness', name: 'Witness', role: 'cc', phone: '+919876543210' },
+			],
 		});
 		const { id } = (await api.post('/templates', body)).data;
 		const res = await api.get(`/templates/${id}/document-payload`);
@@ -35,7 +38,12 @@ describe('GET /templates/{id}/document-payload', () => {
 		await api.patch(`/templates/${id}`, { status: 'archived' });
 		const res = await api.get(`/templates/${id}/document-payload`);
 		expect(res.status).toBe(200);
-		expect(res.data).toEqual({ title: 'Bare', recipientMapping: [], workflow: {}, prefillValues: [] });
+		expect(res.data).toEqual({
+			title: 'Bare',
+			recipientMapping: [],
+			workflow: {},
+			prefillValues: [],
+		});
 		expect((await api.get('/templates/tpl_none/document-payload')).status).toBe(404);
 	});
 });
@@ -47,16 +55,29 @@ describe('POST /templates/{id}/documents', () => {
 		const template = await templateWithPdf(api, {}, pdf);
 		const res = await api.post(`/templates/${template.id}/documents`, documentBody());
 		expect(res.status).toBe(201);
-		expect(res.data).toEqual({ envelopeId: expect.any(String), message: expect.any(String), status: 'draft' });
+		expect(res.data).toEqual({
+			envelopeId: expect.any(String),
+			message: expect.any(String),
+			status: 'draft',
+		});
 
 		const envelope = sandbox.state.envelopes.get(res.data.envelopeId)!;
-		expect(envelope).toMatchObject({ title: 'Agreement with ACME', status: 'draft', templateId: template.id, fileName: 'service-agreement.pdf' });
+		expect(envelope).toMatchObject({
+			title: 'Agreement with ACME',
+			status: 'draft',
+			templateId: template.id,
+			fileName: 'service-agreement.pdf',
+		});
 		expect(sandbox.state.storage.get(envelope.fileKey)!.data.equals(pdf)).toBe(true);
 		expect(envelope.recipients.map((r) => [r.name, r.email ?? r.phone, r.role, r.order])).toEqual([
 			['Asha Rao', 'asha@acme.example', 'signer', 1],
 			['Lee Legal', '+14155550100', 'approver', 2],
 		]);
-		expect(envelope.workflow).toMatchObject({ mode: 'sequential', reminderEveryHours: 12, message: 'Please review' });
+		expect(envelope.workflow).toMatchObject({
+			mode: 'sequential',
+			reminderEveryHours: 12,
+			message: 'Please review',
+		});
 
 		const fields = await api.get(`/envelopes/${envelope.id}/fields`);
 		expect(fields.data.total).toBe(5);
@@ -76,7 +97,10 @@ describe('POST /templates/{id}/documents', () => {
 	test('a workflow in the body replaces the inherited one', async () => {
 		const api = client(sandbox);
 		const template = await templateWithPdf(api);
-		const res = await api.post(`/templates/${template.id}/documents`, documentBody({ workflow: { mode: 'parallel', emailNotifications: 'none' } }));
+		const res = await api.post(
+			`/templates/${template.id}/documents`,
+			documentBody({ workflow: { mode: 'parallel', emailNotifications: 'none' } }),
+		);
 		const envelope = sandbox.state.envelopes.get(res.data.envelopeId)!;
 		expect(envelope.workflow).toMatchObject({ mode: 'parallel', emailNotifications: 'none' });
 		expect(envelope.workflow.message).toBeUndefined();
@@ -85,10 +109,17 @@ describe('POST /templates/{id}/documents', () => {
 	test('later template edits do not change created envelopes', async () => {
 		const api = client(sandbox);
 		const template = await templateWithPdf(api);
-		const { envelopeId } = (await api.post(`/templates/${template.id}/documents`, documentBody())).data;
+		const { envelopeId } = (await api.post(`/templates/${template.id}/documents`, documentBody()))
+			.data;
 		const before = JSON.stringify((await api.get(`/envelopes/${envelopeId}/fields`)).data);
-		const pdfBefore = Buffer.from(sandbox.state.storage.get(sandbox.state.envelopes.get(envelopeId)!.fileKey)!.data);
-		await api.patch(`/templates/${template.id}`, { formFields: [], workflow: { mode: 'parallel' }, name: 'Changed' });
+		const pdfBefore = Buffer.from(
+			sandbox.state.storage.get(sandbox.state.envelopes.get(envelopeId)!.fileKey)!.data,
+		);
+		await api.patch(`/templates/${template.id}`, {
+			formFields: [],
+			workflow: { mode: 'parallel' },
+			name: 'Changed',
+		});
 		await api.delete(`/templates/${template.id}`);
 		expect(JSON.stringify((await api.get(`/envelopes/${envelopeId}/fields`)).data)).toBe(before);
 		const envelope = sandbox.state.envelopes.get(envelopeId)!;
@@ -106,20 +137,81 @@ describe('POST /templates/{id}/documents', () => {
 	});
 
 	test.each([
-		['unknown mapping', { recipientMapping: [...documentBody().recipientMapping, { templateRecipientId: 'ghost', name: 'G', email: 'g@x.io' }] }, /^recipientMapping\.2\.templateRecipientId: "ghost" is not a recipient/],
-		['repeated mapping', { recipientMapping: [documentBody().recipientMapping[0], documentBody().recipientMapping[0]] }, /^recipientMapping\.1\.templateRecipientId: repeats "client"/],
-		['missing mapping', { recipientMapping: [documentBody().recipientMapping[0]] }, /^recipientMapping: must hold exactly one entry per template recipient; missing "legal"/],
-		['unknown prefill', { prefillValues: [...documentBody().prefillValues, { fieldId: 'f-zzz', fieldKey: 'zzz', value: 1 }] }, /^prefillValues\.1: fieldId "f-zzz"/],
-		['prefill key not matching id', { prefillValues: [{ fieldId: 'f-company', fieldKey: 'seats', value: 'x' }] }, /^prefillValues\.0: fieldId "f-company" with fieldKey "seats"/],
-		['repeated prefill', { prefillValues: [documentBody().prefillValues[0], documentBody().prefillValues[0]] }, /^prefillValues\.1\.fieldId: repeats "f-company"/],
-		['prefill of a recipient field', { prefillValues: [...documentBody().prefillValues, { fieldId: 'f-note', fieldKey: 'client_note', value: 'hi' }] }, /^prefillValues\.1: /],
-		['required prefill without value or default', { prefillValues: [] }, /^prefillValues: required field "company"/],
-		['no real contact', { recipientMapping: [{ templateRecipientId: 'client', name: 'A', email: '' }, documentBody().recipientMapping[1]] }, /^recipientMapping\.0\.email: Invalid email/],
+		[
+			'unknown mapping',
+			{
+				recipientMapping: [
+					...documentBody().recipientMapping,
+					{ templateRecipientId: 'ghost', name: 'G', email: 'g@x.io' },
+				],
+			},
+			/^recipientMapping\.2\.templateRecipientId: "ghost" is not a recipient/,
+		],
+		[
+			'repeated mapping',
+			{
+				recipientMapping: [documentBody().recipientMapping[0], documentBody().recipientMapping[0]],
+			},
+			/^recipientMapping\.1\.templateRecipientId: repeats "client"/,
+		],
+		[
+			'missing mapping',
+			{ recipientMapping: [documentBody().recipientMapping[0]] },
+			/^recipientMapping: must hold exactly one entry per template recipient; missing "legal"/,
+		],
+		[
+			'unknown prefill',
+			{
+				prefillValues: [
+					...documentBody().prefillValues,
+					{ fieldId: 'f-zzz', fieldKey: 'zzz', value: 1 },
+				],
+			},
+			/^prefillValues\.1: fieldId "f-zzz"/,
+		],
+		[
+			'prefill key not matching id',
+			{ prefillValues: [{ fieldId: 'f-company', fieldKey: 'seats', value: 'x' }] },
+			/^prefillValues\.0: fieldId "f-company" with fieldKey "seats"/,
+		],
+		[
+			'repeated prefill',
+			{ prefillValues: [documentBody().prefillValues[0], documentBody().prefillValues[0]] },
+			/^prefillValues\.1\.fieldId: repeats "f-company"/,
+		],
+		[
+			'prefill of a recipient field',
+			{
+				prefillValues: [
+					...documentBody().prefillValues,
+					{ fieldId: 'f-note', fieldKey: 'client_note', value: 'hi' },
+				],
+			},
+			/^prefillValues\.1: /,
+		],
+		[
+			'required prefill without value or default',
+			{ prefillValues: [] },
+			/^prefillValues: required field "company"/,
+		],
+		[
+			'no real contact',
+			{
+				recipientMapping: [
+					{ templateRecipientId: 'client', name: 'A', email: '' },
+					documentBody().recipientMapping[1],
+				],
+			},
+			/^recipientMapping\.0\.email: Invalid email/,
+		],
 		['missing title', { title: undefined }, /^title: Required/],
 	])('%s: 400 and no envelope', async (_name, change, message) => {
 		const api = client(sandbox);
 		const template = await templateWithPdf(api);
-		const res = await api.post(`/templates/${template.id}/documents`, documentBody(change as Record<string, unknown>));
+		const res = await api.post(
+			`/templates/${template.id}/documents`,
+			documentBody(change as Record<string, unknown>),
+		);
 		expect(res.status).toBe(400);
 		expect(res.data.code).toBe('VALIDATION_ERROR');
 		expect(res.data.message).toMatch(message);
@@ -150,7 +242,9 @@ describe('POST /templates/{id}/documents', () => {
 		expect(res.data.code).toBe('TEMPLATE_ARCHIVED');
 		expect(sandbox.state.envelopes.size).toBe(0);
 		await api.patch(`/templates/${template.id}`, { status: 'active' });
-		expect((await api.post(`/templates/${template.id}/documents`, documentBody())).status).toBe(201);
+		expect((await api.post(`/templates/${template.id}/documents`, documentBody())).status).toBe(
+			201,
+		);
 	});
 
 	test('a template whose PDF was never uploaded: 400 FILE_NOT_UPLOADED', async () => {
@@ -165,10 +259,13 @@ describe('POST /templates/{id}/documents', () => {
 	test('the envelope belongs to the workspace of the key', async () => {
 		const org = client(sandbox, sandbox.orgApiKey);
 		const template = await templateWithPdf(org);
-		const { envelopeId } = (await org.post(`/templates/${template.id}/documents`, documentBody())).data;
+		const { envelopeId } = (await org.post(`/templates/${template.id}/documents`, documentBody()))
+			.data;
 		expect((await org.get(`/envelopes/${envelopeId}/status`)).status).toBe(200);
 		expect((await client(sandbox).get(`/envelopes/${envelopeId}/status`)).status).toBe(404);
-		expect((await client(sandbox).post(`/templates/${template.id}/documents`, documentBody())).status).toBe(404);
+		expect(
+			(await client(sandbox).post(`/templates/${template.id}/documents`, documentBody())).status,
+		).toBe(404);
 	});
 });
 
@@ -176,7 +273,8 @@ describe('POST /documents/{envelopeId}/send', () => {
 	test('sends a template-created draft like an envelope send', async () => {
 		const api = client(sandbox);
 		const template = await templateWithPdf(api);
-		const { envelopeId } = (await api.post(`/templates/${template.id}/documents`, documentBody())).data;
+		const { envelopeId } = (await api.post(`/templates/${template.id}/documents`, documentBody()))
+			.data;
 		const res = await api.post(`/documents/${envelopeId}/send`);
 		expect(res.status).toBe(200);
 		expect(res.data).toMatchObject({ envelopeId, status: 'pending' });
@@ -190,13 +288,22 @@ describe('POST /documents/{envelopeId}/send', () => {
 	test('needs signing:write; unknown or non-template envelopes are NOT_FOUND', async () => {
 		const api = client(sandbox);
 		const template = await templateWithPdf(api);
-		const { envelopeId } = (await api.post(`/templates/${template.id}/documents`, documentBody())).data;
-		const key = (await admin(sandbox).post('/keys', { workspace: 'personal', scopes: ['templates:read', 'documents:write'] })).data.apiKey;
+		const { envelopeId } = (await api.post(`/templates/${template.id}/documents`, documentBody()))
+			.data;
+		const key = (
+			await admin(sandbox).post('/keys', {
+				workspace: 'personal',
+				scopes: ['templates:read', 'documents:write'],
+			})
+		).data.apiKey;
 		const denied = await client(sandbox, key).post(`/documents/${envelopeId}/send`);
 		expect(denied.status).toBe(403);
 		expect(denied.data.message).toMatch(/signing:write/);
 		expect((await api.post('/documents/env_nope/send')).status).toBe(404);
-		const plain = await api.post('/envelopes', { fileName: 'x.pdf', recipients: [{ name: 'A', email: 'a@x.io' }] });
+		const plain = await api.post('/envelopes', {
+			fileName: 'x.pdf',
+			recipients: [{ name: 'A', email: 'a@x.io' }],
+		});
 		expect((await api.post(`/documents/${plain.data.id}/send`)).status).toBe(404);
 	});
 });

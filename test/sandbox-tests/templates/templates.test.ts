@@ -1,5 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import { admin, client, documentBody, makePdf, templateBody, templateWithPdf, uploadPut } from './helpers';
+import {
+	admin,
+	client,
+	documentBody,
+	makePdf,
+	templateBody,
+	templateWithPdf,
+	uploadPut,
+} from './helpers';
 import { useSandbox } from '../../sandbox-fixture';
 
 const sandbox = useSandbox();
@@ -13,7 +21,13 @@ describe('POST /templates', () => {
 	test('returns the upload configuration and the recipient count', async () => {
 		const res = await client(sandbox).post('/templates', templateBody());
 		expect(res.status).toBe(201);
-		expect(res.data).toMatchObject({ name: 'Service Agreement', fileName: 'service-agreement.pdf', expiresIn: 3600, maxFileSize: 10485760, recipientsCount: 2 });
+		expect(res.data).toMatchObject({
+			name: 'Service Agreement',
+			fileName: 'service-agreement.pdf',
+			expiresIn: 3600,
+			maxFileSize: 10485760,
+			recipientsCount: 2,
+		});
 		expect(res.data.upload.url).toMatch(new RegExp(`^${sandbox.origin}/storage/upload/`));
 		expect(res.data.upload.fields.key).toBe(res.data.fileKey);
 		expect(typeof res.data.id).toBe('string');
@@ -25,25 +39,45 @@ describe('POST /templates', () => {
 		const missing = await api.post('/templates', { fileName: 'x.pdf' });
 		expect(missing.status).toBe(400);
 		expect(missing.data).toMatchObject({ code: 'VALIDATION_ERROR', message: 'name: Required' });
-		expect(missing.data.details.validation.issues[0]).toEqual({ path: 'name', message: 'Required', code: 'invalid_type' });
+		expect(missing.data.details.validation.issues[0]).toEqual({
+			path: 'name',
+			message: 'Required',
+			code: 'invalid_type',
+		});
 
 		const body = templateBody();
-		const dupKey = await api.post('/templates', { ...body, formFields: [body.formFields[0], { ...body.formFields[1], fieldKey: 'company' }] });
+		const dupKey = await api.post('/templates', {
+			...body,
+			formFields: [body.formFields[0], { ...body.formFields[1], fieldKey: 'company' }],
+		});
 		expect(dupKey.status).toBe(400);
 		expect(dupKey.data.message).toMatch(/^formFields\.1\.fieldKey: duplicate field key "company"/);
 
-		const page0 = await api.post('/templates', { ...body, formFields: [{ ...body.formFields[0], pageNumber: 0 }] });
+		const page0 = await api.post('/templates', {
+			...body,
+			formFields: [{ ...body.formFields[0], pageNumber: 0 }],
+		});
 		expect(page0.data.message).toBe('formFields.0.pageNumber: pages start at 1');
 
-		const tiny = await api.post('/templates', { ...body, formFields: [{ ...body.formFields[0], width: 0 }] });
+		const tiny = await api.post('/templates', {
+			...body,
+			formFields: [{ ...body.formFields[0], width: 0 }],
+		});
 		expect(tiny.data.message).toBe('formFields.0.width: width must be at least 1');
 
-		const unassignedSignature = await api.post('/templates', { ...body, formFields: [{ ...body.formFields[3], assignee: { type: 'sender_prefill' } }] });
-		expect(unassignedSignature.data.message).toMatch(/^formFields\.0\.assignee\.type: signature fields must belong to a recipient/);
+		const unassignedSignature = await api.post('/templates', {
+			...body,
+			formFields: [{ ...body.formFields[3], assignee: { type: 'sender_prefill' } }],
+		});
+		expect(unassignedSignature.data.message).toMatch(
+			/^formFields\.0\.assignee\.type: signature fields must belong to a recipient/,
+		);
 
 		const implicitId = await api.post('/templates', { ...body, recipients: [{ name: 'Client' }] });
 		expect(implicitId.status).toBe(400);
-		expect(implicitId.data.message).toMatch(/^formFields\.3\.assignee\.templateRecipientId: "client" is not a recipient id/);
+		expect(implicitId.data.message).toMatch(
+			/^formFields\.3\.assignee\.templateRecipientId: "client" is not a recipient id/,
+		);
 		expect((await api.get('/templates')).data.items).toHaveLength(0);
 	});
 });
@@ -51,17 +85,35 @@ describe('POST /templates', () => {
 describe('GET /templates/{id}', () => {
 	test('returns the full template with generated ids and usage statistics', async () => {
 		const api = client(sandbox);
-		const created = await api.post('/templates', templateBody({ recipients: [...templateBody().recipients, { name: 'Observer', role: 'cc' }] }));
+		const created = await api.post(
+			'/templates',
+			templateBody({
+				recipients: [...templateBody().recipients, { name: 'Observer', role: 'cc' }],
+			}),
+		);
 		const res = await api.get(`/templates/${created.data.id}`);
 		expect(res.status).toBe(200);
 		const t = res.data;
-		expect(t).toMatchObject({ id: created.data.id, name: 'Service Agreement', description: 'Standard services contract', status: 'active', usageCount: 0, lastUsedAt: null, fileSize: null });
+		expect(t).toMatchObject({
+			id: created.data.id,
+			name: 'Service Agreement',
+			description: 'Standard services contract',
+			status: 'active',
+			usageCount: 0,
+			lastUsedAt: null,
+			fileSize: null,
+		});
 		expect(t.recipients.map((r: any) => r.id).slice(0, 2)).toEqual(['client', 'legal']);
 		expect(t.recipients[2].id).toEqual(expect.any(String));
 		expect(t.recipients[2].id).not.toBe('');
 		expect(t.formFields).toHaveLength(5);
-		expect(t.workflow).toEqual({ mode: 'sequential', reminderEveryHours: 12, message: 'Please review' });
-		for (const k of ['createdAt', 'updatedAt', 'fileName']) expect(t[k]).toEqual(expect.any(String));
+		expect(t.workflow).toEqual({
+			mode: 'sequential',
+			reminderEveryHours: 12,
+			message: 'Please review',
+		});
+		for (const k of ['createdAt', 'updatedAt', 'fileName'])
+			expect(t[k]).toEqual(expect.any(String));
 
 		await uploadPut(created.data.upload.url, await makePdf());
 		expect((await api.get(`/templates/${created.data.id}`)).data.fileSize).toBeGreaterThan(100);
@@ -81,7 +133,11 @@ describe('GET /templates', () => {
 
 		const active = await api.get('/templates');
 		expect(active.status).toBe(200);
-		expect(active.data.items.map((i: any) => i.name).sort()).toEqual(['NDA One', 'NDA Two', 'Offer Letter']);
+		expect(active.data.items.map((i: any) => i.name).sort()).toEqual([
+			'NDA One',
+			'NDA Two',
+			'Offer Letter',
+		]);
 		expect(active.data.items[0]).toEqual({
 			id: expect.any(String),
 			name: expect.any(String),
@@ -101,12 +157,22 @@ describe('GET /templates', () => {
 
 		const page = await api.get('/templates', { params: { limit: 2, page: 2 } });
 		expect(page.data.items).toHaveLength(1);
-		expect(page.data.pageInfo).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2, hasNext: false, hasPrevious: true });
+		expect(page.data.pageInfo).toEqual({
+			page: 2,
+			limit: 2,
+			total: 3,
+			totalPages: 2,
+			hasNext: false,
+			hasPrevious: true,
+		});
 
 		const bad = await api.get('/templates', { params: { status: 'deleted' } });
 		expect(bad.status).toBe(400);
 		expect(bad.data.code).toBe('VALIDATION_ERROR');
-		expect(bad.data.details.validation.issues[0]).toMatchObject({ path: 'status', code: 'invalid_enum_value' });
+		expect(bad.data.details.validation.issues[0]).toMatchObject({
+			path: 'status',
+			code: 'invalid_enum_value',
+		});
 		expect((await api.get('/templates', { params: { limit: 0 } })).status).toBe(400);
 	});
 
@@ -116,9 +182,13 @@ describe('GET /templates', () => {
 		const mine = await personal.post('/templates', templateBody({ name: 'Personal' }));
 		await org.post('/templates', templateBody({ name: 'Org' }));
 		expect((await org.get('/templates')).data.items.map((i: any) => i.name)).toEqual(['Org']);
-		expect((await personal.get('/templates')).data.items.map((i: any) => i.name)).toEqual(['Personal']);
+		expect((await personal.get('/templates')).data.items.map((i: any) => i.name)).toEqual([
+			'Personal',
+		]);
 		expect((await org.get(`/templates/${mine.data.id}`)).status).toBe(404);
-		expect((await org.post(`/templates/${mine.data.id}/copies`, { newName: 'x' })).status).toBe(404);
+		expect((await org.post(`/templates/${mine.data.id}/copies`, { newName: 'x' })).status).toBe(
+			404,
+		);
 	});
 });
 
@@ -128,7 +198,15 @@ describe('PATCH /templates/{id}', () => {
 		const { id } = (await api.post('/templates', templateBody())).data;
 		const res = await api.patch(`/templates/${id}`, { name: 'Renamed', description: 'New text' });
 		expect(res.status).toBe(200);
-		expect(res.data).toEqual({ id, name: 'Renamed', description: 'New text', recipientsCount: 2, updatedAt: expect.any(String), status: 'active', formFieldsCount: 5 });
+		expect(res.data).toEqual({
+			id,
+			name: 'Renamed',
+			description: 'New text',
+			recipientsCount: 2,
+			updatedAt: expect.any(String),
+			status: 'active',
+			formFieldsCount: 5,
+		});
 	});
 
 	test('arrays replace; formFields: [] clears', async () => {
@@ -136,7 +214,9 @@ describe('PATCH /templates/{id}', () => {
 		const { id } = (await api.post('/templates', templateBody())).data;
 		const body = templateBody();
 		await api.patch(`/templates/${id}`, { formFields: [body.formFields[0]] });
-		expect((await api.get(`/templates/${id}`)).data.formFields.map((f: any) => f.id)).toEqual(['f-company']);
+		expect((await api.get(`/templates/${id}`)).data.formFields.map((f: any) => f.id)).toEqual([
+			'f-company',
+		]);
 		const cleared = await api.patch(`/templates/${id}`, { formFields: [] });
 		expect(cleared.data.formFieldsCount).toBe(0);
 		expect((await api.get(`/templates/${id}`)).data.formFields).toEqual([]);
@@ -150,20 +230,36 @@ describe('PATCH /templates/{id}', () => {
 		const body = templateBody();
 
 		// Removing `client` while stored fields still point at it is an invalid assignment.
-		const broken = await api.patch(`/templates/${id}`, { recipients: [{ id: 'buyer', name: 'Buyer' }] });
+		const broken = await api.patch(`/templates/${id}`, {
+			recipients: [{ id: 'buyer', name: 'Buyer' }],
+		});
 		expect(broken.status).toBe(400);
 		expect(broken.data.code).toBe('VALIDATION_ERROR');
-		expect(broken.data.message).toMatch(/^formFields\.3\.assignee\.templateRecipientId: "client" is not a recipient id/);
-		expect((await api.get(`/templates/${id}`)).data.recipients.map((r: any) => r.id)).toEqual(['client', 'legal']);
+		expect(broken.data.message).toMatch(
+			/^formFields\.3\.assignee\.templateRecipientId: "client" is not a recipient id/,
+		);
+		expect((await api.get(`/templates/${id}`)).data.recipients.map((r: any) => r.id)).toEqual([
+			'client',
+			'legal',
+		]);
 
 		const moved = body.formFields.map((f: any) =>
-			f.assignee.type === 'recipient' ? { ...f, assignee: { type: 'recipient', templateRecipientId: 'buyer' } } : f,
+			f.assignee.type === 'recipient'
+				? { ...f, assignee: { type: 'recipient', templateRecipientId: 'buyer' } }
+				: f,
 		);
-		const ok = await api.patch(`/templates/${id}`, { recipients: [{ id: 'buyer', name: 'Buyer' }], formFields: moved });
+		const ok = await api.patch(`/templates/${id}`, {
+			recipients: [{ id: 'buyer', name: 'Buyer' }],
+			formFields: moved,
+		});
 		expect(ok.status).toBe(200);
 		expect(ok.data.recipientsCount).toBe(1);
 		const t = (await api.get(`/templates/${id}`)).data;
-		expect(t.formFields.filter((f: any) => f.assignee.type === 'recipient').map((f: any) => f.assignee.templateRecipientId)).toEqual(['buyer', 'buyer']);
+		expect(
+			t.formFields
+				.filter((f: any) => f.assignee.type === 'recipient')
+				.map((f: any) => f.assignee.templateRecipientId),
+		).toEqual(['buyer', 'buyer']);
 
 		// Fields alone are checked against the stored recipients.
 		const ghost = await api.patch(`/templates/${id}`, { formFields: [{ ...body.formFields[3] }] });
@@ -179,13 +275,18 @@ describe('PATCH /templates/{id}', () => {
 		expect(empty.data.code).toBe('VALIDATION_ERROR');
 		expect(empty.data.message).toMatch(/at least one property/);
 		expect(empty.data.details.validation.formErrors).toHaveLength(1);
-		expect((await api.patch(`/templates/${id}`, { status: 'gone' })).data.details.validation.issues[0].code).toBe('invalid_enum_value');
+		expect(
+			(await api.patch(`/templates/${id}`, { status: 'gone' })).data.details.validation.issues[0]
+				.code,
+		).toBe('invalid_enum_value');
 	});
 
 	test('archive and restore', async () => {
 		const api = client(sandbox);
 		const { id } = (await api.post('/templates', templateBody())).data;
-		expect((await api.patch(`/templates/${id}`, { status: 'archived' })).data.status).toBe('archived');
+		expect((await api.patch(`/templates/${id}`, { status: 'archived' })).data.status).toBe(
+			'archived',
+		);
 		expect((await api.get('/templates')).data.items).toHaveLength(0);
 		expect((await api.get(`/templates/${id}`)).data.status).toBe('archived');
 		expect((await api.patch(`/templates/${id}`, { status: 'active' })).data.status).toBe('active');
@@ -205,11 +306,16 @@ describe('PATCH /templates/{id}', () => {
 			expect(res.status).toBe(404);
 			expect(res.data.code).toBe('NOT_FOUND');
 		}
-		expect((await owner.get(`/templates/${id}`)).data).toMatchObject({ name: 'Service Agreement', status: 'active' });
+		expect((await owner.get(`/templates/${id}`)).data).toMatchObject({
+			name: 'Service Agreement',
+			status: 'active',
+		});
 		// Copying needs no ownership; the copy belongs to the copier.
 		const copy = await colleague.post(`/templates/${id}/copies`, { newName: 'Mine now' });
 		expect(copy.status).toBe(200);
-		expect((await colleague.patch(`/templates/${copy.data.id}`, { name: 'Edited copy' })).status).toBe(200);
+		expect(
+			(await colleague.patch(`/templates/${copy.data.id}`, { name: 'Edited copy' })).status,
+		).toBe(200);
 	});
 
 	test('a missing template is NOT_FOUND', async () => {
@@ -222,16 +328,30 @@ describe('POST /templates/{id}/copies and DELETE', () => {
 		const api = client(sandbox);
 		const original = await templateWithPdf(api);
 		await api.post(`/templates/${original.id}/documents`, documentBody());
-		const copy = await api.post(`/templates/${original.id}/copies`, { newName: 'Agreement (copy)' });
+		const copy = await api.post(`/templates/${original.id}/copies`, {
+			newName: 'Agreement (copy)',
+		});
 		expect(copy.status).toBe(200);
-		expect(copy.data).toEqual({ id: expect.any(String), name: 'Agreement (copy)', createdAt: expect.any(String) });
+		expect(copy.data).toEqual({
+			id: expect.any(String),
+			name: 'Agreement (copy)',
+			createdAt: expect.any(String),
+		});
 		expect(copy.data.id).not.toBe(original.id);
 		const t = (await api.get(`/templates/${copy.data.id}`)).data;
 		const o = (await api.get(`/templates/${original.id}`)).data;
-		expect(t).toMatchObject({ name: 'Agreement (copy)', usageCount: 0, lastUsedAt: null, status: 'active', fileSize: o.fileSize });
+		expect(t).toMatchObject({
+			name: 'Agreement (copy)',
+			usageCount: 0,
+			lastUsedAt: null,
+			status: 'active',
+			fileSize: o.fileSize,
+		});
 		expect(t.formFields).toEqual(o.formFields);
 		expect(t.recipients).toEqual(o.recipients);
-		expect((await api.post(`/templates/${original.id}/copies`, {})).data.message).toBe('newName: Required');
+		expect((await api.post(`/templates/${original.id}/copies`, {})).data.message).toBe(
+			'newName: Required',
+		);
 	});
 
 	test('DELETE answers 204 without a body and is permanent', async () => {
@@ -250,8 +370,14 @@ describe('scopes', () => {
 		const owner = client(sandbox);
 		const { id } = (await owner.post('/templates', templateBody())).data;
 		const readOnly = client(sandbox, await keyWith('personal', ['templates:read']));
-		const noDelete = client(sandbox, await keyWith('personal', ['templates:read', 'templates:write']));
-		const noDocs = client(sandbox, await keyWith('personal', ['templates:read', 'templates:write']));
+		const noDelete = client(
+			sandbox,
+			await keyWith('personal', ['templates:read', 'templates:write']),
+		);
+		const noDocs = client(
+			sandbox,
+			await keyWith('personal', ['templates:read', 'templates:write']),
+		);
 		expect((await readOnly.get('/templates')).status).toBe(200);
 		expect((await readOnly.get(`/templates/${id}/document-payload`)).status).toBe(200);
 		const create = await readOnly.post('/templates', templateBody());

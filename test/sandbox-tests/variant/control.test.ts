@@ -48,7 +48,14 @@ test('npm run sandbox -- --variant starts in the variant mode', async () => {
 	await withSandboxCli(['--port', '0', '--variant'], async (info) => {
 		const origin = new URL(info.baseUrl).origin;
 		expect((await axios.get(`${origin}/__sandbox/variant`)).data).toEqual({ variant: true });
-		const wallet = await axios.get(`${info.baseUrl}/credits/wallet`, { headers: { Authorization: `Bearer ${info.apiKey}` } });
-		expect(wallet.data).toEqual({ context: 'personal', available: 25, reserved: 0, unit: 'credit' });
+		const wallet = await axios.get(`${info.baseUrl}/credits/wallet`, {
+			headers: { Authorization: `Bearer ${info.apiKey}` },
+		});
+		expect(wallet.data).toEqual({
+			context: 'personal',
+			available: 25,
+			reserved: 0,
+			unit: 'credit',
+		});
 	});
 }, 30000);

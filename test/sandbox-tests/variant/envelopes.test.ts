@@ -30,7 +30,8 @@ describe.each(MODES)('%s mode', (_mode, variant) => {
 		receiver.received.length = 0;
 		await admin(sandbox).post('/webhooks', { url: receiver.url });
 	});
-	const kindsFor = (id: string) => receiver.received.filter((r) => r.body.data.envelopeId === id).map((r) => r.body.event);
+	const kindsFor = (id: string) =>
+		receiver.received.filter((r) => r.body.data.envelopeId === id).map((r) => r.body.event);
 
 	test('V4: statuses of the list filter, the failed e-stamp, and the admin status route', async () => {
 		const api = client(sandbox);
@@ -38,16 +39,29 @@ describe.each(MODES)('%s mode', (_mode, variant) => {
 			expect((await api.get('/envelopes', { params: { status } })).status).toBe(200);
 		}
 		for (const status of ['declined', 'expired', 'voided', 'estamp_error']) {
-			expect((await api.get('/envelopes', { params: { status } })).status).toBe(variant ? 200 : 400);
+			expect((await api.get('/envelopes', { params: { status } })).status).toBe(
+				variant ? 200 : 400,
+			);
 		}
-		expect((await api.get('/envelopes', { params: { status: 'estamp_failed' } })).status).toBe(variant ? 400 : 200);
+		expect((await api.get('/envelopes', { params: { status: 'estamp_failed' } })).status).toBe(
+			variant ? 400 : 200,
+		);
 
-		const failing = await draftWithPdf(api, { recipients: [signer('Ann')], workflow: { estampEnabled: true, estampConfig: estampConfig('Provider Failure') } });
+		const failing = await draftWithPdf(api, {
+			recipients: [signer('Ann')],
+			workflow: { estampEnabled: true, estampConfig: estampConfig('Provider Failure') },
+		});
 		expect((await api.post(`/envelopes/${failing.id}/send`, {})).status).toBe(202);
 		const failedStatus = variant ? 'estamp_error' : 'estamp_failed';
-		await waitFor(async () => (await api.get(`/envelopes/${failing.id}/status`)).data.status === failedStatus);
+		await waitFor(
+			async () => (await api.get(`/envelopes/${failing.id}/status`)).data.status === failedStatus,
+		);
 		expect((await api.get(`/envelopes/${failing.id}/status`)).data.estamp.status).toBe('failed');
-		expect((await api.get('/envelopes', { params: { status: failedStatus } })).data.items.map((e: any) => e.id)).toEqual([failing.id]);
+		expect(
+			(await api.get('/envelopes', { params: { status: failedStatus } })).data.items.map(
+				(e: any) => e.id,
+			),
+		).toEqual([failing.id]);
 
 		const other = (await api.post('/envelopes', { fileName: 'b.pdf' })).data;
 		const set = await admin(sandbox).post(`/envelopes/${other.id}/status`, { status: 'voided' });
@@ -56,7 +70,9 @@ describe.each(MODES)('%s mode', (_mode, variant) => {
 		expect((await api.get(`/envelopes/${other.id}/status`)).data.status).toBe('voided');
 		const voided = await api.get('/envelopes', { params: { status: 'voided' } });
 		if (variant) expect(voided.data.items.map((e: any) => e.id)).toEqual([other.id]);
-		expect((await admin(sandbox).post('/envelopes/env_missing/status', { status: 'voided' })).status).toBe(404);
+		expect(
+			(await admin(sandbox).post('/envelopes/env_missing/status', { status: 'voided' })).status,
+		).toBe(404);
 	});
 
 	test('V5: events of signing and completion; the admin route emits any kind', async () => {
@@ -65,23 +81,39 @@ describe.each(MODES)('%s mode', (_mode, variant) => {
 		const sent = await api.post(`/envelopes/${draft.id}/send`, {});
 		for (const r of sent.data.recipients) await act(r.actionUrl);
 		const expected = variant
-			? ['document.sent', 'document.recipient.signed', 'document.recipient.signed', 'document.completed']
+			? [
+					'document.sent',
+					'document.recipient.signed',
+					'document.recipient.signed',
+					'document.completed',
+				]
 			: ['document.sent'];
 		await waitFor(() => kindsFor(draft.id).length >= expected.length);
 		await new Promise((resolve) => setTimeout(resolve, 100)); // nothing more arrives
 		expect(kindsFor(draft.id)).toEqual(expected);
 		if (variant) {
-			const signed = receiver.received.find((r) => r.body.event === 'document.recipient.signed')!.body;
+			const signed = receiver.received.find(
+				(r) => r.body.event === 'document.recipient.signed',
+			)!.body;
 			expect(signed.data).toMatchObject({ envelopeId: draft.id, status: 'signed', name: 'Ann' });
 		}
 
-		const emitted = await admin(sandbox).post(`/envelopes/${draft.id}/events`, { event: 'document.viewed', data: { by: 'Ann' } });
+		const emitted = await admin(sandbox).post(`/envelopes/${draft.id}/events`, {
+			event: 'document.viewed',
+			data: { by: 'Ann' },
+		});
 		expect(emitted.status).toBe(201);
-		expect(emitted.data).toMatchObject({ event: 'document.viewed', data: { envelopeId: draft.id, by: 'Ann' } });
+		expect(emitted.data).toMatchObject({
+			event: 'document.viewed',
+			data: { envelopeId: draft.id, by: 'Ann' },
+		});
 		await waitFor(() => kindsFor(draft.id).includes('document.viewed'));
 		const subscribedOnly = await startReceiver();
 		try {
-			await admin(sandbox).post('/webhooks', { url: subscribedOnly.url, events: ['document.completed'] });
+			await admin(sandbox).post('/webhooks', {
+				url: subscribedOnly.url,
+				events: ['document.completed'],
+			});
 			await admin(sandbox).post(`/envelopes/${draft.id}/events`, { event: 'document.viewed' });
 			await admin(sandbox).post(`/envelopes/${draft.id}/events`, { event: 'document.completed' });
 			await waitFor(() => subscribedOnly.received.length >= 1);
@@ -104,20 +136,45 @@ describe.each(MODES)('%s mode', (_mode, variant) => {
 
 	test('V9: append or replace recipients', async () => {
 		const api = client(sandbox);
-		const draft = (await api.post('/envelopes', { fileName: 'a.pdf', recipients: [signer('Ann'), signer('Bob')] })).data;
-		const byFlag = await api.post(`/envelopes/${draft.id}/recipients`, { recipients: [signer('Cy')], replace: true });
+		const draft = (
+			await api.post('/envelopes', {
+				fileName: 'a.pdf',
+				recipients: [signer('Ann'), signer('Bob')],
+			})
+		).data;
+		const byFlag = await api.post(`/envelopes/${draft.id}/recipients`, {
+			recipients: [signer('Cy')],
+			replace: true,
+		});
 		expect(byFlag.status).toBe(200);
-		expect(byFlag.data.recipients.map((r: any) => r.name)).toEqual(variant ? ['Ann', 'Bob', 'Cy'] : ['Cy']);
-		const byMode = await api.post(`/envelopes/${draft.id}/recipients`, { recipients: [signer('Dee')], mode: 'replace' });
-		expect(byMode.data.recipients.map((r: any) => r.name)).toEqual(variant ? ['Dee'] : ['Cy', 'Dee']);
-		const plain = await api.post(`/envelopes/${draft.id}/recipients`, { recipients: [signer('Eve')] });
-		expect(plain.data.recipients.map((r: any) => r.name)).toEqual(variant ? ['Dee', 'Eve'] : ['Cy', 'Dee', 'Eve']);
+		expect(byFlag.data.recipients.map((r: any) => r.name)).toEqual(
+			variant ? ['Ann', 'Bob', 'Cy'] : ['Cy'],
+		);
+		const byMode = await api.post(`/envelopes/${draft.id}/recipients`, {
+			recipients: [signer('Dee')],
+			mode: 'replace',
+		});
+		expect(byMode.data.recipients.map((r: any) => r.name)).toEqual(
+			variant ? ['Dee'] : ['Cy', 'Dee'],
+		);
+		const plain = await api.post(`/envelopes/${draft.id}/recipients`, {
+			recipients: [signer('Eve')],
+		});
+		expect(plain.data.recipients.map((r: any) => r.name)).toEqual(
+			variant ? ['Dee', 'Eve'] : ['Cy', 'Dee', 'Eve'],
+		);
 
 		// The spec's count rule in both modes: a replacement counts only the new list.
 		const fifteen = Array.from({ length: 15 }, (_, i) => signer(`Signer ${i}`));
 		const replacing = variant ? { mode: 'replace' } : { replace: true };
-		expect((await api.post(`/envelopes/${draft.id}/recipients`, { recipients: fifteen, ...replacing })).status).toBe(200);
-		expect((await api.post(`/envelopes/${draft.id}/recipients`, { recipients: [signer('One more')] })).status).toBe(400);
+		expect(
+			(await api.post(`/envelopes/${draft.id}/recipients`, { recipients: fifteen, ...replacing }))
+				.status,
+		).toBe(200);
+		expect(
+			(await api.post(`/envelopes/${draft.id}/recipients`, { recipients: [signer('One more')] }))
+				.status,
+		).toBe(400);
 	});
 
 	test('V11: the answer of POST /documents/{id}/send', async () => {
@@ -128,15 +185,43 @@ describe.each(MODES)('%s mode', (_mode, variant) => {
 		const sent = await api.post(`/documents/${doc.data.envelopeId}/send`, {});
 		expect(sent.status).toBe(200);
 		if (variant) {
-			expect(Object.keys(sent.data).sort()).toEqual(['envelopeId', 'recipients', 'sentAt', 'status']);
-			expect(sent.data).toMatchObject({ envelopeId: doc.data.envelopeId, status: 'pending', sentAt: expect.any(String) });
-			expect(Object.keys(sent.data.recipients[0]).sort()).toEqual(['actionUrl', 'email', 'id', 'name', 'role', 'status']);
+			expect(Object.keys(sent.data).sort()).toEqual([
+				'envelopeId',
+				'recipients',
+				'sentAt',
+				'status',
+			]);
+			expect(sent.data).toMatchObject({
+				envelopeId: doc.data.envelopeId,
+				status: 'pending',
+				sentAt: expect.any(String),
+			});
+			expect(Object.keys(sent.data.recipients[0]).sort()).toEqual([
+				'actionUrl',
+				'email',
+				'id',
+				'name',
+				'role',
+				'status',
+			]);
 		} else {
-			expect(Object.keys(sent.data).sort()).toEqual(['envelopeId', 'message', 'recipients', 'status', 'workflow']);
+			expect(Object.keys(sent.data).sort()).toEqual([
+				'envelopeId',
+				'message',
+				'recipients',
+				'status',
+				'workflow',
+			]);
 		}
 		// Envelope send is shown by the spec: the same in both modes.
 		const draft = await draftWithPdf(api, { recipients: [signer('Ann')] });
-		expect(Object.keys((await api.post(`/envelopes/${draft.id}/send`, {})).data).sort()).toEqual(['envelopeId', 'message', 'recipients', 'status', 'workflow']);
+		expect(Object.keys((await api.post(`/envelopes/${draft.id}/send`, {})).data).sort()).toEqual([
+			'envelopeId',
+			'message',
+			'recipients',
+			'status',
+			'workflow',
+		]);
 	});
 
 	test('V13: envelope list order', async () => {
@@ -154,12 +239,18 @@ describe.each(MODES)('%s mode', (_mode, variant) => {
 	test('V14: article of a state without a catalog; KA stays exact', async () => {
 		const api = client(sandbox);
 		const create = (state: string, article: string) =>
-			api.post('/envelopes', { fileName: 'a.pdf', workflow: { estampEnabled: true, estampConfig: { ...estampConfig(), state, article } } });
+			api.post('/envelopes', {
+				fileName: 'a.pdf',
+				workflow: { estampEnabled: true, estampConfig: { ...estampConfig(), state, article } },
+			});
 		expect((await create('MH', 'Affidavit')).status).toBe(201);
 		for (const article of ['Article 5(b) - Affidavit', 'Affidavit - Art 30']) {
 			const answer = await create('MH', article);
 			expect(answer.status).toBe(variant ? 201 : 400);
-			if (!variant) expect(answer.data.details.validation.fieldErrors['workflow.estampConfig.article']).toBeDefined();
+			if (!variant)
+				expect(
+					answer.data.details.validation.fieldErrors['workflow.estampConfig.article'],
+				).toBeDefined();
 		}
 		expect((await create('MH', ' ')).status).toBe(400);
 		expect((await create('KA', 'Affidavit')).status).toBe(201);

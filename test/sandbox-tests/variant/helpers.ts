@@ -29,10 +29,12 @@ export async function createWorkflow(api: AxiosInstance): Promise<AxiosResponse>
 /** A published workflow made by `createWorkflow`. */
 export async function publishedWorkflow(api: AxiosInstance): Promise<string> {
 	const created = await createWorkflow(api);
-	if (created.status !== 200) throw new Error(`workflow create failed: ${JSON.stringify(created.data)}`);
+	if (created.status !== 200)
+		throw new Error(`workflow create failed: ${JSON.stringify(created.data)}`);
 	const id = workflowIdOf(created.data);
 	const published = await api.post(`/workflows/${id}/publish`);
-	if (published.status !== 200) throw new Error(`publish failed: ${JSON.stringify(published.data)}`);
+	if (published.status !== 200)
+		throw new Error(`publish failed: ${JSON.stringify(published.data)}`);
 	return id;
 }
 
@@ -49,6 +51,7 @@ export const runBody = {
 /** Signs (or approves) as the recipient behind an actionUrl. */
 export async function act(actionUrl: string): Promise<any> {
 	const answer = await axios.post(actionUrl, {}, { validateStatus: () => true });
-	if (answer.status !== 200) throw new Error(`signing failed: ${answer.status} ${JSON.stringify(answer.data)}`);
+	if (answer.status !== 200)
+		throw new Error(`signing failed: ${answer.status} ${JSON.stringify(answer.data)}`);
 	return answer.data;
 }

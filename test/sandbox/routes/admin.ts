@@ -67,12 +67,22 @@ export default function adminRoutes(state: SandboxState): Router {
 
 	router.post('/keys', (req, res) => {
 		const body = validate(
-			z.object({ workspace: workspaceSchema, scopes: z.array(z.string()).optional(), disabled: z.boolean().optional() }),
+			z.object({
+				workspace: workspaceSchema,
+				scopes: z.array(z.string()).optional(),
+				disabled: z.boolean().optional(),
+			}),
 			req.body ?? {},
 		);
 		if (!body.ok) return void bad(res, body.error);
 		const key = state.createKey(state.workspaceOf(body.data.workspace), body.data);
-		res.status(201).json({ apiKey: key.secret, id: key.id, workspace: key.workspace, scopes: key.scopes, disabled: key.disabled });
+		res.status(201).json({
+			apiKey: key.secret,
+			id: key.id,
+			workspace: key.workspace,
+			scopes: key.scopes,
+			disabled: key.disabled,
+		});
 	});
 
 	router.get('/scopes', (_req, res) => {
@@ -80,7 +90,10 @@ export default function adminRoutes(state: SandboxState): Router {
 	});
 
 	router.post('/credits', (req, res) => {
-		const body = validate(z.object({ workspace: workspaceSchema, balance: z.number().min(0) }), req.body ?? {});
+		const body = validate(
+			z.object({ workspace: workspaceSchema, balance: z.number().min(0) }),
+			req.body ?? {},
+		);
 		if (!body.ok) return void bad(res, body.error);
 		state.setBalance(state.workspaceOf(body.data.workspace), body.data.balance);
 		res.json({ workspace: body.data.workspace, balance: body.data.balance });
@@ -114,7 +127,12 @@ export default function adminRoutes(state: SandboxState): Router {
 	router.post('/webhooks', (req, res) => {
 		const body = validate(webhookSchema, req.body ?? {});
 		if (!body.ok) return void bad(res, body.error);
-		const sub = { id: state.newId('wh'), url: body.data.url, events: body.data.events ?? [], createdAt: state.nowIso() };
+		const sub = {
+			id: state.newId('wh'),
+			url: body.data.url,
+			events: body.data.events ?? [],
+			createdAt: state.nowIso(),
+		};
 		state.webhooks.push(sub);
 		if (body.data.retry) Object.assign(state.webhookRetry, body.data.retry);
 		res.status(201).json({ ...sub, retry: state.webhookRetry });
@@ -141,8 +159,14 @@ export default function adminRoutes(state: SandboxState): Router {
 		const body = validate(z.object({ id: z.string().regex(/^[\w-]{1,64}$/) }), req.body ?? {});
 		if (!body.ok) return void bad(res, body.error);
 		const template = state.templates.get(req.params.templateId) as { id: string } | undefined;
-		if (!template) return void res.status(404).json({ code: 'NOT_FOUND', message: `Template ${req.params.templateId} not found` });
-		if (state.templates.has(body.data.id)) return void res.status(409).json({ code: 'CONFLICT', message: `Template ${body.data.id} exists` });
+		if (!template)
+			return void res
+				.status(404)
+				.json({ code: 'NOT_FOUND', message: `Template ${req.params.templateId} not found` });
+		if (state.templates.has(body.data.id))
+			return void res
+				.status(409)
+				.json({ code: 'CONFLICT', message: `Template ${body.data.id} exists` });
 		state.templates.delete(template.id);
 		template.id = body.data.id;
 		state.templates.set(template.id, template);
@@ -165,7 +189,10 @@ export default function adminRoutes(state: SandboxState): Router {
 		const body = validate(z.object({ status: z.string().trim().min(1) }), req.body ?? {});
 		if (!body.ok) return void bad(res, body.error);
 		const envelope = state.envelopes.get(req.params.envelopeId);
-		if (!envelope) return void res.status(404).json({ code: 'NOT_FOUND', message: `Envelope ${req.params.envelopeId} not found` });
+		if (!envelope)
+			return void res
+				.status(404)
+				.json({ code: 'NOT_FOUND', message: `Envelope ${req.params.envelopeId} not found` });
 		envelope.status = body.data.status;
 		envelope.updatedAt = state.nowIso();
 		res.json({ envelopeId: envelope.id, status: envelope.status, updatedAt: envelope.updatedAt });
@@ -176,24 +203,43 @@ export default function adminRoutes(state: SandboxState): Router {
 	 * decline), and optionally the envelope's; the envelope's `updatedAt` moves.
 	 */
 	router.post('/envelopes/:envelopeId/recipients/:recipientId/status', (req, res) => {
-		const schema = z.object({ status: z.string().trim().min(1), envelopeStatus: z.string().trim().min(1).optional() });
+		const schema = z.object({
+			status: z.string().trim().min(1),
+			envelopeStatus: z.string().trim().min(1).optional(),
+		});
 		const body = validate(schema, req.body ?? {});
 		if (!body.ok) return void bad(res, body.error);
 		const envelope = state.envelopes.get(req.params.envelopeId);
 		const recipient = envelope?.recipients.find((r) => r.id === req.params.recipientId);
-		if (!envelope || !recipient) return void res.status(404).json({ code: 'NOT_FOUND', message: `Envelope ${req.params.envelopeId} has no recipient ${req.params.recipientId}` });
+		if (!envelope || !recipient)
+			return void res.status(404).json({
+				code: 'NOT_FOUND',
+				message: `Envelope ${req.params.envelopeId} has no recipient ${req.params.recipientId}`,
+			});
 		recipient.status = body.data.status;
 		if (body.data.envelopeStatus) envelope.status = body.data.envelopeStatus;
 		envelope.updatedAt = state.nowIso();
-		res.json({ envelopeId: envelope.id, recipientId: recipient.id, status: recipient.status, envelopeStatus: envelope.status, updatedAt: envelope.updatedAt });
+		res.json({
+			envelopeId: envelope.id,
+			recipientId: recipient.id,
+			status: recipient.status,
+			envelopeStatus: envelope.status,
+			updatedAt: envelope.updatedAt,
+		});
 	});
 
 	/** Emits an event of any kind for an envelope; `data` is merged over {envelopeId, title, status}. */
 	router.post('/envelopes/:envelopeId/events', (req, res) => {
-		const body = validate(z.object({ event: z.string().trim().min(1), data: z.record(z.unknown()).optional() }), req.body ?? {});
+		const body = validate(
+			z.object({ event: z.string().trim().min(1), data: z.record(z.unknown()).optional() }),
+			req.body ?? {},
+		);
 		if (!body.ok) return void bad(res, body.error);
 		const envelope = state.envelopes.get(req.params.envelopeId);
-		if (!envelope) return void res.status(404).json({ code: 'NOT_FOUND', message: `Envelope ${req.params.envelopeId} not found` });
+		if (!envelope)
+			return void res
+				.status(404)
+				.json({ code: 'NOT_FOUND', message: `Envelope ${req.params.envelopeId} not found` });
 		const event = emitEvent(state, body.data.event, {
 			envelopeId: envelope.id,
 			title: envelope.title,

@@ -35,7 +35,9 @@ export default function creditsRoutes(state: SandboxState): Router {
 		const { page, limit, type } = query.data;
 		const items = ownTransactions(res)
 			.filter((tx) => !type || tx.type === type)
-			.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
+			.sort((a, b) =>
+				a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id),
+			)
 			.map(transactionView);
 		res.json(pageOf(items, page, limit));
 	});
@@ -45,7 +47,8 @@ export default function creditsRoutes(state: SandboxState): Router {
 		if (!query.ok) return void validationError(res, query.error);
 		const endDate = query.data.endDate ?? dateOf(state.nowMs());
 		const startDate =
-			query.data.startDate ?? dateOf(Date.parse(`${endDate}T00:00:00Z`) - (DEFAULT_USAGE_DAYS - 1) * 86_400_000);
+			query.data.startDate ??
+			dateOf(Date.parse(`${endDate}T00:00:00Z`) - (DEFAULT_USAGE_DAYS - 1) * 86_400_000);
 		const used = ownTransactions(res).filter((tx) => {
 			const day = tx.createdAt.slice(0, 10);
 			return tx.type === 'consume' && day >= startDate && day <= endDate;
@@ -64,11 +67,17 @@ export default function creditsRoutes(state: SandboxState): Router {
 
 	// The balance path is a choice of the mode (V1): only the current mode's path answers.
 	for (const path of new Set([choicesFor(false).balancePath, choicesFor(true).balancePath])) {
-		router.get(path, (_req, res, next) => (choicesFor(state.variant).balancePath === path ? next() : next('router')), read, (_req, res) => {
-			const workspace = keyOf(res).workspace;
-			const context = workspace.type === 'organization' ? 'organization_wallet' : 'personal';
-			res.json(choicesFor(state.variant).balanceView(context, state.balance(workspace)));
-		});
+		router.get(
+			path,
+			(_req, res, next) =>
+				choicesFor(state.variant).balancePath === path ? next() : next('router'),
+			read,
+			(_req, res) => {
+				const workspace = keyOf(res).workspace;
+				const context = workspace.type === 'organization' ? 'organization_wallet' : 'personal';
+				res.json(choicesFor(state.variant).balanceView(context, state.balance(workspace)));
+			},
+		);
 	}
 
 	return router;

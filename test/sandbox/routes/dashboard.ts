@@ -25,7 +25,12 @@ input[type=url] { width: 32rem; } button { padding: .3rem .8rem; }
 </style></head><body>${body}</body></html>`;
 }
 
-const EVENTS = ['document.estamp.started', 'document.estamp.completed', 'document.estamp.failed', 'document.sent'];
+const EVENTS = [
+	'document.estamp.started',
+	'document.estamp.completed',
+	'document.estamp.failed',
+	'document.sent',
+];
 
 export default function dashboardRoutes(state: SandboxState, origin: () => string): Router {
 	const router = Router();
@@ -34,7 +39,9 @@ export default function dashboardRoutes(state: SandboxState, origin: () => strin
 		const base = `${origin()}/api/v1`;
 		const hooks = state.webhooks
 			.map(
-				(w) => `<tr><td><code>${escapeHtml(w.url)}</code></td><td>${w.events.length ? w.events.map(escapeHtml).join('<br>') : 'all events'}</td>
+				(
+					w,
+				) => `<tr><td><code>${escapeHtml(w.url)}</code></td><td>${w.events.length ? w.events.map(escapeHtml).join('<br>') : 'all events'}</td>
 <td><form method="post" action="/dashboard/webhooks/${encodeURIComponent(w.id)}/delete"><button>Remove</button></form></td></tr>`,
 			)
 			.join('');
@@ -45,9 +52,19 @@ export default function dashboardRoutes(state: SandboxState, origin: () => strin
 				const last = d.attempts.at(-1);
 				// n8n answers 404 on a trigger's Test URL unless the editor is listening for a test
 				// event: expected while nobody tests, so not shown as a failure.
-				const idleTestUrl = !d.delivered && last?.status === 404 && d.url.includes('/webhook-test/');
-				const status = idleTestUrl ? 'Test URL, the editor was not listening (404)' : (last?.status ?? last?.error ?? 'pending');
-				const css = d.delivered || idleTestUrl ? (idleTestUrl ? 'muted' : 'ok') : d.finished ? 'bad' : 'muted';
+				const idleTestUrl =
+					!d.delivered && last?.status === 404 && d.url.includes('/webhook-test/');
+				const status = idleTestUrl
+					? 'Test URL, the editor was not listening (404)'
+					: (last?.status ?? last?.error ?? 'pending');
+				const css =
+					d.delivered || idleTestUrl
+						? idleTestUrl
+							? 'muted'
+							: 'ok'
+						: d.finished
+							? 'bad'
+							: 'muted';
 				return `<tr><td>${escapeHtml(d.event)}</td><td><code>${escapeHtml(d.url)}</code></td><td class="${css}">${escapeHtml(String(status))}</td><td>${d.attempts.length}</td></tr>`;
 			})
 			.join('');
@@ -56,7 +73,10 @@ export default function dashboardRoutes(state: SandboxState, origin: () => strin
 			.reverse()
 			.map((e) => {
 				const links = e.recipients
-					.map((r) => `<a href="/sign/${encodeURIComponent(r.token)}">${escapeHtml(r.name)}</a> <span class="muted">(${r.role}, ${r.status})</span>`)
+					.map(
+						(r) =>
+							`<a href="/sign/${encodeURIComponent(r.token)}">${escapeHtml(r.name)}</a> <span class="muted">(${r.role}, ${r.status})</span>`,
+					)
 					.join('<br>');
 				return `<tr><td>${escapeHtml(e.title)}<br><span class="muted">${escapeHtml(e.id)}</span></td><td>${escapeHtml(e.status)}</td><td>${links}</td></tr>`;
 			})
@@ -83,10 +103,23 @@ export default function dashboardRoutes(state: SandboxState, origin: () => strin
 	router.post('/dashboard/webhooks', express.urlencoded({ extended: false }), (req, res) => {
 		const url = String(req.body?.url ?? '').trim();
 		if (!/^https?:\/\/\S+$/.test(url)) {
-			return void res.status(400).type('html').send(page('Not registered', '<p>The URL must start with http:// or https://. <a href="/">Back</a></p>'));
+			return void res
+				.status(400)
+				.type('html')
+				.send(
+					page(
+						'Not registered',
+						'<p>The URL must start with http:// or https://. <a href="/">Back</a></p>',
+					),
+				);
 		}
 		const event = String(req.body?.event ?? '');
-		state.webhooks.push({ id: state.newId('wh'), url, events: EVENTS.includes(event) ? [event] : [], createdAt: state.nowIso() });
+		state.webhooks.push({
+			id: state.newId('wh'),
+			url,
+			events: EVENTS.includes(event) ? [event] : [],
+			createdAt: state.nowIso(),
+		});
 		res.redirect(303, '/');
 	});
 

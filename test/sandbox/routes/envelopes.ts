@@ -20,7 +20,15 @@ import {
 	sendEnvelope,
 	statusView,
 } from '../envelopes';
-import { apiError, keyOf, pageOf, requireAuth, ruleError, validate, validationError } from '../http';
+import {
+	apiError,
+	keyOf,
+	pageOf,
+	requireAuth,
+	ruleError,
+	validate,
+	validationError,
+} from '../http';
 import { DOWNLOAD_EXPIRES_IN, type EnvelopeRecord, type SandboxState } from '../state';
 import type { Request, Response } from 'express';
 
@@ -30,7 +38,11 @@ const oldestCreatedFirst = (a: EnvelopeRecord, b: EnvelopeRecord) =>
 	a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id.localeCompare(b.id);
 
 /** Answers NOT_FOUND unless the envelope exists in the key's workspace. */
-function loadEnvelope(state: SandboxState, req: Request, res: Response): EnvelopeRecord | undefined {
+function loadEnvelope(
+	state: SandboxState,
+	req: Request,
+	res: Response,
+): EnvelopeRecord | undefined {
 	const envelope = findEnvelope(state, keyOf(res).workspace, String(req.params.envelopeId));
 	if (!envelope) apiError(res, 'NOT_FOUND', `Envelope ${req.params.envelopeId} not found`);
 	return envelope;
@@ -66,10 +78,16 @@ export default function envelopeRoutes(state: SandboxState): Router {
 		const { page, limit, status, search } = query.data;
 		const needle = search?.trim().toLowerCase();
 		const items = [...state.envelopes.values()]
-			.filter((e) => e.workspace.type === keyOf(res).workspace.type && e.workspace.id === keyOf(res).workspace.id)
+			.filter(
+				(e) =>
+					e.workspace.type === keyOf(res).workspace.type &&
+					e.workspace.id === keyOf(res).workspace.id,
+			)
 			.filter((e) => !status || e.status === status)
 			.filter((e) => !needle || e.title.toLowerCase().includes(needle))
-			.sort(choicesOf(state).envelopeOrder === 'updatedDesc' ? newestChangeFirst : oldestCreatedFirst)
+			.sort(
+				choicesOf(state).envelopeOrder === 'updatedDesc' ? newestChangeFirst : oldestCreatedFirst,
+			)
 			.map(listItem);
 		res.json(pageOf(items, page, limit));
 	});
@@ -80,13 +98,21 @@ export default function envelopeRoutes(state: SandboxState): Router {
 		const body = validate(rulesFor(choicesOf(state)).addRecipients, req.body ?? {});
 		if (!body.ok) return void validationError(res, body.error);
 		if (envelope.status !== 'draft') {
-			return void apiError(res, 'INVALID_STATUS', `Envelope is ${envelope.status}; recipients can be added only to a draft`);
+			return void apiError(
+				res,
+				'INVALID_STATUS',
+				`Envelope is ${envelope.status}; recipients can be added only to a draft`,
+			);
 		}
 		const replace = choicesOf(state).isReplace(body.data);
 		// 4.1: appends count the existing recipients, a replacement only the new list.
 		const total = (replace ? 0 : envelope.recipients.length) + body.data.recipients.length;
 		if (total > MAX_RECIPIENTS) {
-			return void ruleError(res, 'recipients', `would make ${total} recipients; at most ${MAX_RECIPIENTS} are allowed across all roles`);
+			return void ruleError(
+				res,
+				'recipients',
+				`would make ${total} recipients; at most ${MAX_RECIPIENTS} are allowed across all roles`,
+			);
 		}
 		const kept = replace ? [] : envelope.recipients;
 		const firstOrder = kept.reduce((max, r) => Math.max(max, r.order), 0) + 1;
@@ -94,7 +120,9 @@ export default function envelopeRoutes(state: SandboxState): Router {
 		envelope.recipients = [...kept, ...added];
 		envelope.updatedAt = state.nowIso();
 		res.json({
-			message: replace ? `Recipients replaced (${added.length})` : `${added.length} recipient(s) added`,
+			message: replace
+				? `Recipients replaced (${added.length})`
+				: `${added.length} recipient(s) added`,
 			recipients: envelope.recipients.map(recipientView),
 		});
 	});
@@ -121,9 +149,16 @@ export default function envelopeRoutes(state: SandboxState): Router {
 		const envelope = loadEnvelope(state, req, res);
 		if (!envelope) return;
 		// A completed envelope serves its signed PDF.
-		const fileKey = envelope.status === 'completed' && envelope.signedFileKey ? envelope.signedFileKey : envelope.fileKey;
+		const fileKey =
+			envelope.status === 'completed' && envelope.signedFileKey
+				? envelope.signedFileKey
+				: envelope.fileKey;
 		if (!state.storage.has(fileKey)) {
-			return void apiError(res, 'NOT_AVAILABLE', 'The envelope file is not available: no PDF has been uploaded');
+			return void apiError(
+				res,
+				'NOT_AVAILABLE',
+				'The envelope file is not available: no PDF has been uploaded',
+			);
 		}
 		const token = state.newToken();
 		state.downloads.set(token, {
@@ -132,7 +167,11 @@ export default function envelopeRoutes(state: SandboxState): Router {
 			fileName: envelope.fileName,
 			expiresAt: state.nowMs() + DOWNLOAD_EXPIRES_IN * 1000,
 		});
-		res.json({ url: `${state.origin}/storage/download/${token}`, expiresIn: DOWNLOAD_EXPIRES_IN, fileName: envelope.fileName });
+		res.json({
+			url: `${state.origin}/storage/download/${token}`,
+			expiresIn: DOWNLOAD_EXPIRES_IN,
+			fileName: envelope.fileName,
+		});
 	});
 
 	router.post(PATHS.envelopeEstampCheck, sign, (req, res) => {

@@ -22,7 +22,8 @@ export default function signingRoutes(state: SandboxState): Router {
 		if (!found) return void apiError(res, 'NOT_FOUND', 'Unknown signing link');
 		const { envelope, recipient } = found;
 		const yourTurn = currentTurn(envelope).includes(recipient);
-		const action = recipient.role === 'approver' ? 'Approve' : recipient.role === 'signer' ? 'Sign' : null;
+		const action =
+			recipient.role === 'approver' ? 'Approve' : recipient.role === 'signer' ? 'Sign' : null;
 		const html = page(
 			envelope.title,
 			`<h1>${escapeHtml(envelope.title)}</h1>
@@ -50,7 +51,12 @@ ${
 			return void res
 				.status(outcome.ok ? 200 : 409)
 				.type('html')
-				.send(page(envelope.title, `<h1>${escapeHtml(envelope.title)}</h1>${text}<p><a href="/">Sandbox dashboard</a></p>`));
+				.send(
+					page(
+						envelope.title,
+						`<h1>${escapeHtml(envelope.title)}</h1>${text}<p><a href="/">Sandbox dashboard</a></p>`,
+					),
+				);
 		}
 		if (!outcome.ok) return void apiError(res, outcome.code, outcome.message);
 		res.json(outcome.body);

@@ -26,14 +26,23 @@ function grantOf(state: SandboxState, req: Request, res: Response): UploadGrant 
 		return undefined;
 	}
 	if (state.nowMs() > grant.expiresAt) {
-		storageError(res, 403, 'AccessDenied', 'Request has expired: the upload address was valid for 3600 seconds');
+		storageError(
+			res,
+			403,
+			'AccessDenied',
+			'Request has expired: the upload address was valid for 3600 seconds',
+		);
 		return undefined;
 	}
 	return grant;
 }
 
 function store(state: SandboxState, grant: UploadGrant, data: Buffer): string {
-	state.storage.set(grant.fileKey, { data, contentType: 'application/pdf', uploadedAt: state.nowIso() });
+	state.storage.set(grant.fileKey, {
+		data,
+		contentType: 'application/pdf',
+		uploadedAt: state.nowIso(),
+	});
 	return `"${createHash('md5').update(data).digest('hex')}"`;
 }
 
@@ -58,16 +67,35 @@ export default function storageRoutes(state: SandboxState): Router {
 
 	router.put('/upload/:token', async (req, res) => {
 		const grant = grantOf(state, req, res);
-		const contentType = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+		const contentType = String(req.headers['content-type'] ?? '')
+			.split(';')[0]
+			.trim()
+			.toLowerCase();
 		const { data, tooLarge } = await readBody(req, grant?.maxFileSize ?? 0);
 		if (!grant) return;
 		if (contentType !== 'application/pdf') {
-			return storageError(res, 400, 'InvalidContentType', `Content-Type must be application/pdf, got ${contentType || 'none'}`);
+			return storageError(
+				res,
+				400,
+				'InvalidContentType',
+				`Content-Type must be application/pdf, got ${contentType || 'none'}`,
+			);
 		}
 		if (tooLarge) {
-			return storageError(res, 413, 'EntityTooLarge', `The file exceeds the maximum size of ${grant.maxFileSize} bytes`);
+			return storageError(
+				res,
+				413,
+				'EntityTooLarge',
+				`The file exceeds the maximum size of ${grant.maxFileSize} bytes`,
+			);
 		}
-		if (!isPdf(data)) return storageError(res, 400, 'InvalidContentType', 'The file is not a PDF (it does not start with %PDF-)');
+		if (!isPdf(data))
+			return storageError(
+				res,
+				400,
+				'InvalidContentType',
+				'The file is not a PDF (it does not start with %PDF-)',
+			);
 		const etag = store(state, grant, data);
 		res.setHeader('ETag', etag);
 		res.status(200).end();
@@ -77,10 +105,18 @@ export default function storageRoutes(state: SandboxState): Router {
 		const grant = grantOf(state, req, res);
 		let busboy: Busboy.Busboy;
 		try {
-			busboy = Busboy({ headers: req.headers, limits: { fileSize: (grant?.maxFileSize ?? 0) + 1 } });
+			busboy = Busboy({
+				headers: req.headers,
+				limits: { fileSize: (grant?.maxFileSize ?? 0) + 1 },
+			});
 		} catch (e) {
 			req.resume();
-			return storageError(res, 400, 'MalformedPOSTRequest', `The body must be multipart/form-data: ${(e as Error).message}`);
+			return storageError(
+				res,
+				400,
+				'MalformedPOSTRequest',
+				`The body must be multipart/form-data: ${(e as Error).message}`,
+			);
 		}
 		const fields: Record<string, string> = {};
 		let problem: { status: number; code: string; message: string } | undefined;
@@ -90,11 +126,21 @@ export default function storageRoutes(state: SandboxState): Router {
 		};
 
 		busboy.on('field', (name, value) => {
-			if (file) fail(400, 'MalformedPOSTRequest', `The file must be the last part of the form; field "${name}" came after it`);
+			if (file)
+				fail(
+					400,
+					'MalformedPOSTRequest',
+					`The file must be the last part of the form; field "${name}" came after it`,
+				);
 			fields[name] = value;
 		});
 		busboy.on('file', (_name, stream, info) => {
-			if (file) fail(400, 'MalformedPOSTRequest', 'Only one file may be uploaded, as the last part of the form');
+			if (file)
+				fail(
+					400,
+					'MalformedPOSTRequest',
+					'Only one file may be uploaded, as the last part of the form',
+				);
 			const chunks: Buffer[] = [];
 			const current = { data: Buffer.alloc(0), mimeType: info.mimeType, tooLarge: false };
 			file ??= current;
@@ -124,21 +170,42 @@ export default function storageRoutes(state: SandboxState): Router {
 				// Every field of the upload configuration must come, unchanged, before the file.
 				for (const [name, expected] of Object.entries(grant.fields)) {
 					if (!(name in fields)) {
-						fail(400, 'InvalidArgument', `Missing form field "${name}": send every upload.fields entry before the file`);
+						fail(
+							400,
+							'InvalidArgument',
+							`Missing form field "${name}": send every upload.fields entry before the file`,
+						);
 						break;
 					}
 					if (fields[name] !== expected) {
-						fail(403, 'AccessDenied', `Invalid according to Policy: form field "${name}" does not match the upload configuration`);
+						fail(
+							403,
+							'AccessDenied',
+							`Invalid according to Policy: form field "${name}" does not match the upload configuration`,
+						);
 						break;
 					}
 				}
 			}
-			if (!problem && !file) fail(400, 'MalformedPOSTRequest', 'No file part: the PDF must be the last part of the form');
+			if (!problem && !file)
+				fail(
+					400,
+					'MalformedPOSTRequest',
+					'No file part: the PDF must be the last part of the form',
+				);
 			if (!problem && file && file.mimeType.toLowerCase() !== 'application/pdf') {
-				fail(400, 'InvalidContentType', `The file part must have Content-Type application/pdf, got ${file.mimeType}`);
+				fail(
+					400,
+					'InvalidContentType',
+					`The file part must have Content-Type application/pdf, got ${file.mimeType}`,
+				);
 			}
 			if (!problem && file?.tooLarge) {
-				fail(413, 'EntityTooLarge', `The file exceeds the maximum size of ${grant.maxFileSize} bytes`);
+				fail(
+					413,
+					'EntityTooLarge',
+					`The file exceeds the maximum size of ${grant.maxFileSize} bytes`,
+				);
 			}
 			if (!problem && file && !isPdf(file.data)) {
 				fail(400, 'InvalidContentType', 'The file is not a PDF (it does not start with %PDF-)');
@@ -154,12 +221,20 @@ export default function storageRoutes(state: SandboxState): Router {
 		const grant = state.downloads.get(String(req.params.token));
 		if (!grant) return storageError(res, 403, 'AccessDenied', 'Unknown download address');
 		if (state.nowMs() > grant.expiresAt) {
-			return storageError(res, 403, 'AccessDenied', 'Request has expired: the download address was valid for 3600 seconds');
+			return storageError(
+				res,
+				403,
+				'AccessDenied',
+				'Request has expired: the download address was valid for 3600 seconds',
+			);
 		}
 		const object = state.storage.get(grant.fileKey);
 		if (!object) return storageError(res, 404, 'NoSuchKey', 'The file no longer exists');
 		res.setHeader('Content-Type', object.contentType);
-		res.setHeader('Content-Disposition', `attachment; filename="${grant.fileName.replace(/"/g, '')}"`);
+		res.setHeader(
+			'Content-Disposition',
+			`attachment; filename="${grant.fileName.replace(/"/g, '')}"`,
+		);
 		res.status(200).send(object.data);
 	});
 

@@ -12,10 +12,32 @@ import { TEMPLATE_STATUSES } from '../spec/limits';
 
 import { rulesFor } from '../spec';
 import { PATHS } from '../spec/paths';
-import { documentProblems, fieldProblems, hasValue, type FormFieldInput, type Problem, type TemplateRecipientInput } from '../spec/templates';
+import {
+	documentProblems,
+	fieldProblems,
+	hasValue,
+	type FormFieldInput,
+	type Problem,
+	type TemplateRecipientInput,
+} from '../spec/templates';
 import { choicesOf } from '../variant';
-import { actionUrl, createEnvelopeRecord, findEnvelope, inSigningOrder, sendEnvelope, type RecipientInput } from '../envelopes';
-import { apiError, keyOf, pageOf, requireAuth, ruleError, validate, validationError } from '../http';
+import {
+	actionUrl,
+	createEnvelopeRecord,
+	findEnvelope,
+	inSigningOrder,
+	sendEnvelope,
+	type RecipientInput,
+} from '../envelopes';
+import {
+	apiError,
+	keyOf,
+	pageOf,
+	requireAuth,
+	ruleError,
+	validate,
+	validationError,
+} from '../http';
 import {
 	MAX_FILE_SIZE,
 	UPLOAD_EXPIRES_IN,
@@ -56,7 +78,10 @@ export interface TemplateRecord {
 
 const clone = <T>(value: T): T => structuredClone(value);
 
-function withRecipientIds(state: SandboxState, recipients: TemplateRecipientInput[]): TemplateRecipientRecord[] {
+function withRecipientIds(
+	state: SandboxState,
+	recipients: TemplateRecipientInput[],
+): TemplateRecipientRecord[] {
 	return recipients.map((r) => ({ ...r, id: r.id ?? state.newId('trc') }));
 }
 
@@ -65,7 +90,11 @@ function withFieldIds(state: SandboxState, fields: FormFieldInput[]): TemplateFi
 }
 
 /** The template if it exists in the workspace. */
-export function findTemplate(state: SandboxState, workspace: WorkspaceRef, id: string): TemplateRecord | undefined {
+export function findTemplate(
+	state: SandboxState,
+	workspace: WorkspaceRef,
+	id: string,
+): TemplateRecord | undefined {
 	const template = state.templates.get(id) as TemplateRecord | undefined;
 	return template && sameWorkspace(template.workspace, workspace) ? template : undefined;
 }
@@ -160,7 +189,10 @@ export function createEnvelopeFromTemplate(
 	const fields: EnvelopeField[] = template.formFields.map((f) => {
 		const { assignee, ...rest } = clone(f);
 		const owner = assignee.type === 'recipient' ? assignee.templateRecipientId : undefined;
-		const field: EnvelopeField = { ...rest, recipientId: owner ? (recipientIdOf.get(owner) ?? null) : null };
+		const field: EnvelopeField = {
+			...rest,
+			recipientId: owner ? (recipientIdOf.get(owner) ?? null) : null,
+		};
 		if (assignee.type === 'sender_prefill') {
 			const given = input.prefill?.get(f.id);
 			field.value = hasValue(given) ? given : (f.defaultValue ?? null);
@@ -202,7 +234,11 @@ export default function templatesRoutes(state: SandboxState): Router {
 		return template;
 	}
 
-	function parse<S extends z.ZodTypeAny>(res: Response, schema: S, value: unknown): z.infer<S> | undefined {
+	function parse<S extends z.ZodTypeAny>(
+		res: Response,
+		schema: S,
+		value: unknown,
+	): z.infer<S> | undefined {
 		const result = validate(schema, value);
 		if (!result.ok) {
 			validationError(res, result.error);
@@ -249,14 +285,23 @@ export default function templatesRoutes(state: SandboxState): Router {
 	});
 
 	router.get(PATHS.templates, read, (req, res) => {
-		const query = parse(res, rules().paging.extend({ status: z.enum(TEMPLATE_STATUSES).default('active'), search: z.string().optional() }), req.query);
+		const query = parse(
+			res,
+			rules().paging.extend({
+				status: z.enum(TEMPLATE_STATUSES).default('active'),
+				search: z.string().optional(),
+			}),
+			req.query,
+		);
 		if (!query) return;
 		const workspace = keyOf(res).workspace;
 		const needle = query.search?.trim().toLowerCase();
 		const items = [...(state.templates.values() as Iterable<TemplateRecord>)]
 			.filter((t) => sameWorkspace(t.workspace, workspace) && t.status === query.status)
 			.filter((t) => !needle || t.name.toLowerCase().includes(needle))
-			.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
+			.sort((a, b) =>
+				a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id),
+			)
 			.map(listItem);
 		res.json(pageOf(items, query.page, query.limit));
 	});
@@ -272,7 +317,9 @@ export default function templatesRoutes(state: SandboxState): Router {
 		const body = parse(res, rules().templateUpdate, req.body ?? {});
 		if (!body) return;
 
-		const recipients = body.recipients ? withRecipientIds(state, body.recipients) : template.recipients;
+		const recipients = body.recipients
+			? withRecipientIds(state, body.recipients)
+			: template.recipients;
 		const fields = body.formFields ?? template.formFields;
 		// Assignments always hold after the update: fields sent now, or the stored fields
 		// when only recipients are replaced, must name recipients of the result.
@@ -358,11 +405,19 @@ export default function templatesRoutes(state: SandboxState): Router {
 		const body = parse(res, rules().documentCreate, req.body ?? {});
 		if (!body) return;
 		if (template.status === 'archived') {
-			return void apiError(res, 'TEMPLATE_ARCHIVED', `Template ${template.id} is archived; restore it before creating documents`);
+			return void apiError(
+				res,
+				'TEMPLATE_ARCHIVED',
+				`Template ${template.id} is archived; restore it before creating documents`,
+			);
 		}
 		if (answerProblems(res, documentProblems(template, body))) return;
 		if (!templateHasPdf(state, template)) {
-			return void apiError(res, 'FILE_NOT_UPLOADED', `Upload the PDF of template ${template.id} before creating documents from it`);
+			return void apiError(
+				res,
+				'FILE_NOT_UPLOADED',
+				`Upload the PDF of template ${template.id} before creating documents from it`,
+			);
 		}
 		const { envelope } = createEnvelopeFromTemplate(state, keyOf(res).workspace, template, {
 			title: body.title,
@@ -380,7 +435,11 @@ export default function templatesRoutes(state: SandboxState): Router {
 	router.post(PATHS.documentSend, sign, (req, res) => {
 		const envelope = findEnvelope(state, keyOf(res).workspace, String(req.params.envelopeId));
 		if (!envelope || !envelope.templateId) {
-			return void apiError(res, 'NOT_FOUND', `Document ${req.params.envelopeId} not found (a document created from a template)`);
+			return void apiError(
+				res,
+				'NOT_FOUND',
+				`Document ${req.params.envelopeId} not found (a document created from a template)`,
+			);
 		}
 		const outcome = sendEnvelope(state, envelope);
 		if (outcome.ok && outcome.status === 200 && choicesOf(state).documentSendShape === 'compact') {

@@ -16,10 +16,28 @@ import { rulesFor } from '../spec';
 import { PATHS } from '../spec/paths';
 import { runProblems, type WorkflowConfig, type WorkflowParticipant } from '../spec/workflows';
 import { choicesFor, choicesOf, type ModeChoices } from '../variant';
-import { listItem as envelopeListItem, recipientView, sendEnvelope, type RecipientInput } from '../envelopes';
-import { apiError, keyOf, pageOf, requireAuth, ruleError, validate, validationError } from '../http';
+import {
+	listItem as envelopeListItem,
+	recipientView,
+	sendEnvelope,
+	type RecipientInput,
+} from '../envelopes';
+import {
+	apiError,
+	keyOf,
+	pageOf,
+	requireAuth,
+	ruleError,
+	validate,
+	validationError,
+} from '../http';
 import { sameWorkspace, type EnvelopeRecord, type SandboxState, type WorkspaceRef } from '../state';
-import { createEnvelopeFromTemplate, findTemplate, templateHasPdf, type TemplateRecord } from './templates';
+import {
+	createEnvelopeFromTemplate,
+	findTemplate,
+	templateHasPdf,
+	type TemplateRecord,
+} from './templates';
 
 export interface WorkflowDefinitionRecord {
 	id: string;
@@ -81,16 +99,26 @@ function envelopeView(envelope: EnvelopeRecord) {
 
 /** Envelope workflow settings (2.4) from a version's execution settings. */
 function envelopeWorkflow(state: SandboxState, config: WorkflowConfig): Record<string, unknown> {
-	const { expiresInDays, requireFinalSenderConfirmation: _confirm, ...settings } = config.execution ?? {};
+	const {
+		expiresInDays,
+		requireFinalSenderConfirmation: _confirm,
+		...settings
+	} = config.execution ?? {};
 	const days = expiresInDays ?? GUESSED_DEFAULTS.expiresInDays;
-	return { ...clone(settings), expiresAt: new Date(state.nowMs() + days * 86_400_000).toISOString() };
+	return {
+		...clone(settings),
+		expiresAt: new Date(state.nowMs() + days * 86_400_000).toISOString(),
+	};
 }
 
 /**
  * Pairs each template recipient with a participant: first the participant whose key equals
  * the template recipient id, then the rest in signing order.
  */
-function pairParticipants(template: TemplateRecord, participants: WorkflowParticipant[]): Map<string, WorkflowParticipant> {
+function pairParticipants(
+	template: TemplateRecord,
+	participants: WorkflowParticipant[],
+): Map<string, WorkflowParticipant> {
 	const pairs = new Map<string, WorkflowParticipant>();
 	const free = [...participants].sort((a, b) => a.order - b.order);
 	const take = (p: WorkflowParticipant) => free.splice(free.indexOf(p), 1);
@@ -124,11 +152,18 @@ export default function workflowsRoutes(state: SandboxState): Router {
 	const runs = () => state.workflowRuns as Map<string, WorkflowRunRecord>;
 
 	const versionsOf = (definitionId: string) =>
-		[...versions().values()].filter((v) => v.workflowDefinitionId === definitionId).sort((a, b) => a.version - b.version);
+		[...versions().values()]
+			.filter((v) => v.workflowDefinitionId === definitionId)
+			.sort((a, b) => a.version - b.version);
 	const latestVersion = (definitionId: string) => versionsOf(definitionId).at(-1)!;
-	const publishedVersion = (definitionId: string) => versionsOf(definitionId).find((v) => v.status === 'published');
+	const publishedVersion = (definitionId: string) =>
+		versionsOf(definitionId).find((v) => v.status === 'published');
 
-	function parse<S extends z.ZodTypeAny>(res: Response, schema: S, value: unknown): z.infer<S> | undefined {
+	function parse<S extends z.ZodTypeAny>(
+		res: Response,
+		schema: S,
+		value: unknown,
+	): z.infer<S> | undefined {
 		const result = validate(schema, value);
 		if (!result.ok) {
 			validationError(res, result.error);
@@ -146,7 +181,12 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		return definition;
 	}
 
-	function newVersion(definition: WorkflowDefinitionRecord, number: number, config: WorkflowConfig, by: string) {
+	function newVersion(
+		definition: WorkflowDefinitionRecord,
+		number: number,
+		config: WorkflowConfig,
+		by: string,
+	) {
 		const now = state.nowIso();
 		const version: WorkflowVersionRecord = {
 			id: state.newId('wfv'),
@@ -165,13 +205,27 @@ export default function workflowsRoutes(state: SandboxState): Router {
 	}
 
 	/** The first template problem of a configuration, as [path, message, code]. */
-	function templateProblem(workspace: WorkspaceRef, config: WorkflowConfig): [string, string, string] | undefined {
+	function templateProblem(
+		workspace: WorkspaceRef,
+		config: WorkflowConfig,
+	): [string, string, string] | undefined {
 		for (const [i, doc] of config.documents.entries()) {
 			const path = `config.documents.${i}.templateId`;
 			const template = findTemplate(state, workspace, doc.templateId);
-			if (!template) return [path, `template "${doc.templateId}" does not exist or is not accessible to this key`, 'VALIDATION_ERROR'];
-			if (template.status !== 'active') return [path, `template "${doc.templateId}" is archived; restore it first`, 'TEMPLATE_ARCHIVED'];
-			if (!templateHasPdf(state, template)) return [path, `template "${doc.templateId}" has no uploaded PDF`, 'VALIDATION_ERROR'];
+			if (!template)
+				return [
+					path,
+					`template "${doc.templateId}" does not exist or is not accessible to this key`,
+					'VALIDATION_ERROR',
+				];
+			if (template.status !== 'active')
+				return [
+					path,
+					`template "${doc.templateId}" is archived; restore it first`,
+					'TEMPLATE_ARCHIVED',
+				];
+			if (!templateHasPdf(state, template))
+				return [path, `template "${doc.templateId}" has no uploaded PDF`, 'VALIDATION_ERROR'];
 		}
 		return undefined;
 	}
@@ -201,7 +255,13 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		}
 		const envelopes = run.envelopeIds.map((id) => envelopeView(state.envelopes.get(id)!));
 		return {
-			run: { id: run.id, workflowId: run.workflowId, version: run.version, idempotencyKey: run.idempotencyKey, createdAt: run.createdAt },
+			run: {
+				id: run.id,
+				workflowId: run.workflowId,
+				version: run.version,
+				idempotencyKey: run.idempotencyKey,
+				createdAt: run.createdAt,
+			},
 			envelope: envelopes[0],
 			envelopes,
 			approval: run.approval,
@@ -232,34 +292,61 @@ export default function workflowsRoutes(state: SandboxState): Router {
 	});
 
 	// List and get paths are a choice of the mode (V2): only the current mode's paths answer.
-	const inMode = (pick: (c: ModeChoices) => string, path: string) => (_req: Request, _res: Response, next: (to?: string) => void) =>
-		pick(choicesOf(state)) === path ? next() : next('router');
-	for (const path of new Set([choicesFor(false).workflowListPath, choicesFor(true).workflowListPath])) {
-		router.get(path, inMode((c) => c.workflowListPath, path), read, (req, res) => {
-			const query = parse(res, rules().paging, req.query);
-			if (!query) return;
-			const workspace = keyOf(res).workspace;
-			const items = [...definitions().values()]
-				.filter((d) => sameWorkspace(d.workspace, workspace))
-				.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id.localeCompare(a.id)))
-				.map(definitionView);
-			res.json(pageOf(items, query.page, query.limit));
-		});
+	const inMode =
+		(pick: (c: ModeChoices) => string, path: string) =>
+		(_req: Request, _res: Response, next: (to?: string) => void) =>
+			pick(choicesOf(state)) === path ? next() : next('router');
+	for (const path of new Set([
+		choicesFor(false).workflowListPath,
+		choicesFor(true).workflowListPath,
+	])) {
+		router.get(
+			path,
+			inMode((c) => c.workflowListPath, path),
+			read,
+			(req, res) => {
+				const query = parse(res, rules().paging, req.query);
+				if (!query) return;
+				const workspace = keyOf(res).workspace;
+				const items = [...definitions().values()]
+					.filter((d) => sameWorkspace(d.workspace, workspace))
+					.sort((a, b) =>
+						a.createdAt < b.createdAt
+							? 1
+							: a.createdAt > b.createdAt
+								? -1
+								: b.id.localeCompare(a.id),
+					)
+					.map(definitionView);
+				res.json(pageOf(items, query.page, query.limit));
+			},
+		);
 	}
-	for (const path of new Set([choicesFor(false).workflowGetPath, choicesFor(true).workflowGetPath])) {
-		router.get(path, inMode((c) => c.workflowGetPath, path), read, (req, res) => {
-			const definition = load(req, res);
-			if (!definition) return;
-			if (choicesOf(state).workflowGetShape === 'definitionWithVersions') {
-				return void res.json({ ...definitionView(definition), versions: versionsOf(definition.id).map(versionView) });
-			}
-			const published = publishedVersion(definition.id);
-			res.json({
-				definition: definitionView(definition),
-				version: versionView(latestVersion(definition.id)),
-				publishedVersion: published ? versionView(published) : null,
-			});
-		});
+	for (const path of new Set([
+		choicesFor(false).workflowGetPath,
+		choicesFor(true).workflowGetPath,
+	])) {
+		router.get(
+			path,
+			inMode((c) => c.workflowGetPath, path),
+			read,
+			(req, res) => {
+				const definition = load(req, res);
+				if (!definition) return;
+				if (choicesOf(state).workflowGetShape === 'definitionWithVersions') {
+					return void res.json({
+						...definitionView(definition),
+						versions: versionsOf(definition.id).map(versionView),
+					});
+				}
+				const published = publishedVersion(definition.id);
+				res.json({
+					definition: definitionView(definition),
+					version: versionView(latestVersion(definition.id)),
+					publishedVersion: published ? versionView(published) : null,
+				});
+			},
+		);
 	}
 
 	router.patch(PATHS.workflow, write, (req, res) => {
@@ -274,12 +361,21 @@ export default function workflowsRoutes(state: SandboxState): Router {
 			version.updatedAt = now;
 		} else {
 			// Published versions are immutable: the edit opens the next draft.
-			version = newVersion(definition, version.version + 1, body.config ?? version.config, keyOf(res).id);
+			version = newVersion(
+				definition,
+				version.version + 1,
+				body.config ?? version.config,
+				keyOf(res).id,
+			);
 		}
 		if (body.name !== undefined) definition.name = body.name;
 		if (body.description !== undefined) definition.description = body.description;
 		definition.updatedAt = now;
-		res.json(records() ? versionView(version) : { definition: definitionView(definition), version: versionView(version) });
+		res.json(
+			records()
+				? versionView(version)
+				: { definition: definitionView(definition), version: versionView(version) },
+		);
 	});
 
 	router.post(PATHS.workflowPublish, write, (req, res) => {
@@ -301,9 +397,22 @@ export default function workflowsRoutes(state: SandboxState): Router {
 			previous.status = 'archived';
 			previous.updatedAt = now;
 		}
-		Object.assign(draft, { status: 'published', publishedById: keyOf(res).id, publishedAt: now, updatedAt: now });
-		Object.assign(definition, { status: 'published', latestPublishedVersion: draft.version, updatedAt: now });
-		res.json(records() ? definitionView(definition) : { definition: definitionView(definition), version: versionView(draft) });
+		Object.assign(draft, {
+			status: 'published',
+			publishedById: keyOf(res).id,
+			publishedAt: now,
+			updatedAt: now,
+		});
+		Object.assign(definition, {
+			status: 'published',
+			latestPublishedVersion: draft.version,
+			updatedAt: now,
+		});
+		res.json(
+			records()
+				? definitionView(definition)
+				: { definition: definitionView(definition), version: versionView(draft) },
+		);
 	});
 
 	router.post(PATHS.workflowRuns, write, (req, res) => {
@@ -313,12 +422,18 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		if (!body) return;
 
 		if (body.idempotencyKey !== undefined) {
-			const earlier = [...runs().values()].find((r) => r.workflowId === definition.id && r.idempotencyKey === body.idempotencyKey);
+			const earlier = [...runs().values()].find(
+				(r) => r.workflowId === definition.id && r.idempotencyKey === body.idempotencyKey,
+			);
 			if (earlier) return void res.json(runResponse(earlier));
 		}
 		const version = publishedVersion(definition.id);
 		if (!version) {
-			return void apiError(res, 'INVALID_STATUS', `Workflow ${definition.id} has no published version; publish it before running`);
+			return void apiError(
+				res,
+				'INVALID_STATUS',
+				`Workflow ${definition.id} has no published version; publish it before running`,
+			);
 		}
 		const config = version.config;
 		const issues = runProblems(config.participants, body.recipients);
@@ -329,12 +444,19 @@ export default function workflowsRoutes(state: SandboxState): Router {
 		const byKey = new Map(body.recipients.map((r) => [r.participantKey, r]));
 		const active = config.participants.filter((p) => byKey.has(p.key));
 		if (!active.some((p) => (p.role ?? GUESSED_DEFAULTS.recipientRole) === 'signer')) {
-			return void ruleError(res, 'recipients', 'must name a recipient for at least one signer participant');
+			return void ruleError(
+				res,
+				'recipients',
+				'must name a recipient for at least one signer participant',
+			);
 		}
-		const holds = (config.approvalStages ?? []).length > 0 || config.execution?.requireFinalSenderConfirmation === true;
+		const holds =
+			(config.approvalStages ?? []).length > 0 ||
+			config.execution?.requireFinalSenderConfirmation === true;
 
 		// Credits are checked up front so a run never leaves half-sent envelopes behind.
-		const aadhaar = active.filter((p) => p.signatureMethod === 'aadhaar_otp').length * config.documents.length;
+		const aadhaar =
+			active.filter((p) => p.signatureMethod === 'aadhaar_otp').length * config.documents.length;
 		if (!holds && aadhaar > state.balance(definition.workspace)) {
 			return void apiError(
 				res,
@@ -351,7 +473,10 @@ export default function workflowsRoutes(state: SandboxState): Router {
 			const overrides = new Map<string, Partial<RecipientInput>>();
 			for (const [templateRecipientId, p] of pairs) {
 				contacts.set(templateRecipientId, byKey.get(p.key)!);
-				const o: Partial<RecipientInput> = { order: p.order, role: p.role ?? template.recipients.find((r) => r.id === templateRecipientId)?.role };
+				const o: Partial<RecipientInput> = {
+					order: p.order,
+					role: p.role ?? template.recipients.find((r) => r.id === templateRecipientId)?.role,
+				};
 				if (p.signatureMethod) o.signatureMethod = p.signatureMethod;
 				if (p.verificationMethod) o.verificationMethod = p.verificationMethod;
 				overrides.set(templateRecipientId, o);
@@ -397,7 +522,11 @@ export default function workflowsRoutes(state: SandboxState): Router {
 			for (const envelope of envelopes) {
 				const sent = sendEnvelope(state, envelope);
 				if (!sent.ok) {
-					return void apiError(res, sent.code, `Run ${run.id} created envelope ${envelope.id} but could not send it: ${sent.message}`);
+					return void apiError(
+						res,
+						sent.code,
+						`Run ${run.id} created envelope ${envelope.id} but could not send it: ${sent.message}`,
+					);
 				}
 			}
 		}

@@ -15,23 +15,40 @@ const REMARK = ' (the catalog row for act reference';
  * remark in parentheses (an ambiguous merged row); the value is the text before it.
  */
 const CATALOGS: Readonly<Record<string, ReadonlySet<string>>> = {
-	KA: new Set(KA_ARTICLES.map((line) => (line.includes(REMARK) ? line.slice(0, line.indexOf(REMARK)) : line))),
+	KA: new Set(
+		KA_ARTICLES.map((line) => (line.includes(REMARK) ? line.slice(0, line.indexOf(REMARK)) : line)),
+	),
 };
 
 // A Stamp Act number: "Article 5(b)", "Art. 30", "Article No. 5", "Art 30(2)(a)(i)", or bare "5(b)".
 const LABELLED = String.raw`\b(?:article|art)\.?\s*(?:no\.?\s*)?\d+[a-z]?(?:\s*\(\w+\))*`;
 const BARE_WITH_CLAUSE = String.raw`\d+[a-z]?(?:\s*\(\w+\))+`;
-const ACT_NUMBER_AT_START = new RegExp(String.raw`^\s*[\[(]?\s*(?:${LABELLED}|${BARE_WITH_CLAUSE}|\d+[a-z]?\s*[\])]?\s*[-:–.,])`, 'i');
-const ACT_NUMBER_AT_END = new RegExp(String.raw`(?:${LABELLED}|[-–:,]\s*[\[(]?\s*${BARE_WITH_CLAUSE})\s*[\])]?\s*$`, 'i');
-const ONLY_A_NUMBER = new RegExp(String.raw`^\s*[\[(]?\s*(?:${LABELLED}|\d+[a-z]?(?:\s*\(\w+\))*)\s*[\])]?\s*$`, 'i');
+const ACT_NUMBER_AT_START = new RegExp(
+	String.raw`^\s*[\[(]?\s*(?:${LABELLED}|${BARE_WITH_CLAUSE}|\d+[a-z]?\s*[\])]?\s*[-:–.,])`,
+	'i',
+);
+const ACT_NUMBER_AT_END = new RegExp(
+	String.raw`(?:${LABELLED}|[-–:,]\s*[\[(]?\s*${BARE_WITH_CLAUSE})\s*[\])]?\s*$`,
+	'i',
+);
+const ONLY_A_NUMBER = new RegExp(
+	String.raw`^\s*[\[(]?\s*(?:${LABELLED}|\d+[a-z]?(?:\s*\(\w+\))*)\s*[\])]?\s*$`,
+	'i',
+);
 
 /** Why an article value is refused for the state, or undefined. */
-export function articleProblem(choices: ModeChoices, state: string, article: string): string | undefined {
+export function articleProblem(
+	choices: ModeChoices,
+	state: string,
+	article: string,
+): string | undefined {
 	if (article.trim() === '') return 'must not be empty';
 	if (ONLY_A_NUMBER.test(article)) return 'is only a Stamp Act number; send the instrument name';
 	const catalog = CATALOGS[state];
 	if (catalog) {
-		return catalog.has(article) ? undefined : `must be an exact instrument name from the ${state} catalog`;
+		return catalog.has(article)
+			? undefined
+			: `must be an exact instrument name from the ${state} catalog`;
 	}
 	if (choices.uncataloguedArticles === 'anyName') return undefined;
 	if (ACT_NUMBER_AT_START.test(article) || ACT_NUMBER_AT_END.test(article)) {
@@ -55,7 +72,10 @@ const shipping = z.object({
 	name: text(),
 	address: text(),
 	city: text(),
-	state: text().refine((value) => !/^[A-Za-z]{2}$/.test(value.trim()), 'must be the full state name, not the code'),
+	state: text().refine(
+		(value) => !/^[A-Za-z]{2}$/.test(value.trim()),
+		'must be the full state name, not the code',
+	),
 	pincode: z.string().regex(/^\d{6}$/, 'must be 6 digits'),
 	mobile: mobile(),
 });
@@ -66,7 +86,9 @@ export function estampConfigSchema(choices: ModeChoices) {
 			state: z.enum(ESTAMP_STATES),
 			article: z.string(),
 			amount: z.string().regex(wholeNumber, 'must be a whole number written as a string'),
-			considerationAmount: z.string().regex(wholeNumber, 'must be a non-negative whole number written as a string'),
+			considerationAmount: z
+				.string()
+				.regex(wholeNumber, 'must be a non-negative whole number written as a string'),
 			payee: z.enum(['first-party', 'second-party']).default('first-party'),
 			hardcopy: z.enum(['n', 'y']).default('n'),
 			firstParty: party,
@@ -77,14 +99,31 @@ export function estampConfigSchema(choices: ModeChoices) {
 			const problem = articleProblem(choices, config.state, config.article);
 			if (problem) ctx.addIssue({ code: 'custom', path: ['article'], message: problem });
 			const max = SHOWN_STATE_MAXIMUM[config.state] ?? DUTY_CEILING;
-			if (wholeNumber.test(config.amount) && (Number(config.amount) < MIN_DUTY || Number(config.amount) > max)) {
-				ctx.addIssue({ code: 'custom', path: ['amount'], message: `must be from ${MIN_DUTY} to ${max} for ${config.state}` });
+			if (
+				wholeNumber.test(config.amount) &&
+				(Number(config.amount) < MIN_DUTY || Number(config.amount) > max)
+			) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['amount'],
+					message: `must be from ${MIN_DUTY} to ${max} for ${config.state}`,
+				});
 			}
-			if (config.firstParty.name.trim().toLowerCase() === config.secondParty.name.trim().toLowerCase()) {
-				ctx.addIssue({ code: 'custom', path: ['secondParty', 'name'], message: 'must differ from firstParty.name' });
+			if (
+				config.firstParty.name.trim().toLowerCase() === config.secondParty.name.trim().toLowerCase()
+			) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['secondParty', 'name'],
+					message: 'must differ from firstParty.name',
+				});
 			}
 			if (config.hardcopy === 'y' && !config.shipping) {
-				ctx.addIssue({ code: 'custom', path: ['shipping'], message: "is required when hardcopy is 'y'" });
+				ctx.addIssue({
+					code: 'custom',
+					path: ['shipping'],
+					message: "is required when hardcopy is 'y'",
+				});
 			}
 		});
 }

@@ -19,7 +19,21 @@ export const SHOWN_STATE_MAXIMUM: Readonly<Record<string, number>> = { KA: 10_00
 /** Platform status check of pending e-stamps (8). */
 export const ESTAMP_CHECK_INTERVAL_MS = 3600_000;
 
-export const ESTAMP_STATES = ['CH', 'DL', 'GJ', 'HR', 'HP', 'JK', 'JH', 'KA', 'MH', 'PB', 'TN', 'UP', 'UK'] as const;
+export const ESTAMP_STATES = [
+	'CH',
+	'DL',
+	'GJ',
+	'HR',
+	'HP',
+	'JK',
+	'JH',
+	'KA',
+	'MH',
+	'PB',
+	'TN',
+	'UP',
+	'UK',
+] as const;
 
 export const RECIPIENT_ROLES = ['signer', 'approver', 'cc'] as const;
 export const SIGNATURE_METHODS = ['electronic', 'aadhaar_otp', 'dsc_usb', 'all'] as const;
@@ -32,7 +46,12 @@ export const TEMPLATE_STATUSES = ['active', 'archived'] as const;
 export const SIGNATURE_HEADER = 'x-service-signature';
 
 /** The four event kinds shown (6). */
-export const EVENT_KINDS = ['document.estamp.started', 'document.estamp.completed', 'document.estamp.failed', 'document.sent'] as const;
+export const EVENT_KINDS = [
+	'document.estamp.started',
+	'document.estamp.completed',
+	'document.estamp.failed',
+	'document.sent',
+] as const;
 
 /** A PDF starts with `%PDF-`. */
 export function isPdf(data: Buffer): boolean {

@@ -18,24 +18,36 @@ import {
 
 export const nonEmpty = (message = 'is required') => z.string().trim().min(1, message);
 export const emailAddress = () => z.string().email();
-export const e164 = () => z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +919876543210');
+export const e164 = () =>
+	z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +919876543210');
 export const httpsUrl = () =>
 	z
 		.string()
 		.url()
-		.refine((value) => URL.canParse(value) && new URL(value).protocol === 'https:', 'must be an HTTPS URL');
+		.refine(
+			(value) => URL.canParse(value) && new URL(value).protocol === 'https:',
+			'must be an HTTPS URL',
+		);
 const wholeFromOne = () => z.number().int().min(1, 'must be a whole number from 1');
 
 /** Each real recipient needs an e-mail, a phone or both (2.3). */
-export function needsContact(value: { email?: string; phone?: string }, ctx: z.RefinementCtx): void {
+export function needsContact(
+	value: { email?: string; phone?: string },
+	ctx: z.RefinementCtx,
+): void {
 	if (!value.email && !value.phone) {
-		ctx.addIssue({ code: 'custom', path: ['email'], message: 'needs a contact: email, phone or both' });
+		ctx.addIssue({
+			code: 'custom',
+			path: ['email'],
+			message: 'needs a contact: email, phone or both',
+		});
 	}
 }
 
 /** The role of a recipient, with the guessed default for an omitted one. */
 export const roleOf = (r: { role?: string }) => r.role ?? GUESSED_DEFAULTS.recipientRole;
-export const hasSigner = (list: ReadonlyArray<{ role?: string }>) => list.some((r) => roleOf(r) === 'signer');
+export const hasSigner = (list: ReadonlyArray<{ role?: string }>) =>
+	list.some((r) => roleOf(r) === 'signer');
 export const tooMany = `must hold at most ${MAX_RECIPIENTS} recipients across all roles`;
 
 const placement = z.object({
@@ -64,9 +76,16 @@ export function requestRules(choices: ModeChoices) {
 	const whatsapp = z.enum(choices.whatsappValues as [string, ...string[]]);
 
 	/** estampConfig must be there, complete, when estampEnabled is true (2.4, 2.6). */
-	const estampPresent = (value: { estampEnabled?: boolean; estampConfig?: unknown }, ctx: z.RefinementCtx) => {
+	const estampPresent = (
+		value: { estampEnabled?: boolean; estampConfig?: unknown },
+		ctx: z.RefinementCtx,
+	) => {
 		if (value.estampEnabled === true && value.estampConfig === undefined) {
-			ctx.addIssue({ code: 'custom', path: ['estampConfig'], message: 'is required when estampEnabled is true' });
+			ctx.addIssue({
+				code: 'custom',
+				path: ['estampConfig'],
+				message: 'is required when estampEnabled is true',
+			});
 		}
 	};
 
@@ -75,7 +94,11 @@ export function requestRules(choices: ModeChoices) {
 			mode: z.enum(SIGNING_MODES).optional(),
 			verificationMethod: z.enum(VERIFICATION_METHODS).optional(),
 			message: z.string().optional(),
-			reminderEveryHours: z.number().int().min(1, 'must be a whole number of hours from 1').optional(),
+			reminderEveryHours: z
+				.number()
+				.int()
+				.min(1, 'must be a whole number of hours from 1')
+				.optional(),
 			expiresAt: z.string().datetime({ offset: true }).optional(),
 			emailNotifications: z.enum(EMAIL_NOTIFICATIONS).optional(),
 			whatsappNotifications: whatsapp.optional(),
@@ -89,8 +112,17 @@ export function requestRules(choices: ModeChoices) {
 
 	const limitRule = `must be a whole number from 1 to ${choices.maxLimit}`;
 	const paging = z.object({
-		page: z.coerce.number().int().min(1, 'must be a whole number from 1').default(GUESSED_DEFAULTS.page),
-		limit: z.coerce.number().int(limitRule).min(1, limitRule).max(choices.maxLimit, limitRule).default(choices.defaultLimit),
+		page: z.coerce
+			.number()
+			.int()
+			.min(1, 'must be a whole number from 1')
+			.default(GUESSED_DEFAULTS.page),
+		limit: z.coerce
+			.number()
+			.int(limitRule)
+			.min(1, limitRule)
+			.max(choices.maxLimit, limitRule)
+			.default(choices.defaultLimit),
 	});
 
 	const day = z.string().date('must be a real calendar date in the form YYYY-MM-DD');
@@ -119,7 +151,9 @@ export function requestRules(choices: ModeChoices) {
 			status: z.enum(choices.envelopeStatuses as [string, ...string[]]).optional(),
 			search: z.string().optional(),
 		}),
-		creditTransactions: paging.extend({ type: z.enum(choices.transactionTypes as [string, ...string[]]).optional() }),
+		creditTransactions: paging.extend({
+			type: z.enum(choices.transactionTypes as [string, ...string[]]).optional(),
+		}),
 		creditUsage: z
 			.object({ startDate: day.optional(), endDate: day.optional() })
 			.refine((q) => !q.startDate || !q.endDate || q.startDate <= q.endDate, {

@@ -20,13 +20,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Balance',
 				value: 'getBalance',
-				description: "Get the credit balance of the API key's workspace and which balance it is (context)",
+				description:
+					"Get the credit balance of the API key's workspace and which balance it is (context)",
 				action: 'Get the credit balance',
 			},
 			{
 				name: 'Get Transactions',
 				value: 'getTransactions',
-				description: "List the credit transactions of the API key's workspace, one item each, newest first, optionally of one type",
+				description:
+					"List the credit transactions of the API key's workspace, one item each, newest first, optionally of one type",
 				action: 'Get credit transactions',
 			},
 			{

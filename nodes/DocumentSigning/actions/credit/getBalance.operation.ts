@@ -28,12 +28,15 @@ export const hints: NodeHint[] = [
 		type: 'info',
 		location: 'outputPane',
 		whenToDisplay: 'always',
-		displayCondition: '={{ $parameter["resource"] === "credit" && $parameter["operation"] === "getBalance" }}',
+		displayCondition:
+			'={{ $parameter["resource"] === "credit" && $parameter["operation"] === "getBalance" }}',
 	},
 ];
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	// The path is the credential's (not in the specification); the answer is output whole.
-	const response = (await guessedRequest.call(this, 'creditBalance', { itemIndex: i })) as IDataObject;
+	const response = (await guessedRequest.call(this, 'creditBalance', {
+		itemIndex: i,
+	})) as IDataObject;
 	return [{ json: response }];
 }

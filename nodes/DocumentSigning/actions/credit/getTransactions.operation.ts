@@ -15,12 +15,15 @@ const properties: INodeProperties[] = listProperties(show, [
 		displayName: 'Type',
 		name: 'type',
 		type: 'options',
-		options: enumOptions({ options: GUESSED_VALUES.creditTransactionTypes }, {
-			consume: { name: 'Consume', description: 'Credits used, e.g. by Aadhaar signing' },
-			purchase: { name: 'Purchase', description: 'Credits bought' },
-			refund: { name: 'Refund', description: 'Credits given back' },
-			adjustment: { name: 'Adjustment', description: 'Manual corrections' },
-		}),
+		options: enumOptions(
+			{ options: GUESSED_VALUES.creditTransactionTypes },
+			{
+				consume: { name: 'Consume', description: 'Credits used, e.g. by Aadhaar signing' },
+				purchase: { name: 'Purchase', description: 'Credits bought' },
+				refund: { name: 'Refund', description: 'Credits given back' },
+				adjustment: { name: 'Adjustment', description: 'Manual corrections' },
+			},
+		),
 		default: 'consume',
 		hint: 'Other values your service uses can be given as an expression: the node sends any value',
 	},
@@ -29,5 +32,14 @@ const properties: INodeProperties[] = listProperties(show, [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return simplifyOutput.call(this, i, await listAll.call(this, i, apiPath('creditTransactions'), CreditTransactionsQuerySchema.pick({ type: true })));
+	return simplifyOutput.call(
+		this,
+		i,
+		await listAll.call(
+			this,
+			i,
+			apiPath('creditTransactions'),
+			CreditTransactionsQuerySchema.pick({ type: true }),
+		),
+	);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
@@ -33,12 +38,18 @@ export const description = updateDisplayOptions(
  * a Luxon DateTime or `2026-11-01`. Anything else is passed on for the schema to name.
  */
 export function toDay(value: unknown): unknown {
-	if (value && typeof value === 'object' && typeof (value as { toISODate?: unknown }).toISODate === 'function') {
+	if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toISODate?: unknown }).toISODate === 'function'
+	) {
 		return (value as { toISODate: () => string }).toISODate();
 	}
 	if (typeof value !== 'string') return value;
 	const text = value.trim();
-	const day = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+	const day = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+		text,
+	);
 	return day ? day[1] : text;
 }
 

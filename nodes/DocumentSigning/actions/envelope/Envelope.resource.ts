@@ -43,7 +43,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Download File',
 				value: 'downloadFile',
-				description: 'Download the PDF of an envelope: the signed PDF once completed, the PDF as sent before (the output says which)',
+				description:
+					'Download the PDF of an envelope: the signed PDF once completed, the PDF as sent before (the output says which)',
 				action: 'Download the PDF of an envelope',
 			},
 			{
@@ -55,13 +56,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: "List the API key's envelopes (an organization key: the organization's), optionally filtered by status or title",
+				description:
+					"List the API key's envelopes (an organization key: the organization's), optionally filtered by status or title",
 				action: 'Get many envelopes',
 			},
 			{
 				name: 'Get Status',
 				value: 'getStatus',
-				description: 'Get the signing progress of an envelope: status, e-stamp state, percentage and each recipient',
+				description:
+					'Get the signing progress of an envelope: status, e-stamp state, percentage and each recipient',
 				action: 'Get the status of an envelope',
 			},
 			{

@@ -31,8 +31,7 @@ const properties: INodeProperties[] = [
 		name: 'replace',
 		type: 'boolean',
 		default: false,
-		description:
-			`Whether the list replaces all recipients of the envelope. Otherwise it is appended and existing recipients count toward the ${MAX_RECIPIENTS}.`,
+		description: `Whether the list replaces all recipients of the envelope. Otherwise it is appended and existing recipients count toward the ${MAX_RECIPIENTS}.`,
 	},
 	{
 		displayName: 'Replace Request Fields (JSON)',
@@ -67,22 +66,37 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	// The replace fields are sent as given: they carry what the specification leaves open.
 	const replaceFields = replace ? readReplaceFields.call(this, i) : {};
 
-	const response = await apiRequest.call(this, 'POST', apiPath('envelopeRecipients', envelopeId), {
+	const response = (await apiRequest.call(this, 'POST', apiPath('envelopeRecipients', envelopeId), {
 		body: { ...(checked as IDataObject), ...replaceFields },
 		itemIndex: i,
-	}) as IDataObject;
-	if (replace) checkReplaced.call(this, i, envelopeId, checked.recipients.length, response, replaceFields);
+	})) as IDataObject;
+	if (replace)
+		checkReplaced.call(this, i, envelopeId, checked.recipients.length, response, replaceFields);
 	return [{ json: { envelopeId, ...response } }];
 }
 
 function readReplaceFields(this: IExecuteFunctions, i: number): IDataObject {
-	const value = readJsonParameter.call(this, 'replaceFields', i, 'Replace Request Fields (JSON)', JSON.stringify(REPLACE_GUESS));
+	const value = readJsonParameter.call(
+		this,
+		'replaceFields',
+		i,
+		'Replace Request Fields (JSON)',
+		JSON.stringify(REPLACE_GUESS),
+	);
 	if (value === undefined) return { ...REPLACE_GUESS };
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-		throw inputError(this.getNode(), 'Replace Request Fields (JSON): must be a JSON object, e.g. {"replace": true}', i);
+		throw inputError(
+			this.getNode(),
+			'Replace Request Fields (JSON): must be a JSON object, e.g. {"replace": true}',
+			i,
+		);
 	}
 	if ('recipients' in value) {
-		throw inputError(this.getNode(), 'Replace Request Fields (JSON): must not hold "recipients" (the Recipients above are sent)', i);
+		throw inputError(
+			this.getNode(),
+			'Replace Request Fields (JSON): must not hold "recipients" (the Recipients above are sent)',
+			i,
+		);
 	}
 	return value as IDataObject;
 }

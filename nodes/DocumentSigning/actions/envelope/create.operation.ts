@@ -11,7 +11,12 @@ import { EnvelopeCreateSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
 import { readText } from '../shared/params';
-import { pdfSourceProperties, readPdfSource, pdfUploadOptions, uploadToCreated } from '../shared/pdfUpload';
+import {
+	pdfSourceProperties,
+	readPdfSource,
+	pdfUploadOptions,
+	uploadToCreated,
+} from '../shared/pdfUpload';
 import { simplifyOutput } from '../shared/output';
 import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { readRecipients, recipientProperties } from '../shared/recipients';
@@ -38,7 +43,10 @@ const properties: INodeProperties[] = [
 		description: 'Title shown to recipients and used to search envelopes',
 	},
 	...recipientProperties(show),
-	...signingSettingsProperties({ show }, 'Signing settings of the envelope; can only be set when the envelope is created'),
+	...signingSettingsProperties(
+		{ show },
+		'Signing settings of the envelope; can only be set when the envelope is created',
+	),
 	pdfUploadOptions,
 ];
 
@@ -60,7 +68,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	validateInput(this, EnvelopeCreateSchema, { fileName: 'document.pdf', ...fields }, i, 'envelope');
 	const source = await readPdfSource.call(this, i);
 
-	const checked = validateInput(this, EnvelopeCreateSchema, { fileName: source.fileName, ...fields }, i, 'envelope');
+	const checked = validateInput(
+		this,
+		EnvelopeCreateSchema,
+		{ fileName: source.fileName, ...fields },
+		i,
+		'envelope',
+	);
 
 	// A create is not retried (it could make a second envelope).
 	const envelope = (await apiRequest.call(this, 'POST', apiPath('envelopes'), {
@@ -75,8 +89,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		this.addExecutionHints?.({ message: NO_RECIPIENTS_HINT, location: 'outputPane' });
 	}
 
-	if (!source.pdf) return simplifyOutput.call(this, i, [{ json: withEnvelopeId(envelope, 'envelope') }]);
+	if (!source.pdf)
+		return simplifyOutput.call(this, i, [{ json: withEnvelopeId(envelope, 'envelope') }]);
 	const pdf = source.pdf;
-	const json = await uploadToCreated.call(this, i, 'envelope', envelope, { ...source, pdf, fileName: checked.fileName });
+	const json = await uploadToCreated.call(this, i, 'envelope', envelope, {
+		...source,
+		pdf,
+		fileName: checked.fileName,
+	});
 	return simplifyOutput.call(this, i, [{ json: withEnvelopeId(json, 'envelope') }]);
 }

@@ -1,8 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
@@ -14,7 +10,7 @@ import { defaultChangedIn1_1 } from '../shared/versions';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Downloads the PDF the service holds for the envelope now: the signed PDF once the envelope is completed (every recipient has acted), before that the PDF as sent (with the e-stamp certificate as page 1 once stamped). The output\'s <code>signed</code> says which.',
+			"Downloads the PDF the service holds for the envelope now: the signed PDF once the envelope is completed (every recipient has acted), before that the PDF as sent (with the e-stamp certificate as page 1 once stamped). The output's <code>signed</code> says which.",
 		name: 'downloadFileNotice',
 		type: 'notice',
 		default: '',
@@ -45,7 +41,7 @@ const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to read the envelope\'s status too (one more request) and add <code>envelopeStatus</code> and <code>signed</code> (true when the envelope is completed: the file is the signed PDF) to the output',
+				"Whether to read the envelope's status too (one more request) and add <code>envelopeStatus</code> and <code>signed</code> (true when the envelope is completed: the file is the signed PDF) to the output",
 		},
 		false,
 	),
@@ -65,7 +61,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	let signing = {};
 	if (this.getNodeParameter('includeStatus', i, false) as boolean) {
 		// Read before the file, so a status that moves on meanwhile never labels an older file as signed.
-		const progress = (await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), { itemIndex: i })) as { status?: unknown };
+		const progress = (await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), {
+			itemIndex: i,
+		})) as { status?: unknown };
 		const envelopeStatus = typeof progress.status === 'string' ? progress.status : null;
 		signing = { envelopeStatus, signed: envelopeStatus === 'completed' };
 	}

@@ -11,9 +11,7 @@ import { apiRequest } from '../../../shared/transport';
 import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { simplifyOutput } from '../shared/output';
 
-const properties: INodeProperties[] = [
-	envelopeIdProperty,
-];
+const properties: INodeProperties[] = [envelopeIdProperty];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['envelope'], operation: ['getFields'] } },
@@ -22,9 +20,9 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
-	const response = await apiRequest.call(this, 'GET', apiPath('envelopeFields', envelopeId), {
+	const response = (await apiRequest.call(this, 'GET', apiPath('envelopeFields', envelopeId), {
 		itemIndex: i,
-	}) as IDataObject;
+	})) as IDataObject;
 	const items = Array.isArray(response.items) ? (response.items as IDataObject[]) : [];
 	const total = typeof response.total === 'number' ? response.total : items.length;
 	// Fields of the answer beyond items and total stay.

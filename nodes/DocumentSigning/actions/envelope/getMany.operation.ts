@@ -1,8 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
@@ -35,7 +31,16 @@ const properties: INodeProperties[] = listProperties(show, [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const items = await listAll.call(this, i, apiPath('envelopes'), EnvelopeListQuerySchema.pick({ status: true, search: true }));
+	const items = await listAll.call(
+		this,
+		i,
+		apiPath('envelopes'),
+		EnvelopeListQuerySchema.pick({ status: true, search: true }),
+	);
 	// Each envelope also under `envelopeId`, as every envelope step outputs it (`id` stays).
-	return simplifyOutput.call(this, i, items.map((item) => ({ ...item, json: withEnvelopeId(item.json, 'envelope') })));
+	return simplifyOutput.call(
+		this,
+		i,
+		items.map((item) => ({ ...item, json: withEnvelopeId(item.json, 'envelope') })),
+	);
 }

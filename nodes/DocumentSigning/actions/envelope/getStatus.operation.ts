@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
@@ -6,9 +11,7 @@ import { apiRequest } from '../../../shared/transport';
 import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { simplifyOutput } from '../shared/output';
 
-const properties: INodeProperties[] = [
-	envelopeIdProperty,
-];
+const properties: INodeProperties[] = [envelopeIdProperty];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['envelope'], operation: ['getStatus'] } },
@@ -17,8 +20,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
-	const progress = await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), {
+	const progress = (await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), {
 		itemIndex: i,
-	}) as IDataObject;
+	})) as IDataObject;
 	return simplifyOutput.call(this, i, [{ json: progress }]);
 }

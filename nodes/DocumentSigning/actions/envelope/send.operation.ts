@@ -29,9 +29,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const envelopeId = getEnvelopeId.call(this, i);
 	refuseSendWhenDraftOnly.call(this, i, `envelope ${envelopeId} was not sent and stays a draft`);
 	// Not resent on a lost connection: the service may already have notified recipients.
-	const response = await apiRequest.call(this, 'POST', apiPath('envelopeSend', envelopeId), {
+	const response = (await apiRequest.call(this, 'POST', apiPath('envelopeSend', envelopeId), {
 		body: {},
 		itemIndex: i,
-	}) as IDataObject;
-	return simplifyOutput.call(this, i, [{ json: withSigningLinksAsSet.call(this, i, normalizeSendResponse(envelopeId, response)) }]);
+	})) as IDataObject;
+	return simplifyOutput.call(this, i, [
+		{ json: withSigningLinksAsSet.call(this, i, normalizeSendResponse(envelopeId, response)) },
+	]);
 }

@@ -30,7 +30,13 @@ export function parseAllowedRecipients(text: string): AllowedRecipients | undefi
 		.map((e) => e.trim().toLowerCase())
 		.filter(Boolean);
 	if (!entries.length) return undefined;
-	const list: AllowedRecipients = { domains: [], wildcardDomains: [], addresses: [], phonePrefixes: [], text: entries.join(', ') };
+	const list: AllowedRecipients = {
+		domains: [],
+		wildcardDomains: [],
+		addresses: [],
+		phonePrefixes: [],
+		text: entries.join(', '),
+	};
 	for (const entry of entries) {
 		if (entry.startsWith('+')) list.phonePrefixes.push(digits(entry));
 		else if (entry.startsWith('*.')) list.wildcardDomains.push(entry.slice(2));
@@ -64,9 +70,11 @@ export function phoneAllowed(list: AllowedRecipients, phone: string): boolean {
 function allowedText(list: AllowedRecipients): string {
 	const parts: string[] = [];
 	if (list.domains.length) parts.push(`e-mail addresses at ${list.domains.join(', ')}`);
-	if (list.wildcardDomains.length) parts.push(`e-mail addresses at ${list.wildcardDomains.join(', ')} or their subdomains`);
+	if (list.wildcardDomains.length)
+		parts.push(`e-mail addresses at ${list.wildcardDomains.join(', ')} or their subdomains`);
 	if (list.addresses.length) parts.push(`the addresses ${list.addresses.join(', ')}`);
-	if (list.phonePrefixes.length) parts.push(`phone numbers starting with ${list.phonePrefixes.join(', ')}`);
+	if (list.phonePrefixes.length)
+		parts.push(`phone numbers starting with ${list.phonePrefixes.join(', ')}`);
 	else parts.push('no phone numbers');
 	return parts.join('; ');
 }
@@ -89,7 +97,9 @@ export function checkAllowedRecipients(
 		const recipient = (value && typeof value === 'object' ? value : {}) as IDataObject;
 		const who = `recipient ${n + 1}${typeof recipient.name === 'string' && recipient.name ? ` (${recipient.name})` : ''}`;
 		// A number is a contact too (JSON input may carry one): checked here, not left to the schema.
-		const [email, phone] = [recipient.email, recipient.phone].map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : ''));
+		const [email, phone] = [recipient.email, recipient.phone].map((v) =>
+			typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '',
+		);
 		if (email && !emailAllowed(list, email)) refused.push(`${who}: e-mail ${email}`);
 		if (phone && !phoneAllowed(list, phone)) refused.push(`${who}: phone ${phone}`);
 	});

@@ -18,7 +18,8 @@ export function withEnvelopeId(answer: IDataObject, from: 'envelope' | 'run' = '
 
 function createdByRun(answer: IDataObject): unknown {
 	const envelope = answer.envelope as IDataObject | undefined;
-	if (envelope && typeof envelope === 'object' && typeof envelope.id === 'string') return envelope.id;
+	if (envelope && typeof envelope === 'object' && typeof envelope.id === 'string')
+		return envelope.id;
 	const ids = answer.envelopeIds;
 	return Array.isArray(ids) && ids.length === 1 ? ids[0] : undefined;
 }

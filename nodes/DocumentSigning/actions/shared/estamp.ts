@@ -53,7 +53,8 @@ const articleValueProperty = (displayOptions: IDisplayOptions): INodeProperties 
 	default: '',
 	required: true,
 	placeholder: 'e.g. Affidavit',
-	description: "Exact instrument name from the state's catalog; capitalization and punctuation matter",
+	description:
+		"Exact instrument name from the state's catalog; capitalization and punctuation matter",
 	hint: 'Do not include the Stamp Act article number',
 	displayOptions,
 });
@@ -109,8 +110,14 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 		// Two definitions of one parameter: states without a bundled catalog (or a state given
 		// by an expression) always type the value; catalog states when "Type the Exact Value"
 		// is picked. A value picked for another state is then neither shown nor read.
-		articleValueProperty({ ...displayOptions, show: { ...(displayOptions.show ?? {}), estampEnabled: [true] }, hide: { ...(displayOptions.hide ?? {}), estampState: CATALOG_STATES } }),
-		articleValueProperty(when({ estampState: CATALOG_STATES, estampArticle: [ARTICLE_EXACT_VALUE] })),
+		articleValueProperty({
+			...displayOptions,
+			show: { ...(displayOptions.show ?? {}), estampEnabled: [true] },
+			hide: { ...(displayOptions.hide ?? {}), estampState: CATALOG_STATES },
+		}),
+		articleValueProperty(
+			when({ estampState: CATALOG_STATES, estampArticle: [ARTICLE_EXACT_VALUE] }),
+		),
 		// Version 1 opened at 0, which the service always refuses.
 		...defaultChangedIn1_1(
 			{
@@ -144,7 +151,10 @@ export function estampPickerProperties(displayOptions: IDisplayOptions): INodePr
 			displayName: 'Duty Paid By',
 			name: 'estampPayee',
 			type: 'options',
-			options: enumOptions(EstampPayeeSchema, { 'first-party': 'First Party', 'second-party': 'Second Party' }),
+			options: enumOptions(EstampPayeeSchema, {
+				'first-party': 'First Party',
+				'second-party': 'Second Party',
+			}),
 			default: 'first-party',
 			displayOptions: when(),
 		},
@@ -243,9 +253,13 @@ export function readEstampConfig(
 		this.getNodeParameter(name, i, fallback) as IDataObject[string];
 	const state = asText(get('estampState'));
 	// Only a catalog state reads the list; a choice left from another state is not read.
-	const picked = typeof state === 'string' && getArticles(state) ? (get('estampArticle', '') as string) : ARTICLE_EXACT_VALUE;
+	const picked =
+		typeof state === 'string' && getArticles(state)
+			? (get('estampArticle', '') as string)
+			: ARTICLE_EXACT_VALUE;
 	const article = picked === ARTICLE_EXACT_VALUE ? get('estampArticleValue') : picked;
-	const articleName = picked === ARTICLE_EXACT_VALUE ? 'Article (Exact Value)' : 'Article Name or ID';
+	const articleName =
+		picked === ARTICLE_EXACT_VALUE ? 'Article (Exact Value)' : 'Article Name or ID';
 	const hardcopy = get('estampHardcopy', false) as boolean;
 	// Required values stay in, even when empty, so the schema names them with its own rule.
 	const group = (values: IDataObject | undefined, optional: string[] = []) => {
@@ -269,7 +283,9 @@ export function readEstampConfig(
 	const secondParty = group(readParty('Second', get), ['mobile']);
 	if (secondParty) config.secondParty = secondParty;
 	if (hardcopy) {
-		const shipping = group((get('estampShipping', {}) as IDataObject).address as IDataObject | undefined);
+		const shipping = group(
+			(get('estampShipping', {}) as IDataObject).address as IDataObject | undefined,
+		);
 		if (shipping) config.shipping = shipping;
 	}
 	checkEstampFields.call(this, config, articleName, i);

@@ -9,26 +9,48 @@ import { readableIssues, validationError } from '../../../shared/validation';
  * The rules stay the e-stamp schema's; only the names and the API-side wording change.
  */
 
-const PARTY: Record<string, string> = { name: 'Legal Name', email: 'Email', mobile: 'Mobile', address: 'Address' };
-const SHIPPING: Record<string, string> = { name: 'Name', address: 'Address', city: 'City', state: 'State', pincode: 'Pincode', mobile: 'Mobile' };
+const PARTY: Record<string, string> = {
+	name: 'Legal Name',
+	email: 'Email',
+	mobile: 'Mobile',
+	address: 'Address',
+};
+const SHIPPING: Record<string, string> = {
+	name: 'Name',
+	address: 'Address',
+	city: 'City',
+	state: 'State',
+	pincode: 'Pincode',
+	mobile: 'Mobile',
+};
 
 /** The panel's name of the field at `path` of an `estampConfig`. */
 export function estampFieldName(path: ReadonlyArray<string | number>, articleName: string): string {
 	const [top, inner] = path.map(String);
 	switch (top) {
-		case 'state': return 'Stamp State';
-		case 'article': return articleName;
-		case 'amount': return 'Stamp Duty Amount';
-		case 'considerationAmount': return 'Consideration Amount';
-		case 'payee': return 'Duty Paid By';
-		case 'hardcopy': return 'Deliver a Physical Copy';
+		case 'state':
+			return 'Stamp State';
+		case 'article':
+			return articleName;
+		case 'amount':
+			return 'Stamp Duty Amount';
+		case 'considerationAmount':
+			return 'Consideration Amount';
+		case 'payee':
+			return 'Duty Paid By';
+		case 'hardcopy':
+			return 'Deliver a Physical Copy';
 		case 'firstParty':
 		case 'secondParty': {
 			const who = top === 'firstParty' ? 'First' : 'Second';
-			return inner ? `${who} Party ${PARTY[inner] ?? inner}` : `${who} Party (Legal Name, Email, Address)`;
+			return inner
+				? `${who} Party ${PARTY[inner] ?? inner}`
+				: `${who} Party (Legal Name, Email, Address)`;
 		}
-		case 'shipping': return inner ? `Shipping Address › ${SHIPPING[inner] ?? inner}` : 'Shipping Address';
-		default: return path.join('.');
+		case 'shipping':
+			return inner ? `Shipping Address › ${SHIPPING[inner] ?? inner}` : 'Shipping Address';
+		default:
+			return path.join('.');
 	}
 }
 
@@ -41,7 +63,12 @@ const panelWording = (message: string) =>
 		.replace(/^Required$/, 'is required');
 
 /** Throws the e-stamp's problems, each naming its panel field, before any request. */
-export function checkEstampFields(this: IExecuteFunctions, config: IDataObject, articleName: string, i: number): void {
+export function checkEstampFields(
+	this: IExecuteFunctions,
+	config: IDataObject,
+	articleName: string,
+	i: number,
+): void {
 	const result = EstampConfigSchema.safeParse(config);
 	if (result.success) return;
 	const nothingPicked = articleName === 'Article Name or ID' && config.article === '';

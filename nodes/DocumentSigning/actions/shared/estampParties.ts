@@ -9,7 +9,10 @@ import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow
 const PARTY_FIELDS = ['Name', 'Email', 'Mobile', 'Address'] as const;
 
 /** The four parameters of one party, shown with `displayOptions`. */
-export function partyProperties(who: 'First' | 'Second', displayOptions: IDisplayOptions): INodeProperties[] {
+export function partyProperties(
+	who: 'First' | 'Second',
+	displayOptions: IDisplayOptions,
+): INodeProperties[] {
 	const party = `${who.toLowerCase()} party`;
 	const name = (field: (typeof PARTY_FIELDS)[number]) => `estamp${who}Party${field}`;
 	return [

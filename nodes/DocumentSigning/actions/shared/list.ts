@@ -7,12 +7,20 @@ import type {
 } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
-import { apiRequestAllItems, DEFAULT_MAX_ITEMS, LIST_ITEMS_CEILING, returnAllOrLimit } from '../../../shared/pagination';
+import {
+	apiRequestAllItems,
+	DEFAULT_MAX_ITEMS,
+	LIST_ITEMS_CEILING,
+	returnAllOrLimit,
+} from '../../../shared/pagination';
 import { limitValue, validateInput } from '../../../shared/validation';
 import { compact } from './params';
 
 /** The parameters of every Get Many: Return All / Limit, then a Filters collection holding `filters`. */
-export function listProperties(show: IDisplayOptions['show'], filters: INodeProperties[]): INodeProperties[] {
+export function listProperties(
+	show: IDisplayOptions['show'],
+	filters: INodeProperties[],
+): INodeProperties[] {
 	return [
 		...returnAllOrLimit({ show }),
 		{
@@ -43,7 +51,13 @@ export async function listAll(
 		? undefined
 		: limitValue(this, 'Limit', this.getNodeParameter('limit', i, 50), LIST_ITEMS_CEILING, i);
 	const maxItems = returnAll
-		? limitValue(this, 'Max Items', this.getNodeParameter('maxItems', i, DEFAULT_MAX_ITEMS), LIST_ITEMS_CEILING, i)
+		? limitValue(
+				this,
+				'Max Items',
+				this.getNodeParameter('maxItems', i, DEFAULT_MAX_ITEMS),
+				LIST_ITEMS_CEILING,
+				i,
+			)
 		: undefined;
 	const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject) ?? {};
 

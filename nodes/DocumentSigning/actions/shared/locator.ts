@@ -23,13 +23,15 @@ export interface LocatorSpec {
  * specification shows no web address of the dashboard, so any address with that path is
  * read (the dashboard's or the API's); a guess listed in docs/assumptions.md.
  */
-export const urlIdRegex = (segments: string[]) => `https?://[^\\s]*?/(?:${segments.join('|')})/([^/?#\\s]+)`;
+export const urlIdRegex = (segments: string[]) =>
+	`https?://[^\\s]*?/(?:${segments.join('|')})/([^/?#\\s]+)`;
 
 /** The whole address, as n8n checks a mode's validation (it anchors the pattern at both ends). */
 const urlRegex = (segments: string[]) => `${urlIdRegex(segments)}(?:[/?#][^\\s]*)?`;
 
 /** A recipient's signing page (`.../sign/<token>`) is the address users have at hand, but it holds no envelope ID. */
-const SIGNING_PAGE_NOTE = ". A recipient's signing page address (.../sign/...) holds a link token, not the envelope ID: use By ID with the envelope's ID (e.g. from Get Many)";
+const SIGNING_PAGE_NOTE =
+	". A recipient's signing page address (.../sign/...) holds a link token, not the envelope ID: use By ID with the envelope's ID (e.g. from Get Many)";
 
 /** A picker: a list (from `searchListMethod`, searchable), or an id typed or mapped. */
 export function resourceLocator(spec: LocatorSpec): INodeProperties {
@@ -85,6 +87,11 @@ export function resourceLocator(spec: LocatorSpec): INodeProperties {
 }
 
 /** The id picked in locator parameter `name` for item `i`, checked by the one id rule. */
-export function readLocatorId(this: IExecuteFunctions, name: string, label: string, i: number): string {
+export function readLocatorId(
+	this: IExecuteFunctions,
+	name: string,
+	label: string,
+	i: number,
+): string {
 	return resourceId(this, label, this.getNodeParameter(name, i, '', { extractValue: true }), i);
 }

@@ -4,7 +4,12 @@ import { readLocatorId, resourceLocator } from './locator';
 
 /** The pickers of envelopes, templates and signing workflows, used by several resources. */
 
-const envelope = { label: 'Envelope', name: 'envelopeId', exampleId: 'env_8f3a2c', urlSegments: ['envelopes', 'documents'] };
+const envelope = {
+	label: 'Envelope',
+	name: 'envelopeId',
+	exampleId: 'env_8f3a2c',
+	urlSegments: ['envelopes', 'documents'],
+};
 
 /** The envelope picker of operations that work on any envelope. */
 export const envelopeIdProperty = resourceLocator({
@@ -27,7 +32,12 @@ export function getEnvelopeId(this: IExecuteFunctions, i: number): string {
 	return readLocatorId.call(this, envelope.name, envelope.label, i);
 }
 
-const template = { label: 'Template', name: 'templateId', exampleId: 'tpl_8f3a2c', urlSegments: ['templates'] };
+const template = {
+	label: 'Template',
+	name: 'templateId',
+	exampleId: 'tpl_8f3a2c',
+	urlSegments: ['templates'],
+};
 
 /** The template picker: its list offers active templates. */
 export const templateIdProperty = resourceLocator({
@@ -50,7 +60,12 @@ export function getTemplateId(this: IExecuteFunctions, i: number): string {
 	return readLocatorId.call(this, template.name, template.label, i);
 }
 
-const workflow = { label: 'Signing Workflow', name: 'workflowId', exampleId: 'wf_8f3a2c', urlSegments: ['workflows'] };
+const workflow = {
+	label: 'Signing Workflow',
+	name: 'workflowId',
+	exampleId: 'wf_8f3a2c',
+	urlSegments: ['workflows'],
+};
 
 /** The signing workflow picker: its list offers the reusable workflows of the key's workspace. */
 export const workflowIdProperty = resourceLocator({

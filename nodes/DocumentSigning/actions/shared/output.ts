@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { isToolRun } from '../../../shared/runCache';
 import { inputError } from '../../../shared/validation';
@@ -15,13 +20,35 @@ import { FROM_1_2, UP_TO_1_1 } from './versions';
  *   Selected Fields; creates and sends are shaped too.
  */
 
-const SIMPLIFY_DESCRIPTION = 'Whether to return a simplified version of the response instead of the raw data';
+const SIMPLIFY_DESCRIPTION =
+	'Whether to return a simplified version of the response instead of the raw data';
 
 function simplifySwitches(resource: string, operation: string): INodeProperties[] {
-	const show = (tool: boolean) => ({ show: { '@tool': [tool], resource: [resource], operation: [operation], '@version': [UP_TO_1_1] } });
+	const show = (tool: boolean) => ({
+		show: {
+			'@tool': [tool],
+			resource: [resource],
+			operation: [operation],
+			'@version': [UP_TO_1_1],
+		},
+	});
 	return [
-		{ displayName: 'Simplify', name: 'simplify', type: 'boolean', default: false, description: SIMPLIFY_DESCRIPTION, displayOptions: show(false) },
-		{ displayName: 'Simplify', name: 'simplify', type: 'boolean', default: true, description: SIMPLIFY_DESCRIPTION, displayOptions: show(true) },
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: false,
+			description: SIMPLIFY_DESCRIPTION,
+			displayOptions: show(false),
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description: SIMPLIFY_DESCRIPTION,
+			displayOptions: show(true),
+		},
 	];
 }
 
@@ -34,7 +61,11 @@ function outputOptions(resource: string, operation: string): INodeProperties[] {
 			type: 'options',
 			default: 'simple',
 			options: [
-				{ name: 'Simplified', value: 'simple', description: 'The fields a person or an AI agent acts on' },
+				{
+					name: 'Simplified',
+					value: 'simple',
+					description: 'The fields a person or an AI agent acts on',
+				},
 				{ name: 'Raw', value: 'raw', description: 'The whole answer of the service' },
 				{ name: 'Selected Fields', value: 'fields', description: 'Only the fields named below' },
 			],
@@ -55,11 +86,15 @@ function outputOptions(resource: string, operation: string): INodeProperties[] {
 }
 
 const ops = (table: Record<string, Record<string, unknown>>) =>
-	Object.entries(table).flatMap(([resource, operations]) => Object.keys(operations).map((operation) => [resource, operation]));
+	Object.entries(table).flatMap(([resource, operations]) =>
+		Object.keys(operations).map((operation) => [resource, operation]),
+	);
 
 export const outputProperties: INodeProperties[] = [
 	...ops(SIMPLIFIERS).flatMap(([resource, operation]) => simplifySwitches(resource, operation)),
-	...[...ops(SIMPLIFIERS), ...ops(SIMPLIFIERS_FROM_1_2)].flatMap(([resource, operation]) => outputOptions(resource, operation)),
+	...[...ops(SIMPLIFIERS), ...ops(SIMPLIFIERS_FROM_1_2)].flatMap(([resource, operation]) =>
+		outputOptions(resource, operation),
+	),
 ];
 
 function selectFields(this: IExecuteFunctions, i: number, json: IDataObject): IDataObject {
@@ -67,25 +102,37 @@ function selectFields(this: IExecuteFunctions, i: number, json: IDataObject): ID
 		.split(',')
 		.map((name) => name.trim())
 		.filter(Boolean);
-	if (!names.length) throw inputError(this.getNode(), 'Fields: name at least one field to return (Output is Selected Fields)', i);
+	if (!names.length)
+		throw inputError(
+			this.getNode(),
+			'Fields: name at least one field to return (Output is Selected Fields)',
+			i,
+		);
 	const out: IDataObject = {};
 	for (const name of names) if (json[name] !== undefined) out[name] = json[name];
 	return out;
 }
 
 /** The operation's output items shaped by the item's Simplify or Output (binary data kept). */
-export function simplifyOutput(this: IExecuteFunctions, i: number, items: INodeExecutionData[]): INodeExecutionData[] {
+export function simplifyOutput(
+	this: IExecuteFunctions,
+	i: number,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
 	const resource = this.getNodeParameter('resource', i) as string;
 	const operation = this.getNodeParameter('operation', i) as string;
 	if (this.getNode().typeVersion < 1.2) {
 		const simplifier = SIMPLIFIERS[resource]?.[operation];
-		if (!simplifier || !(this.getNodeParameter('simplify', i, isToolRun(this)) as boolean)) return items;
+		if (!simplifier || !(this.getNodeParameter('simplify', i, isToolRun(this)) as boolean))
+			return items;
 		return items.map((item) => ({ ...item, json: simplifier(item.json) }));
 	}
-	const simplifier = SIMPLIFIERS[resource]?.[operation] ?? SIMPLIFIERS_FROM_1_2[resource]?.[operation];
+	const simplifier =
+		SIMPLIFIERS[resource]?.[operation] ?? SIMPLIFIERS_FROM_1_2[resource]?.[operation];
 	if (!simplifier) return items;
 	const output = this.getNodeParameter('output', i, 'simple') as string;
 	if (output === 'raw') return items;
-	if (output === 'fields') return items.map((item) => ({ ...item, json: selectFields.call(this, i, item.json) }));
+	if (output === 'fields')
+		return items.map((item) => ({ ...item, json: selectFields.call(this, i, item.json) }));
 	return items.map((item) => ({ ...item, json: simplifier(item.json) }));
 }

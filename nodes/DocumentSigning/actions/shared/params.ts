@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { isToolRun } from '../../../shared/runCache';
 import { inputError, textValue } from '../../../shared/validation';
@@ -63,14 +68,20 @@ export function inputModeProperty(spec: {
 			{ name: 'JSON', value: 'json', description: spec.json },
 		],
 		default: 'fields',
-		...(spec.show ? { displayOptions: { show: spec.show } as INodeProperties['displayOptions'] } : {}),
+		...(spec.show
+			? { displayOptions: { show: spec.show } as INodeProperties['displayOptions'] }
+			: {}),
 	};
 }
 
 /** A dateTime value as ISO 8601 in UTC; anything unreadable is passed on for the schema to name. */
 export function toTimestamp(value: unknown): unknown {
 	// a Luxon DateTime from an expression
-	if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+	if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toISO?: unknown }).toISO === 'function'
+	) {
 		return (value as unknown as { toUTC: () => { toISO: () => string } }).toUTC().toISO();
 	}
 	if (typeof value !== 'string' || !value.trim()) return value;

@@ -33,12 +33,26 @@ function pdfSourceChoices(holder: PdfHolder): INodeProperties[] {
 			description: `Only create the ${holder}; the output holds the upload address (valid 1 hour) for a later step`,
 		},
 	];
-	const pdfSource: INodeProperties = { displayName: 'PDF Source', name: 'pdfSource', type: 'options', options, default: 'binary' };
+	const pdfSource: INodeProperties = {
+		displayName: 'PDF Source',
+		name: 'pdfSource',
+		type: 'options',
+		options,
+		default: 'binary',
+	};
 	return [
 		// Version 1: the binary field, on the node and on the tool alike (its saved tools keep it).
 		{ ...pdfSource, default: 'binary', displayOptions: { show: { '@version': [1] } } },
-		{ ...pdfSource, default: 'binary', displayOptions: { show: { '@version': [FROM_1_1], '@tool': [false] } } },
-		{ ...pdfSource, default: 'url', displayOptions: { show: { '@version': [FROM_1_1], '@tool': [true] } } },
+		{
+			...pdfSource,
+			default: 'binary',
+			displayOptions: { show: { '@version': [FROM_1_1], '@tool': [false] } },
+		},
+		{
+			...pdfSource,
+			default: 'url',
+			displayOptions: { show: { '@version': [FROM_1_1], '@tool': [true] } },
+		},
 	];
 }
 
@@ -138,7 +152,8 @@ export interface PdfSource {
 /** Reads and checks the item's PDF (no request) and the file name. */
 export async function readPdfSource(this: IExecuteFunctions, i: number): Promise<PdfSource> {
 	const source = this.getNodeParameter('pdfSource', i, 'binary') as 'binary' | 'url' | 'none';
-	const method = (this.getNodeParameter('options.uploadMethod', i, 'post') as 'post' | 'put') ?? 'post';
+	const method =
+		(this.getNodeParameter('options.uploadMethod', i, 'post') as 'post' | 'put') ?? 'post';
 	// Checked before the PDF is read: a PDF URL is a request.
 	const typedName = readText.call(this, 'fileName', i, 'File Name');
 	let pdf: PdfFile | undefined;
@@ -154,7 +169,8 @@ export async function readPdfSource(this: IExecuteFunctions, i: number): Promise
 		}
 		pdf = await readPdfFromItem.call(this, i, binaryPropertyName);
 	} else if (source === 'url') {
-		const allowInternal = this.getNodeParameter('options.allowInternalAddresses', i, false) === true;
+		const allowInternal =
+			this.getNodeParameter('options.allowInternalAddresses', i, false) === true;
 		pdf = await readPdfFromUrl.call(this, i, this.getNodeParameter('pdfUrl', i, ''), allowInternal);
 	}
 	return { pdf, fileName: typedName || pdf?.fileName || '', method };
@@ -184,7 +200,10 @@ export async function uploadToCreated(
 		throw new NodeOperationError(
 			this.getNode(),
 			`${label} ${id} was created but the service returned no upload address`,
-			{ itemIndex: i, description: `${left} ${id} exists without its PDF: delete it and run the node again.` },
+			{
+				itemIndex: i,
+				description: `${left} ${id} exists without its PDF: delete it and run the node again.`,
+			},
 		);
 	}
 	try {
@@ -206,6 +225,10 @@ export async function uploadToCreated(
 	delete output.upload;
 	return {
 		...output,
-		uploaded: { fileName: source.fileName, size: source.pdf.size, method: source.method.toUpperCase() },
+		uploaded: {
+			fileName: source.fileName,
+			size: source.pdf.size,
+			method: source.method.toUpperCase(),
+		},
 	};
 }

@@ -37,7 +37,9 @@ const POSITION_OPTIONS = enumOptions(PlacementPositionSchema, {
  * or a signing workflow's participant. `verificationDefault` is the Verification Method's
  * default: '' adds the option "Signing Settings Default" (the signing settings decide).
  */
-export function signingMethodProperties(verificationDefault: '' | 'email_verification'): INodeProperties[] {
+export function signingMethodProperties(
+	verificationDefault: '' | 'email_verification',
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Signature Method',
@@ -71,7 +73,9 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 			type: 'string',
 			default: '',
 			required: true,
-			...(template ? { placeholder: 'e.g. Client', description: 'Name of the role, e.g. Client or Landlord' } : {}),
+			...(template
+				? { placeholder: 'e.g. Client', description: 'Name of the role, e.g. Client or Landlord' }
+				: {}),
 		},
 		{
 			displayName: 'Email',
@@ -92,7 +96,13 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 			placeholder: 'e.g. +919876543210',
 			description: 'E.164 format; used for WhatsApp delivery',
 		},
-		{ displayName: 'Role', name: 'role', type: 'options', options: ROLE_OPTIONS, default: 'signer' },
+		{
+			displayName: 'Role',
+			name: 'role',
+			type: 'options',
+			options: ROLE_OPTIONS,
+			default: 'signer',
+		},
 		{
 			displayName: 'Signing Order',
 			name: 'order',
@@ -115,8 +125,21 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 			description:
 				'Place the signature next to a text in the PDF: Search Text is required for a placement, the other options adjust it',
 			options: [
-				{ displayName: 'Gap', name: 'gap', type: 'number', default: 10, description: 'Distance from the text, in PDF points (1 pt = 1/72 inch)' },
-				{ displayName: 'Height', name: 'height', type: 'number', default: 50, description: 'Height of the signature box, in PDF points (1 pt = 1/72 inch)', hint: 'PDF points: 50 pt is about 1.8 cm' },
+				{
+					displayName: 'Gap',
+					name: 'gap',
+					type: 'number',
+					default: 10,
+					description: 'Distance from the text, in PDF points (1 pt = 1/72 inch)',
+				},
+				{
+					displayName: 'Height',
+					name: 'height',
+					type: 'number',
+					default: 50,
+					description: 'Height of the signature box, in PDF points (1 pt = 1/72 inch)',
+					hint: 'PDF points: 50 pt is about 1.8 cm',
+				},
 				{
 					displayName: 'Pages',
 					name: 'pages',
@@ -125,7 +148,13 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 					placeholder: 'e.g. 1, 3',
 					description: 'Comma-separated page numbers to search (all pages when empty)',
 				},
-				{ displayName: 'Position', name: 'position', type: 'options', options: POSITION_OPTIONS, default: 'below' },
+				{
+					displayName: 'Position',
+					name: 'position',
+					type: 'options',
+					options: POSITION_OPTIONS,
+					default: 'below',
+				},
 				{
 					displayName: 'Search Text',
 					name: 'searchText',
@@ -135,7 +164,14 @@ function recipientValues(kind: RecipientKind): INodeProperties[] {
 					description: 'Text to search the PDF for; the signature is placed next to it',
 					hint: 'Required for a placement; left empty, no placement is sent',
 				},
-				{ displayName: 'Width', name: 'width', type: 'number', default: 200, description: 'Width of the signature box, in PDF points (1 pt = 1/72 inch)', hint: 'PDF points: 200 pt is about 7 cm' },
+				{
+					displayName: 'Width',
+					name: 'width',
+					type: 'number',
+					default: 200,
+					description: 'Width of the signature box, in PDF points (1 pt = 1/72 inch)',
+					hint: 'PDF points: 200 pt is about 7 cm',
+				},
 			],
 		},
 	];
@@ -164,7 +200,10 @@ const jsonExample = (kind: RecipientKind) =>
  * The recipient parameters (a list of fields, or JSON) shared by every resource that takes
  * recipients: envelope Create and Add Recipients, template Create and Update.
  */
-export function recipientProperties(show: IDataObject, kind: RecipientKind = 'envelope'): INodeProperties[] {
+export function recipientProperties(
+	show: IDataObject,
+	kind: RecipientKind = 'envelope',
+): INodeProperties[] {
 	const withInput = (mode: string) =>
 		({ show: { ...show, recipientsInput: [mode] } }) as INodeProperties['displayOptions'];
 	const template = kind === 'template';
@@ -221,7 +260,14 @@ export function readRecipients(this: IExecuteFunctions, i: number): unknown[] | 
 	const input = this.getNodeParameter('recipientsInput', i, 'fields') as string;
 
 	if (input === 'json') {
-		return readJsonList.call(this, 'recipientsJson', i, 'Recipients (JSON)', 'recipients', 'recipients');
+		return readJsonList.call(
+			this,
+			'recipientsJson',
+			i,
+			'Recipients (JSON)',
+			'recipients',
+			'recipients',
+		);
 	}
 
 	const collection = this.getNodeParameter('recipients', i, {}) as IDataObject;

@@ -54,9 +54,17 @@ const OFFERED: Record<string, Record<string, INodeProperties[]>> = {
 	workflow: { run: [ALLOWED, LINKS] },
 };
 /** The operations that send. */
-const SENDING: Record<string, string[]> = { envelope: ['send'], template: ['createDocument', 'sendDocument'], workflow: ['run'] };
+const SENDING: Record<string, string[]> = {
+	envelope: ['send'],
+	template: ['createDocument', 'sendDocument'],
+	workflow: ['run'],
+};
 
-const safeguardsCollection = (resource: string, operation: string, options: INodeProperties[]): INodeProperties => ({
+const safeguardsCollection = (
+	resource: string,
+	operation: string,
+	options: INodeProperties[],
+): INodeProperties => ({
 	displayName: 'Safeguards',
 	name: 'safeguards',
 	type: 'collection',
@@ -68,12 +76,16 @@ const safeguardsCollection = (resource: string, operation: string, options: INod
 });
 
 export const safeguardProperties: INodeProperties[] = [
-	...Object.entries(SENDING).map(([resource, operation]): INodeProperties => ({
-		...DRAFT_ONLY,
-		displayOptions: { show: { resource: [resource], operation } },
-	})),
+	...Object.entries(SENDING).map(
+		([resource, operation]): INodeProperties => ({
+			...DRAFT_ONLY,
+			displayOptions: { show: { resource: [resource], operation } },
+		}),
+	),
 	...Object.entries(OFFERED).flatMap(([resource, operations]) =>
-		Object.entries(operations).map(([operation, options]) => safeguardsCollection(resource, operation, options)),
+		Object.entries(operations).map(([operation, options]) =>
+			safeguardsCollection(resource, operation, options),
+		),
 	),
 ];
 
@@ -108,7 +120,11 @@ function stripLinks(value: unknown): unknown {
 }
 
 /** The answer without signing links (`actionUrl`, wherever nested) unless they are to be kept. */
-export function withSigningLinksAsSet(this: IExecuteFunctions, i: number, json: IDataObject): IDataObject {
+export function withSigningLinksAsSet(
+	this: IExecuteFunctions,
+	i: number,
+	json: IDataObject,
+): IDataObject {
 	const keep = readSafeguards.call(this, i).includeSigningLinks ?? !isToolRun(this);
 	return keep ? json : (stripLinks(json) as IDataObject);
 }

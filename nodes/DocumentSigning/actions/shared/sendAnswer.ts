@@ -14,7 +14,9 @@ export function normalizeSendResponse(envelopeId: string, response: IDataObject)
 		// 200 is sent, 202 is e-stamping queued: told apart here, the status only as answered.
 		estamp: {
 			enabled: estampQueued,
-			...(estampQueued && response.estampStatus !== undefined ? { status: response.estampStatus } : {}),
+			...(estampQueued && response.estampStatus !== undefined
+				? { status: response.estampStatus }
+				: {}),
 		},
 		// `status`, `message`, `recipients`, `workflow` stay only as answered: a field the
 		// answer lacks is absent, never an empty list or null the service did not say.

@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	EmailNotificationsSchema,
@@ -73,7 +78,10 @@ const settingOptions: INodeProperties[] = [
 		displayName: 'WhatsApp Notifications',
 		name: 'whatsappNotifications',
 		type: 'options',
-		options: enumOptions({ options: SUGGESTED_WHATSAPP_NOTIFICATIONS }, { all: 'All', none: 'None' }),
+		options: enumOptions(
+			{ options: SUGGESTED_WHATSAPP_NOTIFICATIONS },
+			{ all: 'All', none: 'None' },
+		),
 		default: 'all',
 		description: 'Messages to recipients that have a phone number',
 		hint: 'Other values your service takes can be given as an expression: the node sends any value',
@@ -85,7 +93,10 @@ const settingOptions: INodeProperties[] = [
  * notifications, expiry, redirect) and the e-stamp picker, shared by every resource that
  * sets them. `description` says when they apply, e.g. only at creation.
  */
-export function signingSettingsProperties(displayOptions: IDisplayOptions, description: string): INodeProperties[] {
+export function signingSettingsProperties(
+	displayOptions: IDisplayOptions,
+	description: string,
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Signing Settings',
@@ -104,7 +115,8 @@ export function signingSettingsProperties(displayOptions: IDisplayOptions, descr
 /** The signing settings of item `i` as the API's `workflow` object, or undefined when none is set. */
 export function readSigningSettings(this: IExecuteFunctions, i: number): IDataObject | undefined {
 	const settings = compact(this.getNodeParameter('signingSettings', i, {}) as IDataObject) ?? {};
-	if (settings.expiresAt !== undefined) settings.expiresAt = toTimestamp(settings.expiresAt) as string;
+	if (settings.expiresAt !== undefined)
+		settings.expiresAt = toTimestamp(settings.expiresAt) as string;
 
 	const estamp = readEstampConfig.call(this, i);
 	if (estamp.enabled) {

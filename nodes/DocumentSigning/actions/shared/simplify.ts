@@ -8,7 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
  */
 
 type Json = IDataObject;
-const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const obj = (value: unknown): Json =>
+	value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : []);
 
 /** `source` with only `keys` (absent keys stay absent). */
@@ -24,27 +25,51 @@ function workflowParts(json: Json): { definition: Json; config: Json } {
 	const definition = json.definition ? obj(json.definition) : json;
 	const versions = list(json.versions);
 	const version = obj(
-		json.publishedVersion ?? json.latestVersion ?? json.version ?? versions.find((v) => v.status === 'published') ?? versions.at(-1),
+		json.publishedVersion ??
+			json.latestVersion ??
+			json.version ??
+			versions.find((v) => v.status === 'published') ??
+			versions.at(-1),
 	);
 	return { definition, config: obj(version.config ?? json.config) };
 }
 
 export const SIMPLIFIERS: Record<string, Record<string, (json: Json) => Json>> = {
 	envelope: {
-		getMany: (json) => pick(json, ['envelopeId', 'id', 'title', 'status', 'totalRecipients', 'completedActions', 'updatedAt']),
+		getMany: (json) =>
+			pick(json, [
+				'envelopeId',
+				'id',
+				'title',
+				'status',
+				'totalRecipients',
+				'completedActions',
+				'updatedAt',
+			]),
 		getStatus: (json) => {
-			const out = pick(json, ['envelopeId', 'status', 'percentage', 'completedCount', 'totalRecipients']);
-			out.recipients = list(json.recipients).map((r) => pick(r, ['name', 'email', 'status', 'signedAt']));
+			const out = pick(json, [
+				'envelopeId',
+				'status',
+				'percentage',
+				'completedCount',
+				'totalRecipients',
+			]);
+			out.recipients = list(json.recipients).map((r) =>
+				pick(r, ['name', 'email', 'status', 'signedAt']),
+			);
 			if (json.estamp) out.estamp = pick(json.estamp, ['status', 'certificateId', 'lastError']);
 			return out;
 		},
 		getFields: (json) => ({
 			...pick(json, ['envelopeId', 'total']),
-			fields: list(json.items).map((f) => pick(f, ['id', 'fieldKey', 'type', 'label', 'required', 'pageNumber', 'recipientId'])),
+			fields: list(json.items).map((f) =>
+				pick(f, ['id', 'fieldKey', 'type', 'label', 'required', 'pageNumber', 'recipientId']),
+			),
 		}),
 	},
 	template: {
-		getMany: (json) => pick(json, ['id', 'name', 'status', 'recipientsCount', 'usageCount', 'updatedAt']),
+		getMany: (json) =>
+			pick(json, ['id', 'name', 'status', 'recipientsCount', 'usageCount', 'updatedAt']),
 		get: (json) => {
 			const fields = list(json.formFields);
 			return {
@@ -58,24 +83,42 @@ export const SIMPLIFIERS: Record<string, Record<string, (json: Json) => Json>> =
 		},
 		getDocumentPayload: (json) => ({
 			...pick(json, ['templateId', 'title']),
-			recipientMapping: list(json.recipientMapping).map((r) => pick(r, ['templateRecipientId', 'name', 'email', 'phone'])),
+			recipientMapping: list(json.recipientMapping).map((r) =>
+				pick(r, ['templateRecipientId', 'name', 'email', 'phone']),
+			),
 			prefillValues: list(json.prefillValues).map((p) => pick(p, ['fieldKey', 'value'])),
 		}),
 	},
 	workflow: {
 		getMany: (json) =>
-			pick(workflowParts(json).definition, ['id', 'name', 'status', 'latestPublishedVersion', 'updatedAt']),
+			pick(workflowParts(json).definition, [
+				'id',
+				'name',
+				'status',
+				'latestPublishedVersion',
+				'updatedAt',
+			]),
 		get: (json) => {
 			const { definition, config } = workflowParts(json);
 			return {
-				...pick(definition, ['id', 'name', 'description', 'status', 'latestPublishedVersion', 'updatedAt']),
+				...pick(definition, [
+					'id',
+					'name',
+					'description',
+					'status',
+					'latestPublishedVersion',
+					'updatedAt',
+				]),
 				documents: list(config.documents).map((d) => pick(d, ['templateId', 'label', 'required'])),
-				participants: list(config.participants).map((p) => pick(p, ['key', 'label', 'role', 'order'])),
+				participants: list(config.participants).map((p) =>
+					pick(p, ['key', 'label', 'role', 'order']),
+				),
 			};
 		},
 	},
 	credit: {
-		getTransactions: (json) => pick(json, ['id', 'type', 'amount', 'balanceAfter', 'reason', 'envelopeId', 'createdAt']),
+		getTransactions: (json) =>
+			pick(json, ['id', 'type', 'amount', 'balanceAfter', 'reason', 'envelopeId', 'createdAt']),
 	},
 };
 
@@ -84,7 +127,9 @@ function sent(json: Json): Json {
 	const out = pick(json, ['envelopeId', 'status', 'message', 'estamp']);
 	if (Array.isArray(json.recipients)) {
 		// actionUrl stays when present: Safeguards > Include Signing Links decides about it.
-		out.recipients = list(json.recipients).map((r) => pick(r, ['id', 'name', 'email', 'phone', 'role', 'order', 'status', 'actionUrl']));
+		out.recipients = list(json.recipients).map((r) =>
+			pick(r, ['id', 'name', 'email', 'phone', 'role', 'order', 'status', 'actionUrl']),
+		);
 	}
 	return out;
 }
@@ -96,13 +141,31 @@ function sent(json: Json): Json {
 export const SIMPLIFIERS_FROM_1_2: Record<string, Record<string, (json: Json) => Json>> = {
 	envelope: {
 		// No fileKey, upload form, expiresIn or maxFileSize: internals of the presigned upload.
-		create: (json) => pick(json, ['envelopeId', 'id', 'title', 'fileName', 'status', 'createdAt', 'recipientsAdded', 'uploaded']),
+		create: (json) =>
+			pick(json, [
+				'envelopeId',
+				'id',
+				'title',
+				'fileName',
+				'status',
+				'createdAt',
+				'recipientsAdded',
+				'uploaded',
+			]),
 		send: sent,
 	},
 	template: {
 		sendDocument: sent,
 		createDocument: (json) => {
-			const out = pick(json, ['envelopeId', 'templateId', 'title', 'status', 'message', 'steps', 'sendSkipped']);
+			const out = pick(json, [
+				'envelopeId',
+				'templateId',
+				'title',
+				'status',
+				'message',
+				'steps',
+				'sendSkipped',
+			]);
 			if (json.send) out.send = sent(obj(json.send));
 			return out;
 		},

@@ -21,8 +21,7 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 			'List envelopes, newest first, optionally filtered by status (draft, estamping, pending, completed) or by text in the title. Use it to find an envelope id by title. Returns id, title, status and progress of each envelope.',
 		getStatus:
 			'Check whether an envelope is signed. Needs: the envelope id (e.g. env_8f3a2c). Returns the status (draft, estamping, pending or completed: "completed" means everyone signed), the percentage done and, for each recipient, name, e-mail, status and signedAt (ISO 8601 time).',
-		send:
-			'Send a draft envelope to its recipients so they can sign it. Needs: the id of a draft envelope that has recipients. Returns the envelope with status "pending". Sending cannot be undone.',
+		send: 'Send a draft envelope to its recipients so they can sign it. Needs: the id of a draft envelope that has recipients. Returns the envelope with status "pending". Sending cannot be undone.',
 		downloadFile:
 			'Download the PDF of an envelope (the signed PDF once the envelope is completed). Needs: the envelope id. Returns the file name and size, envelopeStatus and signed (true when completed: the file is the signed PDF, otherwise the PDF as sent); the PDF itself is kept as binary data in the workflow.',
 		getFields:
@@ -38,7 +37,8 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 		getMany:
 			'List the templates documents can be created from, optionally filtered by text in the name. Use it to find a template id by name. Returns id, name, status and number of roles of each template.',
 		get: 'Read one template: its recipient roles (the ids to fill when creating a document) and the fields the sender prefills. Needs: the template id (e.g. tpl_8f3a2c).',
-		update: 'Change the name, description, roles, fields or signing settings of a template. Needs: the template id.',
+		update:
+			'Change the name, description, roles, fields or signing settings of a template. Needs: the template id.',
 		archive: 'Archive a template so no new documents are created from it. Needs: the template id.',
 		restore: 'Restore an archived template. Needs: the template id.',
 		duplicate: 'Copy a template under a new name. Needs: the template id and the new name.',
@@ -46,17 +46,19 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 		getDocumentPayload:
 			'Get a ready-to-fill example of what Create Document needs for a template: its roles (templateRecipientId) and prefill fields. Needs: the template id.',
 		createDocument:
-			'Create a document to sign from a template for named people. Needs: the template id, a document title, and for each role of the template the person\'s full name and e-mail address (or E.164 phone number). Returns the new document (an envelope) with its id and status; it is sent right away only when the tool is set to send immediately.',
+			"Create a document to sign from a template for named people. Needs: the template id, a document title, and for each role of the template the person's full name and e-mail address (or E.164 phone number). Returns the new document (an envelope) with its id and status; it is sent right away only when the tool is set to send immediately.",
 		sendDocument:
 			'Send a document created from a template to its recipients. Needs: the document (envelope) id. Returns the document with status "pending".',
 	},
 	workflow: {
-		create: 'Create a reusable signing workflow (documents and participants). Needs: a name and its configuration.',
+		create:
+			'Create a reusable signing workflow (documents and participants). Needs: a name and its configuration.',
 		update: 'Change a draft reusable signing workflow. Needs: the signing workflow id.',
-		publish: 'Publish a reusable signing workflow so it can be run. Needs: the signing workflow id.',
-		run:
-			'Run a published signing workflow for real people: creates and sends its envelope. Needs: the signing workflow id and for each participant a name plus an e-mail address or E.164 phone number. Returns the run and its envelope.',
-		getMany: 'List the reusable signing workflows. Returns id, name, status and latest published version of each.',
+		publish:
+			'Publish a reusable signing workflow so it can be run. Needs: the signing workflow id.',
+		run: 'Run a published signing workflow for real people: creates and sends its envelope. Needs: the signing workflow id and for each participant a name plus an e-mail address or E.164 phone number. Returns the run and its envelope.',
+		getMany:
+			'List the reusable signing workflows. Returns id, name, status and latest published version of each.',
 		get: 'Read one reusable signing workflow: its documents and participants. Needs: the signing workflow id.',
 	},
 	credit: {
@@ -75,7 +77,8 @@ const V1_TOOL_DESCRIPTIONS: Record<string, string> = {
 		'Download the PDF of an envelope (the signed PDF once the envelope is completed). Needs: the envelope id. Returns the file name and size; the PDF itself is kept as binary data in the workflow.',
 };
 
-const SENDS_NOTHING = 'This tool is set to Draft Only: it never sends. Returns an error saying so; tell the user that a person sends the document.';
+const SENDS_NOTHING =
+	'This tool is set to Draft Only: it never sends. Returns an error saying so; tell the user that a person sends the document.';
 
 /**
  * From version 1.2 the text follows the tool's configuration, as n8n shows the variant whose
@@ -122,14 +125,19 @@ const TOOL_DESCRIPTIONS_1_2: Record<string, Variant[]> = {
 		},
 	],
 	'workflow.run': [
-		{ when: DRAFT_ONLY, text: `Would run a published signing workflow, which sends its envelope. ${SENDS_NOTHING}` },
+		{
+			when: DRAFT_ONLY,
+			text: `Would run a published signing workflow, which sends its envelope. ${SENDS_NOTHING}`,
+		},
 		{
 			unless: DRAFT_ONLY,
 			text: 'Run a published signing workflow for real people: creates and sends its envelope. Give for each participant a name plus an e-mail address or E.164 phone number. Returns the run and its envelope. Sending cannot be undone.',
 		},
 	],
 	'credit.getBalance': [
-		{ text: 'Read how many signing credits are left. Needs nothing. Returns the balance and which wallet it is (personal, organization or member allocation).' },
+		{
+			text: 'Read how many signing credits are left. Needs nothing. Returns the balance and which wallet it is (personal, organization or member allocation).',
+		},
 	],
 };
 
@@ -137,27 +145,28 @@ const UP_TO_1_1 = { _cnd: { lte: 1.1 } };
 const FROM_1_2 = { _cnd: { gte: 1.2 } };
 
 /** One "Description" parameter per operation (and configuration from 1.2), on the tool variant only. */
-export const toolDescriptionProperties: INodeProperties[] = Object.entries(TOOL_DESCRIPTIONS).flatMap(
-	([resource, operations]) =>
-		Object.entries(operations).flatMap(([operation, text]): INodeProperties[] => {
-			const key = `${resource}.${operation}`;
-			const property = toolDescription(resource, operation, text);
-			const v1 = V1_TOOL_DESCRIPTIONS[key];
-			const variants = TOOL_DESCRIPTIONS_1_2[key];
-			if (!variants) return v1 === undefined ? [property] : defaultChangedIn1_1(property, v1);
-			const show = property.displayOptions?.show ?? {};
-			return [
-				{ ...property, displayOptions: { show: { ...show, '@version': [UP_TO_1_1] } } },
-				...variants.map(({ when, unless, text: variant }) => ({
-					...property,
-					default: variant,
-					displayOptions: {
-						show: { ...show, ...(when ?? {}), '@version': [FROM_1_2] },
-						...(unless ? { hide: unless } : {}),
-					} as INodeProperties['displayOptions'],
-				})),
-			];
-		}),
+export const toolDescriptionProperties: INodeProperties[] = Object.entries(
+	TOOL_DESCRIPTIONS,
+).flatMap(([resource, operations]) =>
+	Object.entries(operations).flatMap(([operation, text]): INodeProperties[] => {
+		const key = `${resource}.${operation}`;
+		const property = toolDescription(resource, operation, text);
+		const v1 = V1_TOOL_DESCRIPTIONS[key];
+		const variants = TOOL_DESCRIPTIONS_1_2[key];
+		if (!variants) return v1 === undefined ? [property] : defaultChangedIn1_1(property, v1);
+		const show = property.displayOptions?.show ?? {};
+		return [
+			{ ...property, displayOptions: { show: { ...show, '@version': [UP_TO_1_1] } } },
+			...variants.map(({ when, unless, text: variant }) => ({
+				...property,
+				default: variant,
+				displayOptions: {
+					show: { ...show, ...(when ?? {}), '@version': [FROM_1_2] },
+					...(unless ? { hide: unless } : {}),
+				} as INodeProperties['displayOptions'],
+			})),
+		];
+	}),
 );
 
 function toolDescription(resource: string, operation: string, text: string): INodeProperties {

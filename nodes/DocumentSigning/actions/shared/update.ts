@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { inputError } from '../../../shared/validation';
 import { readText } from './params';
@@ -80,7 +85,11 @@ export function readUpdate(
 	const parts = new Set(this.getNodeParameter('updateParts', i, []) as string[]);
 	if (parts.size === 0) {
 		const names = [...NAME_PARTS, ...spec.parts].map((part) => part.name.toLowerCase()).join(', ');
-		throw inputError(this.getNode(), `What to Update: choose at least one part to change (${names})`, i);
+		throw inputError(
+			this.getNode(),
+			`What to Update: choose at least one part to change (${names})`,
+			i,
+		);
 	}
 	const body: IDataObject = {};
 	for (const { name, value } of NAME_PARTS) {

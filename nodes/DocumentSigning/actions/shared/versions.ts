@@ -1,4 +1,4 @@
-import type { INodeProperties } from "n8n-workflow";
+import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * The action node's versions. 1.1 changed defaults that saved workflows of 1 rely on (a
@@ -17,25 +17,25 @@ export const UP_TO_1_1 = { _cnd: { lte: 1.1 } };
 
 /** A parameter whose default changed in 1.1: version 1 keeps `v1Default`. */
 export function defaultChangedIn1_1(
-  property: INodeProperties,
-  v1Default: INodeProperties["default"],
+	property: INodeProperties,
+	v1Default: INodeProperties['default'],
 ): INodeProperties[] {
-  const show = property.displayOptions?.show ?? {};
-  return [
-    {
-      ...property,
-      default: v1Default,
-      displayOptions: {
-        ...property.displayOptions,
-        show: { ...show, "@version": [1] },
-      },
-    },
-    {
-      ...property,
-      displayOptions: {
-        ...property.displayOptions,
-        show: { ...show, "@version": [FROM_1_1] },
-      },
-    },
-  ];
+	const show = property.displayOptions?.show ?? {};
+	return [
+		{
+			...property,
+			default: v1Default,
+			displayOptions: {
+				...property.displayOptions,
+				show: { ...show, '@version': [1] },
+			},
+		},
+		{
+			...property,
+			displayOptions: {
+				...property.displayOptions,
+				show: { ...show, '@version': [FROM_1_1] },
+			},
+		},
+	];
 }

@@ -49,7 +49,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create Document',
 				value: 'createDocument',
-				description: 'Create a document (a draft envelope) from a template, optionally sending it at once',
+				description:
+					'Create a document (a draft envelope) from a template, optionally sending it at once',
 				action: 'Create a document from a template',
 			},
 			{
@@ -73,13 +74,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Document Payload',
 				value: 'getDocumentPayload',
-				description: "Get an editable body for creating a document from a template: title, one recipient mapping per role, the signing settings and the sender's prefill fields with their stored defaults",
+				description:
+					"Get an editable body for creating a document from a template: title, one recipient mapping per role, the signing settings and the sender's prefill fields with their stored defaults",
 				action: 'Get the document payload of a template',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: "List the API key's templates (an organization key: the organization's), one item each, active or archived, optionally searched by name",
+				description:
+					"List the API key's templates (an organization key: the organization's), one item each, active or archived, optionally searched by name",
 				action: 'Get many templates',
 			},
 			{
@@ -97,7 +100,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Change the name, description, recipients, fields or signing settings of a template',
+				description:
+					'Change the name, description, recipients, fields or signing settings of a template',
 				action: 'Update a template',
 			},
 		],

@@ -11,7 +11,12 @@ import { TemplateCreateSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { validateInput } from '../../../shared/validation';
 import { readText } from '../shared/params';
-import { pdfSourceProperties, pdfUploadOptions, readPdfSource, uploadToCreated } from '../shared/pdfUpload';
+import {
+	pdfSourceProperties,
+	pdfUploadOptions,
+	readPdfSource,
+	uploadToCreated,
+} from '../shared/pdfUpload';
 import { recipientProperties } from '../shared/recipients';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
 import { formFieldProperties, readFormFields } from './formFields';
@@ -72,6 +77,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 
 	if (!source.pdf) return [{ json: template }];
 	const pdf = source.pdf;
-	const json = await uploadToCreated.call(this, i, 'template', template, { ...source, pdf, fileName: checked.fileName });
+	const json = await uploadToCreated.call(this, i, 'template', template, {
+		...source,
+		pdf,
+		fileName: checked.fileName,
+	});
 	return [{ json }];
 }

@@ -1,14 +1,29 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
-import { DocumentCreateSchema, documentCreateIssues, MAX_RECIPIENTS } from '../../../shared/schemas';
+import {
+	DocumentCreateSchema,
+	documentCreateIssues,
+	MAX_RECIPIENTS,
+} from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { issueLines } from '../../../shared/fieldNames';
 import { validateInput, validationError } from '../../../shared/validation';
 import { readText } from '../shared/params';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
-import { type DocumentTemplate, fetchTemplate, readPrefillValues, readRecipientMapping, roleLabel } from './documentMapping';
+import {
+	type DocumentTemplate,
+	fetchTemplate,
+	readPrefillValues,
+	readRecipientMapping,
+	roleLabel,
+} from './documentMapping';
 import { sendDraftDocument } from './sendDocument.operation';
 import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { simplifyOutput } from '../shared/output';
@@ -17,7 +32,13 @@ import { getTemplateId, templateIdProperty } from '../shared/locators';
 
 const show = { resource: ['template'], operation: ['createDocument'] };
 
-const mapper = (method: string, valuesLabel: string, singular: string, plural: string, supportAutoMap = false) => ({
+const mapper = (
+	method: string,
+	valuesLabel: string,
+	singular: string,
+	plural: string,
+	supportAutoMap = false,
+) => ({
 	loadOptionsDependsOn: ['templateId.value'],
 	resourceMapper: {
 		resourceMapperMethod: method,
@@ -31,7 +52,10 @@ const mapper = (method: string, valuesLabel: string, singular: string, plural: s
 });
 
 const properties: INodeProperties[] = [
-	{ ...templateIdProperty, description: 'The template to create the document from (the list shows active templates)' },
+	{
+		...templateIdProperty,
+		description: 'The template to create the document from (the list shows active templates)',
+	},
 	{
 		displayName: 'Title',
 		name: 'title',
@@ -46,7 +70,11 @@ const properties: INodeProperties[] = [
 		name: 'recipientsInput',
 		type: 'options',
 		options: [
-			{ name: 'Map Each Role', value: 'roles', description: "Name, e-mail and phone for each of the template's roles" },
+			{
+				name: 'Map Each Role',
+				value: 'roles',
+				description: "Name, e-mail and phone for each of the template's roles",
+			},
 			{
 				name: 'JSON',
 				value: 'json',
@@ -70,7 +98,8 @@ const properties: INodeProperties[] = [
 		displayName: 'Recipients (JSON)',
 		name: 'recipientMappingJson',
 		type: 'json',
-		default: '[\n  {\n    "templateRecipientId": "client",\n    "name": "",\n    "email": ""\n  }\n]',
+		default:
+			'[\n  {\n    "templateRecipientId": "client",\n    "name": "",\n    "email": ""\n  }\n]',
 		description: `Array of {templateRecipientId, name, email and/or phone}, exactly one per template role (at most ${MAX_RECIPIENTS}). A whole document payload is accepted too.`,
 		displayOptions: { show: { recipientsInput: ['json'] } },
 	},
@@ -104,7 +133,11 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show }, properties);
 
 /** `Recipient 3 > Email` becomes `Recipient 3 (Client (signer)) > Email`: the role a user knows. */
-function withRoleNames(lines: string[], mapping: IDataObject[], template?: DocumentTemplate): string[] {
+function withRoleNames(
+	lines: string[],
+	mapping: IDataObject[],
+	template?: DocumentTemplate,
+): string[] {
 	return lines.map((line) =>
 		line.replace(/^Recipient (\d+)/, (path, n: string) => {
 			const id = mapping[Number(n) - 1]?.templateRecipientId;
@@ -125,18 +158,37 @@ async function documentBody(this: IExecuteFunctions, i: number, templateId: stri
 	try {
 		validateInput(this, DocumentCreateSchema, draft, i, 'document');
 	} catch (error) {
-		const lines = withRoleNames((error as NodeOperationError).context.fieldErrors as string[], draft.recipientMapping as IDataObject[]);
+		const lines = withRoleNames(
+			(error as NodeOperationError).context.fieldErrors as string[],
+			draft.recipientMapping as IDataObject[],
+		);
 		throw validationError(this, 'document', lines, i);
 	}
 	checkAllowedRecipients.call(this, i, draft.recipientMapping, 'Recipients');
 
 	const template = await fetchTemplate.call(this, templateId, i);
 	const prefillValues = readPrefillValues.call(this, i, template);
-	const body = validateInput(this, DocumentCreateSchema, { ...draft, prefillValues }, i, 'document');
+	const body = validateInput(
+		this,
+		DocumentCreateSchema,
+		{ ...draft, prefillValues },
+		i,
+		'document',
+	);
 	const issues = documentCreateIssues(template, body);
 	if (issues.length) {
-		const lines = withRoleNames(issueLines(issues), draft.recipientMapping as IDataObject[], template);
-		throw validationError(this, 'document', lines, i, `Invalid document for template "${template.name ?? template.id}"`);
+		const lines = withRoleNames(
+			issueLines(issues),
+			draft.recipientMapping as IDataObject[],
+			template,
+		);
+		throw validationError(
+			this,
+			'document',
+			lines,
+			i,
+			`Invalid document for template "${template.name ?? template.id}"`,
+		);
 	}
 	// Overrides on top of the template's settings: a given workflow replaces the template's.
 	if (body.workflow) body.workflow = { ...(template.workflow ?? {}), ...body.workflow };
@@ -144,11 +196,19 @@ async function documentBody(this: IExecuteFunctions, i: number, templateId: stri
 }
 
 /** A failed send after the document exists: the error names the draft, so it is sent rather than created again. */
-function draftNotSent(this: IExecuteFunctions, i: number, envelopeId: string, error: unknown): Error {
+function draftNotSent(
+	this: IExecuteFunctions,
+	i: number,
+	envelopeId: string,
+	error: unknown,
+): Error {
 	const reason = error instanceof Error ? error.message : String(error);
 	const message = `The document was created as draft ${envelopeId}, but sending it failed: ${reason}`;
 	const advice = `Send draft ${envelopeId} with Template > Send Document; do not create it again.`;
-	const failure = error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), reason, { itemIndex: i });
+	const failure =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(this.getNode(), reason, { itemIndex: i });
 	failure.message = message;
 	failure.description = [advice, failure.description].filter(Boolean).join('\n');
 	failure.context.envelopeId = envelopeId;
@@ -160,7 +220,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const templateId = getTemplateId.call(this, i);
 	// Draft Only wins over Send Immediately: the document is created and stays a draft.
 	const draftOnly = isDraftOnly.call(this, i);
-	const sendImmediately = !draftOnly && (this.getNodeParameter('sendImmediately', i, false) as boolean);
+	const sendImmediately =
+		!draftOnly && (this.getNodeParameter('sendImmediately', i, false) as boolean);
 	const body = await documentBody.call(this, i, templateId);
 
 	// Not resent after a lost connection (the transport's rule for creates): it could make a second document.
@@ -169,11 +230,17 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 	})) as IDataObject;
 	const envelopeId = String(created.envelopeId);
-	const json: IDataObject = { envelopeId, templateId, title: body.title, steps: ['createDocument'] };
+	const json: IDataObject = {
+		envelopeId,
+		templateId,
+		title: body.title,
+		steps: ['createDocument'],
+	};
 	// As answered: absent when the answer lacks them.
 	if (created.status !== undefined) json.status = created.status;
 	if (created.message !== undefined) json.message = created.message;
-	if (draftOnly) json.sendSkipped = 'Draft Only is on: the document stays a draft; a person sends it';
+	if (draftOnly)
+		json.sendSkipped = 'Draft Only is on: the document stays a draft; a person sends it';
 	if (!sendImmediately) return simplifyOutput.call(this, i, [{ json }]);
 
 	let sent: IDataObject;
@@ -183,5 +250,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		throw draftNotSent.call(this, i, envelopeId, error);
 	}
 	const status = sent.status !== undefined ? { status: sent.status } : {};
-	return simplifyOutput.call(this, i, [{ json: withSigningLinksAsSet.call(this, i, { ...json, ...status, steps: ['createDocument', 'sendDocument'], send: sent }) }]);
+	return simplifyOutput.call(this, i, [
+		{
+			json: withSigningLinksAsSet.call(this, i, {
+				...json,
+				...status,
+				steps: ['createDocument', 'sendDocument'],
+				send: sent,
+			}),
+		},
+	]);
 }

@@ -9,7 +9,7 @@ const properties: INodeProperties[] = [
 	templateIdProperty,
 	{
 		displayName:
-			'Deletion is permanent. Only the template\'s owner (the key that created it) can delete it; the key needs the templates:delete permission.',
+			"Deletion is permanent. Only the template's owner (the key that created it) can delete it; the key needs the templates:delete permission.",
 		name: 'deleteTemplateNotice',
 		type: 'notice',
 		default: '',

@@ -20,7 +20,11 @@ import { readJsonList } from '../shared/params';
  */
 
 type TemplateRole = { id: string; role?: string; name?: string; email?: string; phone?: string };
-type TemplateField = TemplateForDocument['formFields'][number] & { type?: string; label?: string; options?: string[] };
+type TemplateField = TemplateForDocument['formFields'][number] & {
+	type?: string;
+	label?: string;
+	options?: string[];
+};
 
 export interface DocumentTemplate extends TemplateForDocument {
 	id: string;
@@ -49,7 +53,10 @@ export async function fetchTemplate(
 	templateId: string,
 	itemIndex?: number,
 ): Promise<DocumentTemplate> {
-	const template = (await apiRequest.call(this, 'GET', apiPath('template', templateId), { itemIndex, oncePerRun: true })) as IDataObject;
+	const template = (await apiRequest.call(this, 'GET', apiPath('template', templateId), {
+		itemIndex,
+		oncePerRun: true,
+	})) as IDataObject;
 	return {
 		...template,
 		id: String(template.id ?? templateId),
@@ -77,14 +84,22 @@ export function fieldType(field: { type?: string; options?: unknown }): FieldTyp
 }
 
 export function fieldOptions(field: { options?: unknown }): INodePropertyOptions[] | undefined {
-	return Array.isArray(field.options) ? field.options.map((o) => ({ name: String(o), value: String(o) })) : undefined;
+	return Array.isArray(field.options)
+		? field.options.map((o) => ({ name: String(o), value: String(o) }))
+		: undefined;
 }
 
-const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const isEmpty = (value: unknown) =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** A mapper's values of item `i` (`<parameter>.value`), unchecked by n8n: the rules here name the template's own words. */
 function mapperValues(this: IExecuteFunctions, parameter: string, i: number): IDataObject {
-	const value = this.getNodeParameter(`${parameter}.value`, i, {}, { skipValidation: true }) as IDataObject | null;
+	const value = this.getNodeParameter(
+		`${parameter}.value`,
+		i,
+		{},
+		{ skipValidation: true },
+	) as IDataObject | null;
 	return value ?? {};
 }
 
@@ -96,7 +111,14 @@ function mapperValues(this: IExecuteFunctions, parameter: string, i: number): ID
 export function readRecipientMapping(this: IExecuteFunctions, i: number): unknown[] {
 	if (this.getNodeParameter('recipientsInput', i, 'roles') === 'json') {
 		return (
-			readJsonList.call(this, 'recipientMappingJson', i, 'Recipients (JSON)', 'recipientMapping', 'recipient mappings') ?? []
+			readJsonList.call(
+				this,
+				'recipientMappingJson',
+				i,
+				'Recipients (JSON)',
+				'recipientMapping',
+				'recipient mappings',
+			) ?? []
 		);
 	}
 	const byRole = new Map<string, IDataObject>();
@@ -104,7 +126,12 @@ export function readRecipientMapping(this: IExecuteFunctions, i: number): unknow
 		const dot = key.lastIndexOf('.');
 		const part = key.slice(dot + 1);
 		if (dot < 1 || !(CONTACT_PARTS as readonly string[]).includes(part)) {
-			throw inputError(this.getNode(), `Recipients: "${key}" is not a recipient field (name, email or phone of a role)`, i, 'Refresh the list of recipient fields.');
+			throw inputError(
+				this.getNode(),
+				`Recipients: "${key}" is not a recipient field (name, email or phone of a role)`,
+				i,
+				'Refresh the list of recipient fields.',
+			);
 		}
 		const roleId = key.slice(0, dot);
 		const entry = byRole.get(roleId) ?? { templateRecipientId: roleId };
@@ -120,14 +147,23 @@ export function readRecipientMapping(this: IExecuteFunctions, i: number): unknow
  * type. An empty field is left out, so the template's stored default (also `false` or
  * `0`) applies.
  */
-export function readPrefillValues(this: IExecuteFunctions, i: number, template: DocumentTemplate): IDataObject[] {
+export function readPrefillValues(
+	this: IExecuteFunctions,
+	i: number,
+	template: DocumentTemplate,
+): IDataObject[] {
 	const fields = senderFields(template);
 	const values: IDataObject[] = [];
-	const auto = this.getNodeParameter('prefill.mappingMode', i, 'defineBelow') === 'autoMapInputData';
+	const auto =
+		this.getNodeParameter('prefill.mappingMode', i, 'defineBelow') === 'autoMapInputData';
 	// Map Automatically: the input item's fields named as a sender field's key; the item's
 	// other fields (an e-mail, an id) are not the template's and are left alone.
-	const given = auto ? autoMapped(this.getInputData()[i]?.json ?? {}, fields) : mapperValues.call(this, 'prefill', i);
-	const where = auto ? 'Prefill Fields (mapped automatically from the input field)' : 'Prefill Fields';
+	const given = auto
+		? autoMapped(this.getInputData()[i]?.json ?? {}, fields)
+		: mapperValues.call(this, 'prefill', i);
+	const where = auto
+		? 'Prefill Fields (mapped automatically from the input field)'
+		: 'Prefill Fields';
 	for (const [key, raw] of Object.entries(given)) {
 		const field = fields.find((f) => f.fieldKey === key);
 		if (!field) {
@@ -142,13 +178,26 @@ export function readPrefillValues(this: IExecuteFunctions, i: number, template: 
 		const type = fieldType(field);
 		const checked = validateFieldType(key, raw, type, { valueOptions: fieldOptions(field) });
 		if (!checked.valid) {
-			throw inputError(this.getNode(), `${where}: "${key}" must be ${type === 'options' ? 'one of the field\'s options' : `a ${type}`}`, i, checked.errorMessage);
+			throw inputError(
+				this.getNode(),
+				`${where}: "${key}" must be ${type === 'options' ? "one of the field's options" : `a ${type}`}`,
+				i,
+				checked.errorMessage,
+			);
 		}
 		let value = checked.newValue as unknown;
-		if (value && typeof value === 'object' && typeof (value as { toISODate?: unknown }).toISODate === 'function') {
+		if (
+			value &&
+			typeof value === 'object' &&
+			typeof (value as { toISODate?: unknown }).toISODate === 'function'
+		) {
 			value = (value as { toISODate: () => string }).toISODate(); // a date field holds the day
 		}
-		values.push({ fieldId: field.id, fieldKey: field.fieldKey, value: value as IDataObject[string] });
+		values.push({
+			fieldId: field.id,
+			fieldKey: field.fieldKey,
+			value: value as IDataObject[string],
+		});
 	}
 	return values;
 }
@@ -157,7 +206,8 @@ export function readPrefillValues(this: IExecuteFunctions, i: number, template: 
 function autoMapped(json: IDataObject, fields: TemplateField[]): IDataObject {
 	const out: IDataObject = {};
 	for (const field of fields) {
-		if (Object.prototype.hasOwnProperty.call(json, field.fieldKey)) out[field.fieldKey] = json[field.fieldKey];
+		if (Object.prototype.hasOwnProperty.call(json, field.fieldKey))
+			out[field.fieldKey] = json[field.fieldKey];
 	}
 	return out;
 }

@@ -43,11 +43,44 @@ const FIELD_VALUES: INodeProperties[] = [
 		placeholder: 'e.g. client',
 		description: 'For a field filled by a recipient: the ID of a template recipient',
 	},
-	{ displayName: 'Page', name: 'pageNumber', type: 'number', typeOptions: { minValue: 1 }, default: 1 },
-	{ displayName: 'X', name: 'x', type: 'number', default: 0, description: 'From the left edge, in PDF points (1 pt = 1/72 inch)', hint: 'X, Y, Width and Height are in PDF points (1 pt = 1/72 inch)' },
-	{ displayName: 'Y', name: 'y', type: 'number', default: 0, description: 'From the top edge, in PDF points (1 pt = 1/72 inch)' },
-	{ displayName: 'Width', name: 'width', type: 'number', typeOptions: { minValue: 1 }, default: 150, description: 'In PDF points (1 pt = 1/72 inch), at least 1' },
-	{ displayName: 'Height', name: 'height', type: 'number', typeOptions: { minValue: 1 }, default: 30, description: 'In PDF points (1 pt = 1/72 inch), at least 1' },
+	{
+		displayName: 'Page',
+		name: 'pageNumber',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 1,
+	},
+	{
+		displayName: 'X',
+		name: 'x',
+		type: 'number',
+		default: 0,
+		description: 'From the left edge, in PDF points (1 pt = 1/72 inch)',
+		hint: 'X, Y, Width and Height are in PDF points (1 pt = 1/72 inch)',
+	},
+	{
+		displayName: 'Y',
+		name: 'y',
+		type: 'number',
+		default: 0,
+		description: 'From the top edge, in PDF points (1 pt = 1/72 inch)',
+	},
+	{
+		displayName: 'Width',
+		name: 'width',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 150,
+		description: 'In PDF points (1 pt = 1/72 inch), at least 1',
+	},
+	{
+		displayName: 'Height',
+		name: 'height',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 30,
+		description: 'In PDF points (1 pt = 1/72 inch), at least 1',
+	},
 	{ displayName: 'Label', name: 'label', type: 'string', default: '' },
 	{
 		displayName: 'Required',
@@ -91,7 +124,8 @@ export function formFieldProperties(show: IDataObject): INodeProperties[] {
 			typeOptions: { multipleValues: true, sortable: true },
 			default: {},
 			placeholder: 'Add Form Field',
-			description: 'Fields placed on the PDF, filled by the sender when a document is created or by a recipient',
+			description:
+				'Fields placed on the PDF, filled by the sender when a document is created or by a recipient',
 			displayOptions: withInput('fields'),
 			options: [{ displayName: 'Field', name: 'field', values: FIELD_VALUES }],
 		},
@@ -116,7 +150,10 @@ function fieldFromRow(row: IDataObject): IDataObject {
 	if (required !== undefined) field.required = required;
 	const type = (assignee as string | undefined) ?? 'sender_prefill';
 	const recipientId = typeof templateRecipientId === 'string' ? templateRecipientId.trim() : '';
-	field.assignee = type === 'recipient' ? { type, ...(recipientId ? { templateRecipientId: recipientId } : {}) } : { type };
+	field.assignee =
+		type === 'recipient'
+			? { type, ...(recipientId ? { templateRecipientId: recipientId } : {}) }
+			: { type };
 	return field;
 }
 
@@ -124,7 +161,16 @@ function fieldFromRow(row: IDataObject): IDataObject {
 export function readFormFields(this: IExecuteFunctions, i: number): unknown[] {
 	const input = this.getNodeParameter('formFieldsInput', i, 'fields') as string;
 	if (input === 'json') {
-		return readJsonList.call(this, 'formFieldsJson', i, 'Form Fields (JSON)', 'formFields', 'form fields') ?? [];
+		return (
+			readJsonList.call(
+				this,
+				'formFieldsJson',
+				i,
+				'Form Fields (JSON)',
+				'formFields',
+				'form fields',
+			) ?? []
+		);
 	}
 	const collection = this.getNodeParameter('formFields', i, {}) as IDataObject;
 	return ((collection.field as IDataObject[] | undefined) ?? []).map(fieldFromRow);

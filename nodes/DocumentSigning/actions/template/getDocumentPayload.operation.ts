@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
@@ -20,8 +25,13 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const templateId = getTemplateId.call(this, i);
-	const payload = (await apiRequest.call(this, 'GET', apiPath('templateDocumentPayload', templateId), {
-		itemIndex: i,
-	})) as IDataObject;
+	const payload = (await apiRequest.call(
+		this,
+		'GET',
+		apiPath('templateDocumentPayload', templateId),
+		{
+			itemIndex: i,
+		},
+	)) as IDataObject;
 	return simplifyOutput.call(this, i, [{ json: { templateId, ...payload } }]);
 }

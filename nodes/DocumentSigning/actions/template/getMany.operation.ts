@@ -1,8 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
@@ -26,7 +22,10 @@ const properties: INodeProperties[] = listProperties(show, [
 		name: 'status',
 		type: 'options',
 		options: enumOptions(TemplateStatusSchema, {
-			active: { name: 'Active', description: 'Templates documents can be created from (the default)' },
+			active: {
+				name: 'Active',
+				description: 'Templates documents can be created from (the default)',
+			},
 			archived: { name: 'Archived', description: 'Archived templates only' },
 		}),
 		default: 'active',
@@ -36,5 +35,14 @@ const properties: INodeProperties[] = listProperties(show, [
 export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return simplifyOutput.call(this, i, await listAll.call(this, i, apiPath('templates'), TemplateListQuerySchema.pick({ status: true, search: true })));
+	return simplifyOutput.call(
+		this,
+		i,
+		await listAll.call(
+			this,
+			i,
+			apiPath('templates'),
+			TemplateListQuerySchema.pick({ status: true, search: true }),
+		),
+	);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
@@ -25,7 +30,11 @@ export const description = updateDisplayOptions(
  * POST /documents/{envelopeId}/send. Not resent after a lost connection: the service may
  * already have notified the recipients.
  */
-export async function sendDraftDocument(this: IExecuteFunctions, i: number, envelopeId: string): Promise<IDataObject> {
+export async function sendDraftDocument(
+	this: IExecuteFunctions,
+	i: number,
+	envelopeId: string,
+): Promise<IDataObject> {
 	const response = (await apiRequest.call(this, 'POST', apiPath('documentSend', envelopeId), {
 		body: {},
 		itemIndex: i,
@@ -36,5 +45,9 @@ export async function sendDraftDocument(this: IExecuteFunctions, i: number, enve
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
 	refuseSendWhenDraftOnly.call(this, i, `document ${envelopeId} was not sent and stays a draft`);
-	return simplifyOutput.call(this, i, [{ json: withSigningLinksAsSet.call(this, i, await sendDraftDocument.call(this, i, envelopeId)) }]);
+	return simplifyOutput.call(this, i, [
+		{
+			json: withSigningLinksAsSet.call(this, i, await sendDraftDocument.call(this, i, envelopeId)),
+		},
+	]);
 }

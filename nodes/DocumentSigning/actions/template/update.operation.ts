@@ -25,7 +25,11 @@ const update: UpdateSpec = {
 	parts: [
 		{ name: 'Recipients', value: 'recipients', description: 'Replaces all recipients' },
 		{ name: 'Form Fields', value: 'formFields', description: 'Replaces all form fields' },
-		{ name: 'Signing Settings', value: 'signingSettings', description: 'Replaces the signing settings' },
+		{
+			name: 'Signing Settings',
+			value: 'signingSettings',
+			description: 'Replaces the signing settings',
+		},
 	],
 	description:
 		'The parts to change; the others stay as they are. Lists replace the stored ones: fields assigned to a recipient must name a recipient of the result.',
@@ -47,7 +51,8 @@ export const description = updateDisplayOptions({ show }, properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const templateId = getTemplateId.call(this, i);
 	const { parts, body } = readUpdate.call(this, i, update);
-	if (parts.has('recipients')) body.recipients = readTemplateRecipients.call(this, i) as IDataObject[];
+	if (parts.has('recipients'))
+		body.recipients = readTemplateRecipients.call(this, i) as IDataObject[];
 	if (parts.has('formFields')) body.formFields = readFormFields.call(this, i) as IDataObject[];
 	if (parts.has('signingSettings')) body.workflow = readSigningSettings.call(this, i) ?? {};
 

@@ -20,7 +20,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Create a reusable signing workflow from templates and participants, as draft version 1: publish it before running it',
+				description:
+					'Create a reusable signing workflow from templates and participants, as draft version 1: publish it before running it',
 				action: 'Create a signing workflow',
 			},
 			{
@@ -32,25 +33,29 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: "List the signing workflows of the API key's workspace, one item each with its definition (Get gives the configuration)",
+				description:
+					"List the signing workflows of the API key's workspace, one item each with its definition (Get gives the configuration)",
 				action: 'Get many signing workflows',
 			},
 			{
 				name: 'Publish',
 				value: 'publish',
-				description: 'Publish the draft version so runs use it (the previously published one is archived)',
+				description:
+					'Publish the draft version so runs use it (the previously published one is archived)',
 				action: 'Publish a signing workflow',
 			},
 			{
 				name: 'Run',
 				value: 'run',
-				description: 'Start a run of the latest published version: its envelopes are created from the templates for the given recipients and sent (or held for approval)',
+				description:
+					'Start a run of the latest published version: its envelopes are created from the templates for the given recipients and sent (or held for approval)',
 				action: 'Run a signing workflow',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Change the name, description or configuration (a new draft after publication)',
+				description:
+					'Change the name, description or configuration (a new draft after publication)',
 				action: 'Update a signing workflow',
 			},
 		],

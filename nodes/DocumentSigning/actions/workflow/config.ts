@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { inputError } from '../../../shared/validation';
 import { compact, inputModeProperty, readJsonParameter } from '../shared/params';
@@ -90,7 +95,10 @@ export function configProperties(show: NonNullable<IDisplayOptions['show']>): IN
 					displayName: 'Document',
 					name: 'document',
 					values: [
-						{ ...templateIdProperty, description: 'The template of this document (the list shows active templates)' },
+						{
+							...templateIdProperty,
+							description: 'The template of this document (the list shows active templates)',
+						},
 						{
 							displayName: 'Label',
 							name: 'label',
@@ -125,8 +133,22 @@ export function configProperties(show: NonNullable<IDisplayOptions['show']>): IN
 					displayName: 'Participant',
 					name: 'participant',
 					values: [
-						{ displayName: 'Key', name: 'key', type: 'string', default: '', required: true, placeholder: 'e.g. buyer' },
-						{ displayName: 'Label', name: 'label', type: 'string', default: '', required: true, placeholder: 'e.g. Buyer' },
+						{
+							displayName: 'Key',
+							name: 'key',
+							type: 'string',
+							default: '',
+							required: true,
+							placeholder: 'e.g. buyer',
+						},
+						{
+							displayName: 'Label',
+							name: 'label',
+							type: 'string',
+							default: '',
+							required: true,
+							placeholder: 'e.g. Buyer',
+						},
 						{
 							displayName: 'Order',
 							name: 'order',
@@ -142,7 +164,13 @@ export function configProperties(show: NonNullable<IDisplayOptions['show']>): IN
 							default: true,
 							description: 'Whether every run must name a recipient for this participant',
 						},
-						{ displayName: 'Role', name: 'role', type: 'options', options: ROLE_OPTIONS, default: 'signer' },
+						{
+							displayName: 'Role',
+							name: 'role',
+							type: 'options',
+							options: ROLE_OPTIONS,
+							default: 'signer',
+						},
 						...signingMethodProperties('email_verification'),
 					],
 				},
@@ -177,16 +205,28 @@ export function configProperties(show: NonNullable<IDisplayOptions['show']>): IN
 
 /** A resource locator value (or a plain id) as the id text, unchecked (the schema names it). */
 function locatorValue(value: unknown): unknown {
-	if (value && typeof value === 'object' && '__rl' in value) return (value as { value?: unknown }).value;
+	if (value && typeof value === 'object' && '__rl' in value)
+		return (value as { value?: unknown }).value;
 	return value;
 }
 
-function jsonArray(this: IExecuteFunctions, name: string, label: string, i: number): unknown[] | undefined {
+function jsonArray(
+	this: IExecuteFunctions,
+	name: string,
+	label: string,
+	i: number,
+): unknown[] | undefined {
 	const value = readJsonParameter.call(this, name, i, label, '[]');
 	if (value === undefined) return undefined;
 	if (!Array.isArray(value)) {
-		const got = value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-		throw inputError(this.getNode(), `${label}: must be a JSON array, not ${got}`, i, `Give [] for none, or the array as the service shows it (Signing Workflow > Get, version.config.${name}).`);
+		const got =
+			value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+		throw inputError(
+			this.getNode(),
+			`${label}: must be a JSON array, not ${got}`,
+			i,
+			`Give [] for none, or the array as the service shows it (Signing Workflow > Get, version.config.${name}).`,
+		);
 	}
 	return value;
 }
@@ -196,14 +236,19 @@ export function readConfig(this: IExecuteFunctions, i: number): unknown {
 	if (this.getNodeParameter('configInput', i, 'fields') === 'json') {
 		return readJsonParameter.call(this, 'configJson', i, 'Configuration (JSON)');
 	}
-	const documents = ((this.getNodeParameter('documents.document', i, []) as IDataObject[]) ?? []).map((d) => ({
+	const documents = (
+		(this.getNodeParameter('documents.document', i, []) as IDataObject[]) ?? []
+	).map((d) => ({
 		...d,
-		templateId: typeof locatorValue(d.templateId) === 'string' ? String(locatorValue(d.templateId)).trim() : locatorValue(d.templateId),
+		templateId:
+			typeof locatorValue(d.templateId) === 'string'
+				? String(locatorValue(d.templateId)).trim()
+				: locatorValue(d.templateId),
 		label: typeof d.label === 'string' ? d.label.trim() : d.label,
 	}));
-	const participants = ((this.getNodeParameter('participants.participant', i, []) as IDataObject[]) ?? []).map(
-		(p) => compact(p) ?? {},
-	);
+	const participants = (
+		(this.getNodeParameter('participants.participant', i, []) as IDataObject[]) ?? []
+	).map((p) => compact(p) ?? {});
 	const config: IDataObject = { documents, participants };
 	const execution = readSigningSettings.call(this, i);
 	if (execution) config.execution = execution;

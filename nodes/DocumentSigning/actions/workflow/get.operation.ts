@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { guessedRequest } from '../../../shared/paths';
@@ -19,6 +24,9 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const workflowId = getWorkflowId.call(this, i);
-	const response = (await guessedRequest.call(this, 'workflow', { id: workflowId, itemIndex: i })) as IDataObject;
+	const response = (await guessedRequest.call(this, 'workflow', {
+		id: workflowId,
+		itemIndex: i,
+	})) as IDataObject;
 	return simplifyOutput.call(this, i, [{ json: response }]);
 }

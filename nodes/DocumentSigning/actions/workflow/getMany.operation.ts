@@ -25,7 +25,11 @@ export const description = updateDisplayOptions({ show }, properties);
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const path = await guessedPath.call(this, 'workflows');
 	try {
-		return simplifyOutput.call(this, i, await listAll.call(this, i, path, WorkflowListQuerySchema.pick({})));
+		return simplifyOutput.call(
+			this,
+			i,
+			await listAll.call(this, i, path, WorkflowListQuerySchema.pick({})),
+		);
 	} catch (error) {
 		throw explainGuessedPath(error, 'workflows', path);
 	}

@@ -19,7 +19,10 @@ const isObject = (value: unknown): value is IDataObject =>
  * (`latestPublishedVersion` with its `versions[]`) are both read. `null` when none is
  * published; undefined when the answer has neither shape.
  */
-export function publishedIn(response: IDataObject, workflowId: string): PublishedWorkflow | null | undefined {
+export function publishedIn(
+	response: IDataObject,
+	workflowId: string,
+): PublishedWorkflow | null | undefined {
 	const definition = isObject(response.definition) ? response.definition : response;
 	const name = String(definition.name ?? workflowId);
 	let published: unknown;
@@ -37,7 +40,9 @@ export function publishedIn(response: IDataObject, workflowId: string): Publishe
 	return {
 		name,
 		version: Number(published.version),
-		participants: Array.isArray(config.participants) ? (config.participants as WorkflowParticipant[]) : [],
+		participants: Array.isArray(config.participants)
+			? (config.participants as WorkflowParticipant[])
+			: [],
 	};
 }
 

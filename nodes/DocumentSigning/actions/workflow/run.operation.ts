@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
@@ -25,7 +30,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Sale of 12 MG Road',
-		description: 'Title of the envelopes of this run (with several documents, each title ends with the document label)',
+		description:
+			'Title of the envelopes of this run (with several documents, each title ends with the document label)',
 	},
 	inputModeProperty({
 		displayName: 'Recipients Input',
@@ -40,7 +46,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Recipient',
 		default: {},
-		description: 'One recipient per participant of the workflow (every required participant needs one)',
+		description:
+			'One recipient per participant of the workflow (every required participant needs one)',
 		displayOptions: { show: { recipientsInput: ['fields'] } },
 		options: [
 			{
@@ -51,7 +58,10 @@ const properties: INodeProperties[] = [
 						displayName: 'Participant Name or ID',
 						name: 'participantKey',
 						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getWorkflowParticipants', loadOptionsDependsOn: ['workflowId.value'] },
+						typeOptions: {
+							loadOptionsMethod: 'getWorkflowParticipants',
+							loadOptionsDependsOn: ['workflowId.value'],
+						},
 						default: '',
 						required: true,
 						description:
@@ -83,7 +93,8 @@ const properties: INodeProperties[] = [
 		displayName: 'Recipients (JSON)',
 		name: 'recipientsJson',
 		type: 'json',
-		default: '[\n  { "participantKey": "buyer", "name": "Asha Rao", "email": "asha@example.com" }\n]',
+		default:
+			'[\n  { "participantKey": "buyer", "name": "Asha Rao", "email": "asha@example.com" }\n]',
 		required: true,
 		description: 'Array of { participantKey, name, email and/or phone }',
 		displayOptions: { show: { recipientsInput: ['json'] } },
@@ -97,7 +108,7 @@ const properties: INodeProperties[] = [
 				name: 'Automatic',
 				value: 'auto',
 				description:
-					"From this execution, node and item: a retry of the node (Retry On Fail) or a resend after a lost answer returns the same run instead of starting another",
+					'From this execution, node and item: a retry of the node (Retry On Fail) or a resend after a lost answer returns the same run instead of starting another',
 			},
 			{
 				name: 'Custom',
@@ -119,7 +130,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. {{ $json.orderId }}',
-		description: 'Up to 255 characters. The service answers a repeated key with the first run of this workflow.',
+		description:
+			'Up to 255 characters. The service answers a repeated key with the first run of this workflow.',
 		displayOptions: { show: { idempotency: ['custom'] } },
 	},
 ];
@@ -134,7 +146,16 @@ export function automaticKey(this: IExecuteFunctions, i: number): string {
 
 function readRunRecipients(this: IExecuteFunctions, i: number): unknown {
 	if (this.getNodeParameter('recipientsInput', i, 'fields') === 'json') {
-		return readJsonList.call(this, 'recipientsJson', i, 'Recipients (JSON)', 'recipients', 'recipients') ?? [];
+		return (
+			readJsonList.call(
+				this,
+				'recipientsJson',
+				i,
+				'Recipients (JSON)',
+				'recipients',
+				'recipients',
+			) ?? []
+		);
 	}
 	const rows = (this.getNodeParameter('runRecipients.recipient', i, []) as IDataObject[]) ?? [];
 	return rows.map((row) => compact(row) ?? {});
@@ -143,13 +164,21 @@ function readRunRecipients(this: IExecuteFunctions, i: number): unknown {
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const workflowId = getWorkflowId.call(this, i);
 	// A run creates and sends its envelope (the specification has no draft run).
-	refuseSendWhenDraftOnly.call(this, i, `signing workflow ${workflowId} was not run (a run sends its envelope)`);
+	refuseSendWhenDraftOnly.call(
+		this,
+		i,
+		`signing workflow ${workflowId} was not run (a run sends its envelope)`,
+	);
 	const mode = this.getNodeParameter('idempotency', i, 'auto') as string;
 	let idempotencyKey: string | undefined;
 	if (mode === 'custom') idempotencyKey = readText.call(this, 'idempotencyKey', i, 'Custom Key');
 	else if (mode === 'auto') idempotencyKey = automaticKey.call(this, i);
 	if (mode === 'custom' && !idempotencyKey) {
-		throw inputError(this.getNode(), 'Custom Key: an idempotency key is required (or choose Automatic)', i);
+		throw inputError(
+			this.getNode(),
+			'Custom Key: an idempotency key is required (or choose Automatic)',
+			i,
+		);
 	}
 
 	const body = {

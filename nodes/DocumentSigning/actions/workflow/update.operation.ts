@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/endpoints';
@@ -13,7 +18,13 @@ const show = { resource: ['workflow'], operation: ['update'] };
 
 const update: UpdateSpec = {
 	show,
-	parts: [{ name: 'Configuration', value: 'config', description: 'Replaces the whole configuration of the draft' }],
+	parts: [
+		{
+			name: 'Configuration',
+			value: 'config',
+			description: 'Replaces the whole configuration of the draft',
+		},
+	],
 	description: 'The parts to change; the others stay as they are',
 };
 
@@ -51,7 +62,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
  */
 function writtenVersion(response: IDataObject): number | undefined {
 	const nested = response.version;
-	if (nested !== null && typeof nested === 'object' && Number.isInteger((nested as IDataObject).version)) {
+	if (
+		nested !== null &&
+		typeof nested === 'object' &&
+		Number.isInteger((nested as IDataObject).version)
+	) {
 		return (nested as IDataObject).version as number;
 	}
 	if (Number.isInteger(nested) && 'workflowDefinitionId' in response) return nested as number;
