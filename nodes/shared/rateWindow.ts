@@ -64,6 +64,8 @@ export class RateWindow {
 	private fullSince: number | undefined;
 	/** The count before the running probe raised it (what the service is known to accept). */
 	private beforeProbe: number | undefined;
+	/** The service accepted a request sent a window after the running raise. */
+	private raiseHeld = false;
 	private probeAfterWindows: number;
 	private probeStep: number;
 	/** Fastest round trip of an accepted request, ms. */
@@ -157,7 +159,9 @@ export class RateWindow {
 		this.fullSince ??= at;
 		const quiet = at - this.fullSince;
 		if (this.beforeProbe !== undefined) {
-			if (quiet < this.policy.probeHoldsAfterWindows * this.windowMs) return;
+			// Starts are planned ahead of their answers: a raise holds only once the service has
+			// accepted a request sent a window after it (a 429 before that takes the raise back).
+			if (!this.raiseHeld) return;
 			// The raise holds: the next one at once, twice as large.
 			this.probeStep = Math.min(1, 2 * this.probeStep);
 			this.probeAfterWindows = this.policy.probeAfterWindows;
@@ -166,6 +170,7 @@ export class RateWindow {
 	}
 
 	private raise(at: number): void {
+		this.raiseHeld = false;
 		this.beforeProbe = this.count!;
 		this.count = this.count! + Math.max(1, this.count! * this.probeStep);
 		this.fullSince = at;
@@ -183,6 +188,14 @@ export class RateWindow {
 			const rtt = Math.max(0, ticket.answeredAt - ticket.at);
 			this.fastestRtt = Math.min(this.fastestRtt ?? rtt, rtt);
 		}
+		const raisedAt = this.fullSince;
+		const heldAfter = this.policy.probeHoldsAfterWindows * this.windowMs;
+		if (
+			this.beforeProbe !== undefined &&
+			raisedAt !== undefined &&
+			ticket.at >= raisedAt + heldAfter
+		)
+			this.raiseHeld = true;
 		if (this.count === undefined || !this.learnedFrom || ticket.epoch !== this.epoch - 1) return;
 		const after = ticket.at - this.learnedFrom.at;
 		if (after > 0 && after <= this.windowMs / 10) this.count++;
@@ -198,7 +211,11 @@ export class RateWindow {
 		if (this.count !== undefined) {
 			if (ticket.epoch === this.epoch) {
 				// Paced, so no window of the service should hold more than `count` of our starts.
-				// Only the refused request waits; the rest go on. The first cause that fits:
+				// Only the refused request waits; the rest go on. A request sent before the last
+				// change of pace is of the overshoot that change answered (TCP's one cut per window of
+				// data): the raise's other 429s must not also be read as a service counting late.
+				if (ticket.at < this.lastCut) return false;
+				// The first cause that fits:
 				if (this.beforeProbe !== undefined && this.count > this.beforeProbe) {
 					// The raise found the limit: back to what was accepted; the next raise small and later.
 					this.count = this.beforeProbe;

@@ -59,6 +59,8 @@ export interface SoakFigures {
 	forgedExecutions: number;
 	unknownExecutions: number;
 	failedExecutions: number;
+	/** Status and error of the first few executions that did not succeed (what n8n recorded). */
+	failures: string[];
 	/** Seconds from the last delivery until every execution had finished. */
 	drainSeconds: number;
 	storedIds: number | null;
@@ -307,6 +309,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 		forgedExecutions,
 		unknownExecutions,
 		failedExecutions: withData.filter((e) => e.status !== 'success').length,
+		failures: withData
+			.filter((e) => e.status !== 'success')
+			.slice(0, 3)
+			.map(
+				(e) =>
+					`${e.id} ${e.status}: ${e.data?.resultData?.error?.message ?? '(no error recorded)'}`,
+			),
 		drainSeconds,
 		storedIds: Array.isArray(seen) ? seen.length : null,
 		rss,
@@ -316,6 +325,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 type ExecutionWithData = ExecutionSummary & {
 	data?: {
 		resultData?: {
+			error?: { message?: string };
 			runData?: Record<
 				string,
 				Array<{ data?: { main?: Array<Array<{ json?: { id?: unknown } }>> } }>
@@ -349,6 +359,7 @@ export function describeSoak(f: SoakFigures): string[] {
 	const lines = [
 		`${f.deliveries} deliveries in ${f.seconds} s: ${f.validNew} new valid events, ${f.validCopies} copies of valid events, ${f.forged} forged`,
 		`${f.executions} executions (${f.failedExecutions} not successful); valid events without an execution ${f.validWithout}, with more than one ${f.validMoreThanOnce}; executions of forged ids ${f.forgedExecutions}, of unknown ids ${f.unknownExecutions}; drained ${f.drainSeconds} s after the last delivery`,
+		...(f.failures.length ? [`not successful: ${f.failures.join('; ')}`] : []),
 		`answers: ${JSON.stringify(f.answers)}; ${f.retries} valid deliveries made again after a non-2xx answer`,
 		`unexpected answers: ${JSON.stringify(f.unexpectedAnswers)}; ids in the trigger's stored memory: ${f.storedIds ?? 'not readable'}`,
 	];

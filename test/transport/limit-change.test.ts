@@ -74,3 +74,17 @@ describe('the first batch after the service lowers its limit (fake clock)', () =
 		expect(limited.ms).toBeLessThanOrEqual(fresh.ms - fresh.floor + limited.floor + 150);
 	});
 });
+
+describe('a long batch at the service limit (fake clock)', () => {
+	it("raises that find the limit cost only their own 429s: every full window holds the service's count and the batch ends within 2 % of the floor", async () => {
+		const clock = new FakeClock(1_000_000);
+		await clock.advance(1000 - (clock.now() % 1000)); // a scheduled batch starts on the second
+		const long = await batch(clock, newCredentialState(clock), 4000, 100);
+		// 40 windows: the count is raised (probed) every few windows and each raise meets a 429.
+		expect(long.refused).toBeGreaterThan(65);
+		// Before: the raise's later 429s were read as the service counting late or as a lower
+		// limit, and windows fell to 83-94 for several seconds.
+		expect(long.windows.slice(0, -1).every((count) => count === 100)).toBe(true);
+		expect(long.ms).toBeLessThanOrEqual(long.floor * 1.02);
+	});
+});

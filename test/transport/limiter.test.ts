@@ -196,6 +196,12 @@ describe('RateWindow: the service window learned from 429s', () => {
 		ticket.answeredAt = ticket.at + rtt;
 		return ticket;
 	};
+	/** The same, accepted by the service (a raise holds only once a request a window after it is accepted). */
+	const sendAccepted = (window: RateWindow, at: number): Ticket => {
+		const ticket = send(window, at);
+		window.accepted(ticket);
+		return ticket;
+	};
 	/** A window that learned `count` from a 429 to the request after `count` accepted ones (sent 1 ms apart); returns when. */
 	const learned = (window: RateWindow, count: number): number => {
 		for (let k = 0; k < count; k++) send(window, k);
@@ -301,7 +307,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 		let at = 1000 + learned(window, 50);
 		const seen = [50];
 		while (at < 1055 + 12_000) {
-			at = send(window, at).at;
+			at = sendAccepted(window, at).at;
 			if (window.count !== seen[seen.length - 1]) seen.push(window.count!);
 		}
 		// 5 %, 10 %, 20 %, 40 %, 80 %, 100 %: from 50 past 100 in under 12 windows
@@ -312,7 +318,8 @@ describe('RateWindow: the service window learned from 429s', () => {
 	it('windows used in full without a 429 raise the count a little (another client may be done)', () => {
 		const window = new RateWindow();
 		let at = 1000 + learned(window, 20);
-		for (let k = 0; k < 20 * (RATE_POLICY.probeAfterWindows + 2); k++) at = send(window, at).at;
+		for (let k = 0; k < 20 * (RATE_POLICY.probeAfterWindows + 2); k++)
+			at = sendAccepted(window, at).at;
 		expect(window.count).toBeGreaterThan(20);
 	});
 
@@ -322,7 +329,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const windowsUntilProbe = () => {
 			const from = at;
 			const count = window.count;
-			while (window.count === count) at = send(window, at).at;
+			for (let n = 0; window.count === count && n < 100_000; n++) at = sendAccepted(window, at).at;
 			return Math.round((at - from) / 1000);
 		};
 		expect(windowsUntilProbe()).toBeGreaterThanOrEqual(RATE_POLICY.probeAfterWindows);
@@ -336,5 +343,28 @@ describe('RateWindow: the service window learned from 429s', () => {
 		// a probe that holds: the next comes after the first interval again
 		expect(window.count).toBe(105);
 		expect(windowsUntilProbe()).toBeLessThan(second);
+	});
+	it("a raise holds only once the service accepted a request sent a window after it; the raise's later 429s are one event", () => {
+		const window = new RateWindow();
+		let at = 1000 + learned(window, 100);
+		while (window.count === 100) at = sendAccepted(window, at).at;
+		expect(window.count).toBe(105);
+		// Starts planned ahead of their answers (none answered yet): no second raise on them.
+		const planned = Array.from({ length: 300 }, () => send(window, at));
+		expect(window.count).toBe(105);
+		// The service allows 100: the raise's first 429 takes it back ...
+		window.refused(planned[100], 1000, planned[100].at + 20);
+		expect(window.count).toBe(100);
+		// ... and its other 429s (the rest of that window's burst, sent before the first 429
+		// came back) neither cut nor switch the pace.
+		const burst = planned.filter((t) => t.at === planned[100].at).slice(101);
+		expect(burst.length).toBeGreaterThan(1);
+		for (const ticket of burst) window.refused(ticket, 1000, planned[100].at + 21);
+		expect(window.count).toBe(100);
+		// A 429 to a request sent after it is news: the service counts later than estimated.
+		const later = planned.find((t) => t.at > planned[100].at + 21)!;
+		window.refused(later, 1000, later.at + 20);
+		expect(window.count).toBe(100);
+		expect(window.nextSlot(later.at + 21)).toBeGreaterThan(later.at + 21);
 	});
 });

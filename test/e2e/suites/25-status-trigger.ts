@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * The Document Signing Status Trigger in a real n8n: an active workflow polled by n8n's
- * scheduler (every 20 s: three poll times a minute, at seconds 0, 20 and 40; n8n refuses
+ * scheduler (every 10 s: six poll times a minute, at seconds 0, 10, ... 50; n8n refuses
  * a single poll time that fires more often than once a minute) starts exactly once per
  * envelope completed after its activation, also when more than a page of envelopes is
  * completed between two polls; the example saves the signed PDF.
@@ -138,8 +138,8 @@ export default async function suite({
 			const many = await completeMany('Page batch', MANY);
 			const createSeconds = (Date.now() - t0) / 1000;
 			expect(
-				createSeconds < 15,
-				`creating and completing ${MANY} envelopes took ${createSeconds} s, too close to the 20 s between polls`,
+				createSeconds < 7,
+				`creating and completing ${MANY} envelopes took ${createSeconds} s, too close to the 10 s between polls`,
 			);
 			expectEqual(await polls(), firstScheduled, 'polls while the batch was completed');
 			const afterBatch = await nextPoll(firstScheduled);
