@@ -20,6 +20,7 @@ import path from 'path';
 
 import { n8nLine } from '../../scripts/lib/n8n-lines';
 import { E2E_DIR, Stack, stopOnExit } from '../../scripts/lib/stack';
+import { customNodesFolder, writeCustomNodes } from './custom-nodes';
 import {
 	clients,
 	credentials,
@@ -56,17 +57,20 @@ async function main(): Promise<void> {
 	log(
 		`n8n ${line.version} on Node ${line.nodeVersion}${line.envReason ? `, with ${line.envReason}` : ''}`,
 	);
+	const customNodes = await customNodesFolder();
 	const stack = new Stack({
 		n8n: line,
 		name: process.env.E2E_STACK || (line.major === 1 ? 'e2e-n8n1' : 'e2e'),
 		fresh: true,
 		log,
-		// Lets the runner read a running example's progress (the signing links) from n8n.
-		n8nEnv: { EXECUTIONS_DATA_SAVE_ON_PROGRESS: 'true' },
+		// Saving progress lets the runner read a running example's progress (the signing links)
+		// from n8n; the custom nodes are the parameter probe of suite 80 and its input.
+		n8nEnv: { EXECUTIONS_DATA_SAVE_ON_PROGRESS: 'true', N8N_CUSTOM_EXTENSIONS: customNodes },
 		n8nLogLevel: process.env.E2E_LOG_LEVEL || undefined,
 	});
 	const stopAndExit = stopOnExit(stack, log);
 	try {
+		await writeCustomNodes(customNodes, stack);
 		await stack.start({
 			credentials,
 			workflows: [...Object.values(workflows), ...Object.values(examples)],
