@@ -3,6 +3,7 @@ import { createHash } from 'crypto';
 import { type Clock, realClock } from './clock';
 import { AdaptiveLimit, LIMIT_POLICY, type LimitPolicy } from './limiter';
 import { RATE_POLICY, type RatePolicy, RateWindow } from './rateWindow';
+import { RETRY_POLICY, type RetryPolicy } from './retry';
 
 /**
  * What the node runs of one credential (API key and Base URL) learn about the service, shared
@@ -17,6 +18,8 @@ import { RATE_POLICY, type RatePolicy, RateWindow } from './rateWindow';
 export interface CredentialState {
 	limit: AdaptiveLimit;
 	window: RateWindow;
+	/** When its runs send a request again (retry.ts). */
+	retry: RetryPolicy;
 	clock: Clock;
 	/** Last request started or run ended, ms since epoch. */
 	lastUsed: number;
@@ -24,12 +27,18 @@ export interface CredentialState {
 	holders: number;
 }
 
+/** Every policy of a run, decided here (the frozen defaults; a test passes its own). */
 export interface PacingPolicies {
 	limit: LimitPolicy;
 	rate: RatePolicy;
+	retry: RetryPolicy;
 }
 
-const DEFAULT_POLICIES: PacingPolicies = { limit: LIMIT_POLICY, rate: RATE_POLICY };
+const DEFAULT_POLICIES: Readonly<PacingPolicies> = Object.freeze({
+	limit: LIMIT_POLICY,
+	rate: RATE_POLICY,
+	retry: RETRY_POLICY,
+});
 
 export function newCredentialState(
 	clock: Clock = realClock,
@@ -38,6 +47,7 @@ export function newCredentialState(
 	return {
 		limit: new AdaptiveLimit(policies.limit, clock),
 		window: new RateWindow(policies.rate, clock),
+		retry: policies.retry,
 		clock,
 		lastUsed: clock.now(),
 		holders: 0,

@@ -3,12 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
 import { NOT_SENT_CODES, systemErrorCode } from './failures';
-import { backoffMs, RETRY_POLICY } from './retry';
+import { backoffMs, type RetryPolicy } from './retry';
 
 import type { GuardPolicy, PinnedTarget, ResolvedAddress, Resolver } from './addressGuard';
 import { AddressRefused, pinTarget } from './addressGuard';
 import { isRedirect } from './redirects';
-import type { ApiContext } from './transport';
+import { type ApiContext, runPacing } from './transport';
 
 /**
  * Fetching an address other than the API's through the address guard (addressGuard.ts):
@@ -131,6 +131,8 @@ export async function fetchGuarded(
 			'not a complete web address; give the full address, e.g. https://example.com/contract.pdf',
 		);
 	}
+	// The run's retry policy (pacing.ts), as for its API calls.
+	const { retry: policy } = await runPacing.call(this, options.itemIndex);
 	for (let hop = 0; ; hop++) {
 		const target = await pinOrRefuse.call(this, url, options);
 		const request: IHttpRequestOptions = {
@@ -147,7 +149,7 @@ export async function fetchGuarded(
 		};
 		let response: IN8nHttpFullResponse;
 		try {
-			response = await guardedSend.call(this, request);
+			response = await guardedSend.call(this, request, policy);
 		} catch (error) {
 			throw fail(failureReason(error));
 		}
@@ -232,6 +234,7 @@ export function headerOf(headers: IDataObject | undefined, name: string): string
 async function guardedSend(
 	this: ApiContext,
 	options: IHttpRequestOptions,
+	policy: RetryPolicy,
 ): Promise<IN8nHttpFullResponse> {
 	const headers: IDataObject = {};
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
@@ -243,7 +246,7 @@ async function guardedSend(
 		throwIfStopped(signal);
 		try {
 			return (await this.helpers.httpRequest({
-				timeout: RETRY_POLICY.timeoutMs,
+				timeout: policy.timeoutMs,
 				...options,
 				headers,
 				disableFollowRedirect: true,
@@ -256,9 +259,9 @@ async function guardedSend(
 			const code = systemErrorCode(error);
 			const retry = code !== undefined && NOT_SENT_CODES.has(code) && code !== 'ENOTFOUND';
 			// The cause stays readable (guardedFetch.ts tells n8n's SSRF refusals apart).
-			if (!retry || attempt >= RETRY_POLICY.maxRetries)
+			if (!retry || attempt >= policy.maxRetries)
 				throw new NodeOperationError(this.getNode(), error as Error);
-			await pause(backoffMs(attempt), signal);
+			await pause(backoffMs(attempt, policy), signal);
 		}
 	}
 }

@@ -4,6 +4,7 @@ import { checkBaseUrl } from './baseUrl';
 import { holdCredentialState } from './credentialState';
 import { type ConcurrencyLimit, FixedLimit } from './concurrency';
 import { RateController, type RateSettings } from './rate';
+import type { RetryPolicy } from './retry';
 import { credentialsOf } from './runCache';
 import type { ApiContext } from './transport';
 
@@ -11,7 +12,8 @@ import type { ApiContext } from './transport';
  * One object per node run for everything its requests share with the credential: the
  * credential as read once, its Base URL checked once, the items at once (the user's fixed
  * number, or the limit shared by the credential's runs), the rate window and the pauses
- * (rate.ts). Every request of the run reaches the shared state through it.
+ * (rate.ts), and when to send a request again (retry.ts). Every request of the run reaches
+ * the shared state through it.
  */
 
 export const CREDENTIAL_TYPE = 'documentSigningApi';
@@ -24,6 +26,7 @@ export interface RunPacing {
 	origin: string;
 	limit: ConcurrencyLimit;
 	rate: RateController;
+	retry: RetryPolicy;
 	/** Ends the run's hold on the credential's shared state (the router, when its run ends). */
 	close(): void;
 }
@@ -58,6 +61,7 @@ async function resolve(
 		origin: base.origin,
 		limit,
 		rate: new RateController(settings, state, limit),
+		retry: state.retry,
 		close: release,
 	};
 }

@@ -11,8 +11,8 @@ import { MAYBE_SENT_CODES, NOT_SENT_CODES } from './failures';
  * the service is never sent again.
  */
 
-/** The transport's defaults; in-process tests shorten the waits, node code never changes it. */
-export const RETRY_POLICY = {
+/** The defaults; a run takes its policy from credentialState.ts (PacingPolicies) with the others. */
+const retryDefaults = {
 	/** Further attempts after the first. */
 	maxRetries: 3,
 	/** Further attempts after 429 answers (the whole run waits out each Retry-After). */
@@ -27,7 +27,9 @@ export const RETRY_POLICY = {
 	timeoutMs: 60_000,
 };
 
-export type RetryPolicy = Readonly<typeof RETRY_POLICY>;
+export type RetryPolicy = Readonly<typeof retryDefaults>;
+
+export const RETRY_POLICY: RetryPolicy = Object.freeze(retryDefaults);
 
 /** What one attempt got. */
 export type AttemptOutcome =
@@ -61,7 +63,7 @@ export function decideRetry(
 	{ attempt, rateLimited }: Attempts,
 	resendable: boolean,
 	paced: boolean,
-	policy: RetryPolicy = RETRY_POLICY,
+	policy: RetryPolicy,
 ): RetryDecision {
 	const canRetry = attempt - rateLimited < policy.maxRetries;
 	const backoff = backoffMs(attempt - rateLimited, policy);
@@ -92,15 +94,15 @@ export function decideRetry(
 	return { retry: false };
 }
 
-export function backoffMs(attempt: number, policy: RetryPolicy = RETRY_POLICY): number {
+export function backoffMs(attempt: number, policy: RetryPolicy): number {
 	return Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs);
 }
 
 /** `Retry-After` as seconds or an HTTP date, capped; undefined when absent or unreadable. */
 export function retryAfterMs(
 	headers: IDataObject | undefined,
+	policy: RetryPolicy,
 	now = Date.now(),
-	policy: RetryPolicy = RETRY_POLICY,
 ): number | undefined {
 	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
 	const value = Array.isArray(raw) ? raw[0] : raw;

@@ -17,19 +17,24 @@ import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
 import { addressWithoutQuery, bodyText, isJson, messageOf, systemErrorCode } from './failures';
 import { CREDENTIAL_TYPE, pacingOf, type RunPacing } from './pacing';
-import { type AttemptOutcome, backoffMs, decideRetry, RETRY_POLICY, retryAfterMs } from './retry';
+import {
+	type AttemptOutcome,
+	backoffMs,
+	decideRetry,
+	type RetryPolicy,
+	retryAfterMs,
+} from './retry';
 import { isRedirect, nextRedirect } from './redirects';
 import { oncePerRun } from './runCache';
 
 export { CREDENTIAL_TYPE } from './pacing';
-export { RETRY_POLICY } from './retry';
 
 /**
  * The only module that does HTTP. API calls carry the credential's Bearer key (added by
  * n8n from the credential's `authenticate` block) and go only to the Base URL's origin:
  * the Base URL is checked once per run (pacing.ts, baseUrl.ts) and redirects are judged here
  * (redirects.ts), never followed by n8n. Storage calls (presigned addresses) never carry
- * the key. When to send again is retry.ts's decision.
+ * the key. When to send again is retry.ts's decision, under the run's retry policy.
  */
 
 export type ApiContext =
@@ -51,6 +56,17 @@ export interface ApiRequestOptions {
 	 * batch uses): sent once per run, each caller gets its own copy of the answer.
 	 */
 	oncePerRun?: boolean;
+}
+
+/**
+ * The run's pacing (pacing.ts), resolved once per run: the credential, its checked Base URL,
+ * the pace and the retry policy. A refused Base URL fails the item with the reason.
+ */
+export async function runPacing(this: ApiContext, itemIndex?: number): Promise<RunPacing> {
+	const pacing = await pacingOf(this);
+	if ('refused' in pacing)
+		throw new NodeOperationError(this.getNode(), pacing.refused, { itemIndex });
+	return pacing;
 }
 
 /** Calls the API at `<baseUrl><endpoint>` with the credential's key and returns the parsed JSON body. */
@@ -80,9 +96,7 @@ async function apiRequestText(
 	endpoint: string,
 	options: ApiRequestOptions,
 ): Promise<string> {
-	const pacing = await pacingOf(this);
-	if ('refused' in pacing)
-		throw new NodeOperationError(this.getNode(), pacing.refused, { itemIndex: options.itemIndex });
+	const pacing = await runPacing.call(this, options.itemIndex);
 	const { secret, origin } = pacing;
 	// A full address as the path would replace the Base URL (and take the key elsewhere).
 	if (
@@ -108,6 +122,7 @@ async function apiRequestText(
 		resendable: options.idempotent ?? (method === 'GET' || method === 'HEAD'),
 		secret,
 		itemIndex: options.itemIndex,
+		policy: pacing.retry,
 		pacing,
 	};
 
@@ -150,14 +165,11 @@ export async function storageRequest(
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
 		if (name.toLowerCase() !== 'authorization') headers[name] = value;
 	}
+	const { retry } = await runPacing.call(this);
 	const response = await sendWithRetries.call(
 		this,
 		{ ...options, headers },
-		{
-			authenticated: false,
-			resendable: true,
-			secret: undefined,
-		},
+		{ resendable: true, secret: undefined, policy: retry },
 	);
 	if (response.statusCode >= 400) {
 		const error = apiResponseError(
@@ -185,6 +197,8 @@ interface SendOptions {
 	resendable: boolean;
 	secret: string | undefined;
 	itemIndex?: number;
+	/** When to send again: the run's retry policy (pacing.ts), storage calls included. */
+	policy: RetryPolicy;
 	/** API calls: the run's credential, pace and limit (storage addresses are not the API's, and carry no key). */
 	pacing?: RunPacing;
 }
@@ -193,7 +207,7 @@ interface SendOptions {
 async function sendWithRetries(
 	this: ApiContext,
 	request: IHttpRequestOptions,
-	{ resendable, secret, itemIndex, pacing }: SendOptions,
+	{ resendable, secret, itemIndex, policy, pacing }: SendOptions,
 ): Promise<IN8nHttpFullResponse> {
 	const expectJson = request.json === true;
 	const rate = pacing?.rate;
@@ -205,7 +219,7 @@ async function sendWithRetries(
 		const ticket = await rate?.acquire(signal);
 		throwIfStopped(signal);
 		const attemptOptions: IHttpRequestOptions = {
-			timeout: RETRY_POLICY.timeoutMs,
+			timeout: policy.timeoutMs,
 			...request,
 			headers: { ...(request.headers ?? {}) },
 			// n8n would follow a redirect to any host with the key: apiRequestText decides.
@@ -241,7 +255,7 @@ async function sendWithRetries(
 			const status = answer.statusCode;
 			const malformed =
 				expectJson && status < 400 && !isRedirect(status) && !isJson(bodyText(answer.body));
-			outcome = { answer: status, retryAfterMs: retryAfterMs(answer.headers), malformed };
+			outcome = { answer: status, retryAfterMs: retryAfterMs(answer.headers, policy), malformed };
 			response = answer;
 		} catch (error) {
 			// Aborted by Stop while under way: it may have reached the service.
@@ -250,14 +264,15 @@ async function sendWithRetries(
 			outcome = { failure: systemErrorCode(error) };
 		}
 
-		const decision = decideRetry(outcome, { attempt, rateLimited }, resendable, rate !== undefined);
+		const attempts = { attempt, rateLimited };
+		const decision = decideRetry(outcome, attempts, resendable, rate !== undefined, policy);
 		let wait = decision.retry ? decision.afterMs : 0;
 		if (ticket && rate) {
 			if ('failure' in outcome || outcome.answer >= 500) rate.overloaded(ticket);
 			else if (outcome.answer !== 429) rate.succeeded(ticket);
 			else {
 				// Every request of the run waits; this one queues again behind the pause.
-				wait = rate.rateLimited(ticket, outcome.retryAfterMs ?? backoffMs(rateLimited));
+				wait = rate.rateLimited(ticket, outcome.retryAfterMs ?? backoffMs(rateLimited, policy));
 				rateLimited++;
 			}
 		}

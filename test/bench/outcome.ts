@@ -5,15 +5,11 @@
  * the time n8n recorded for the API-calling nodes. Used by `npm run bench` and by the
  * rate-limited batch of `npm run e2e:queue`.
  */
-import axios from 'axios';
 
 import type { SandboxInfo, Stack } from '../../scripts/lib/stack';
 import { CALL_NODES, TEMPLATE_ID } from './contenders';
 import { RATE_POLICY } from '../../nodes/shared/rateWindow';
-
-/** The sandbox's control interface. */
-export const admin = (sandbox: SandboxInfo) =>
-	axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
+import { admin } from '../sandbox-admin';
 
 interface LogEntry {
 	method: string;

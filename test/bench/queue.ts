@@ -16,7 +16,8 @@ import { sleep, stopOnExit } from '../../scripts/lib/stack';
 import { prepareExampleData } from '../../scripts/lib/example-data';
 import { CREDENTIAL_ID, credentials } from '../e2e/lib';
 import { packageTemplateWorkflow } from './contenders';
-import { admin, outcome, timeline, untilPaceForgotten } from './outcome';
+import { outcome, timeline, untilPaceForgotten } from './outcome';
+import { admin } from '../sandbox-admin';
 import { ITEMS, RUNS } from './side-by-side';
 import { median, type Row } from './verdict';
 

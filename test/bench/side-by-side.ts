@@ -25,7 +25,8 @@ import {
 	packageTemplateWorkflow,
 	TEMPLATE_ID,
 } from './contenders';
-import { admin, latestCallSeconds, logged, outcome, timeline, untilPaceForgotten } from './outcome';
+import { latestCallSeconds, logged, outcome, timeline, untilPaceForgotten } from './outcome';
+import { admin } from '../sandbox-admin';
 import { type Kind, median, type Row } from './verdict';
 
 export const ITEMS = 500;

@@ -13,6 +13,7 @@ import {
 	waitFor,
 	type WorkflowFixture,
 } from '../../scripts/lib/stack';
+import { admin } from '../sandbox-admin';
 
 export const PACKAGE = 'n8n-nodes-document-signing';
 export const CREDENTIAL_ID = 'DsSandboxCred001';
@@ -43,11 +44,7 @@ export interface E2eContext {
 
 export function clients(stack: Stack): Pick<E2eContext, 'sandbox' | 'service'> {
 	return {
-		sandbox: axios.create({
-			baseURL: `${stack.sandbox.origin}/__sandbox`,
-			validateStatus: () => true,
-			timeout: 30_000,
-		}),
+		sandbox: admin(stack.sandbox, 30_000),
 		service: axios.create({
 			baseURL: stack.sandbox.baseUrl,
 			headers: { Authorization: `Bearer ${stack.sandbox.apiKey}` },

@@ -111,13 +111,3 @@ export async function seedEnvelope(
 	}
 	return created;
 }
-
-export async function admin(h: Harness, path: string, body: unknown): Promise<IDataObject> {
-	const response = await fetch(`${h.sandbox.origin}/__sandbox/${path}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-	return (await response.json()) as IDataObject;
-}

@@ -10,9 +10,9 @@ import type { IDataObject, INode, NodeParameterValueType } from 'n8n-workflow';
 import { PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFPage } from 'pdf-lib';
 
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
+import { adminPost } from '../sandbox-admin';
 import { actionUrl } from '../sandbox/envelopes';
 import {
-	admin,
 	APPROVER,
 	estampParams,
 	makePdf,
@@ -157,7 +157,11 @@ describe('envelope journeys', () => {
 
 	it('e-stamped: send answers 202, the stamp completes, signing finishes, and the certificate is page 1', async () => {
 		// the provider accepts at once and waits for a status check to finish
-		await admin(h, 'estamp', { acceptAfterMs: 0, completeAfterMs: null, checkAfterMs: 0 });
+		await adminPost(h.sandbox, 'estamp', {
+			acceptAfterMs: 0,
+			completeAfterMs: null,
+			checkAfterMs: 0,
+		});
 
 		const sendRun = await h.run({
 			nodes: [
@@ -233,7 +237,7 @@ describe('envelope journeys', () => {
 	});
 
 	it('e-stamp provider failure shows in Get Status as estamp_failed with the error', async () => {
-		await admin(h, 'estamp', { acceptAfterMs: 0, completeAfterMs: 0 });
+		await adminPost(h.sandbox, 'estamp', { acceptAfterMs: 0, completeAfterMs: 0 });
 		const run = await h.run({
 			nodes: [
 				seedNode(),

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
+import { adminPost } from '../sandbox-admin';
 import {
-	admin,
 	APPROVER,
 	errorText,
 	estampParams,
@@ -426,7 +426,7 @@ describe('envelope operations', () => {
 	describe('checkEstamp', () => {
 		it('queues a check of a pending e-stamp; says so when there is nothing to check', async () => {
 			// the provider accepts at once and never finishes by itself
-			await admin(h, 'estamp', { acceptAfterMs: 0, completeAfterMs: null });
+			await adminPost(h.sandbox, 'estamp', { acceptAfterMs: 0, completeAfterMs: null });
 			const created = await runOp(
 				h,
 				{ operation: 'create', recipients: recipientFields([SIGNER]), ...estampParams() },

@@ -1,11 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import type { IDataObject, IPairedItemData, NodeParameterValueType } from 'n8n-workflow';
 
-import { RETRY_POLICY } from '../../nodes/shared/transport';
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 import { runOp, seedEnvelope } from '../envelope/helpers';
+import { type RetryPolicyModule, useRetryPolicy } from '../retry-policy';
 
-const DEFAULT_RETRY = { ...RETRY_POLICY };
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
+
 const byItem = { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' };
 
 let h: Harness;
@@ -13,11 +16,8 @@ beforeAll(async () => {
 	h = await startHarness();
 });
 afterAll(async () => await h.close());
-beforeEach(async () => {
-	Object.assign(RETRY_POLICY, DEFAULT_RETRY, { baseDelayMs: 10, maxDelayMs: 50 });
-	await h.reset();
-});
-afterEach(() => Object.assign(RETRY_POLICY, DEFAULT_RETRY));
+beforeEach(async () => await h.reset());
+useRetryPolicy({ baseDelayMs: 10, maxDelayMs: 50 });
 
 async function seedMany(count: number): Promise<string[]> {
 	const ids: string[] = [];

@@ -1,7 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 import type { IDataObject, IPairedItemData, NodeParameterValueType } from 'n8n-workflow';
 
-import { RETRY_POLICY } from '../../nodes/shared/transport';
 import {
 	actionNode,
 	chain,
@@ -11,6 +10,11 @@ import {
 	startHarness,
 } from '../harness';
 import { makePdf, pdfItem, recipientFields, SIGNER } from '../envelope/helpers';
+import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
+
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
 
 /**
  * 500 envelope creates (with upload) and sends while the sandbox answers about 10% of API
@@ -19,7 +23,6 @@ import { makePdf, pdfItem, recipientFields, SIGNER } from '../envelope/helpers';
  * 503 always are.
  */
 const ITEMS = Number(process.env.RELIABILITY_ITEMS ?? 500);
-const DEFAULT_RETRY = { ...RETRY_POLICY };
 /** Faults after which a POST may have been processed: the item may end in an error item. */
 const MAYBE_PROCESSED = new Set(['connectionReset', 'timeout', 'malformedJson', 'status500']);
 
@@ -28,7 +31,7 @@ beforeAll(async () => {
 	h = await startHarness();
 });
 afterAll(async () => {
-	Object.assign(RETRY_POLICY, DEFAULT_RETRY);
+	setRetryPolicy();
 	await h.close();
 });
 
@@ -36,7 +39,7 @@ it('500 creates and sends under 10% faults: 500 items, nothing created twice, ev
 	// The sandbox's timeout fault never answers: the client's timeout ends it. 5 s, not less: the
 	// sandbox shares this process's CPU, and on a 2-core machine the first of 500 uploads sent
 	// at once waited over 1 s for it (462 of 500 creates timed out at 1 s; none at 5 s).
-	Object.assign(RETRY_POLICY, DEFAULT_RETRY, { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 5000 });
+	setRetryPolicy({ baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 5000 });
 	await h.reset();
 	await h.fault({
 		seed: 2026,

@@ -10,7 +10,6 @@ import { createHmac } from 'crypto';
 import path from 'path';
 import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
 
-import { RETRY_POLICY } from '../../nodes/shared/transport';
 import {
 	actionNode,
 	chain,
@@ -21,7 +20,12 @@ import {
 } from '../harness';
 import { startWebhookRunner } from '../harness/webhook';
 import { makePdf, pdfItem, recipientFields, SIGNER, seedEnvelope } from '../envelope/helpers';
+import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 import { sampleEvents } from '../trigger/events';
+
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
 
 // The logger n8n hands to nodes (this.logger), from n8n-core's own copy of the container.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -34,7 +38,6 @@ const { Logger } = require(require.resolve('@n8n/backend-common', fromCore)) as 
 
 const WRONG_KEY = 'sk_live_wrong_9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 const WEBHOOK_SECRET = 'whsec_leakcheck_3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d';
-const DEFAULT_RETRY = { ...RETRY_POLICY };
 
 const collected: string[] = [];
 const collect = (...values: unknown[]) => {
@@ -48,7 +51,7 @@ const spies: jest.SpyInstance[] = [];
 beforeAll(async () => {
 	h = await startHarness();
 	pdf = await makePdf(1);
-	Object.assign(RETRY_POLICY, { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 1500 });
+	setRetryPolicy({ baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 1500 });
 	const logger = Container.get(Logger);
 	for (const level of ['error', 'warn', 'info', 'debug']) {
 		spies.push(
@@ -67,7 +70,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	spies.forEach((spy) => spy.mockRestore());
-	Object.assign(RETRY_POLICY, DEFAULT_RETRY);
+	setRetryPolicy();
 	await h.close();
 });
 

@@ -7,12 +7,15 @@
  */
 import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
 
-import { RETRY_POLICY } from '../../nodes/shared/transport';
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 import { seedEnvelope } from '../envelope/helpers';
+import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
+
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
 
 let h: Harness;
-const retryDefaults = { ...RETRY_POLICY };
 beforeAll(async () => {
 	h = await startHarness();
 	// n8n's first run in a process starts its expression engine: not part of what is measured.
@@ -20,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => await h.close());
 afterEach(async () => {
-	Object.assign(RETRY_POLICY, retryDefaults);
+	setRetryPolicy();
 	await h.fault({});
 	await h.reset();
 });
@@ -86,7 +89,7 @@ it('a paced batch stopped after 20 answers: nothing new reaches the service once
 });
 
 it('a retry wait of two minutes ends at the stop (the test would time out otherwise)', async () => {
-	Object.assign(RETRY_POLICY, { baseDelayMs: 120_000, maxDelayMs: 120_000 });
+	setRetryPolicy({ baseDelayMs: 120_000, maxDelayMs: 120_000 });
 	const { result, requests } = await statusBatch(3, 0, 500, { failures: [{ status: 500 }] });
 	console.log(
 		`retry wait: settled ${(result.settledAt as number) - (result.stoppedAt as number)} ms after the stop`,
@@ -97,7 +100,7 @@ it('a retry wait of two minutes ends at the stop (the test would time out otherw
 });
 
 it('a request in flight is aborted: the service holds it open, the stop ends it', async () => {
-	RETRY_POLICY.timeoutMs = 120_000;
+	setRetryPolicy({ timeoutMs: 120_000 });
 	const { result, requests } = await statusBatch(2, 0, 500, { timeout: {} });
 	console.log(
 		`in flight: settled ${(result.settledAt as number) - (result.stoppedAt as number)} ms after the stop`,

@@ -21,6 +21,11 @@ import { classifyIp } from '../../nodes/shared/addressGuard';
 import { MAX_PDF_BYTES } from '../../nodes/shared/upload';
 import { actionNode, chain, seedNode } from '../harness';
 import { errorOf, useProbeHarness } from '../transport/setup';
+import type { RetryPolicyModule } from '../retry-policy';
+
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
 
 const PDF = Buffer.from('%PDF-1.7\n% a small test file\n%%EOF\n', 'latin1');
 

@@ -7,12 +7,15 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { type Harness, startHarness } from '../harness';
 import { POLL_NODE_NAME, startPollRunner } from '../harness/poll';
 import { STATUS_POLL } from '../../nodes/DocumentSigningStatusTrigger/poller';
-import { RETRY_POLICY } from '../../nodes/shared/transport';
+import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 import { act, complete, completedEnvelopes, listRequests, sent } from './helpers';
+
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
 
 let h: Harness;
 const defaults = { ...STATUS_POLL };
-const retryDefaults = { ...RETRY_POLICY };
 
 beforeAll(async () => {
 	h = await startHarness();
@@ -161,12 +164,12 @@ describe('Document Signing Status Trigger', () => {
 	});
 
 	it('a download failing after every retry leaves the memory as it was: the next poll starts the same envelope', async () => {
-		Object.assign(RETRY_POLICY, { baseDelayMs: 5, maxDelayMs: 20 });
+		const policy = setRetryPolicy({ baseDelayMs: 5, maxDelayMs: 20 });
 		try {
 			const p = await poller({ downloadSignedPdf: true });
 			await p.poll();
 			const [done] = await completedEnvelopes(h, 1, 'Download fails for a while');
-			const tries = RETRY_POLICY.maxRetries + 1;
+			const tries = policy.maxRetries + 1;
 			await h.fault({ failures: [{ status: 500, path: `/envelopes/${done}/file`, count: tries }] });
 			await expect(p.poll()).rejects.toThrow();
 			await h.fault({});
@@ -175,7 +178,7 @@ describe('Document Signing Status Trigger', () => {
 			expect(result!.items[0].binary?.data?.mimeType).toBe('application/pdf');
 			expect(await pollIds(p)).toEqual([]);
 		} finally {
-			Object.assign(RETRY_POLICY, retryDefaults);
+			setRetryPolicy();
 		}
 	});
 

@@ -2,9 +2,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Harness, SeedItem } from '../harness';
-import { admin, makePdf, type OpRun, type Params, runOp } from '../envelope/helpers';
+import { makePdf, type OpRun, type Params, runOp } from '../envelope/helpers';
+import { adminPost } from '../sandbox-admin';
 
-export { admin, errorText, makePdf, pdfItem, type OpRun, type Params } from '../envelope/helpers';
+export { errorText, makePdf, pdfItem, type OpRun, type Params } from '../envelope/helpers';
 
 export const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
@@ -84,6 +85,6 @@ export async function keyWith(
 	scopes: string[],
 	workspace: 'personal' | 'organization' = 'personal',
 ): Promise<string> {
-	const key = await admin(h, 'keys', { workspace, scopes });
-	return key.apiKey as string;
+	const key = await adminPost<{ apiKey: string }>(h.sandbox, 'keys', { workspace, scopes });
+	return key.apiKey;
 }

@@ -10,6 +10,11 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
 import { checkBaseUrl, isLoopbackHost, isMetadataHost } from '../../nodes/shared/baseUrl';
 import { errorOf, useProbeHarness } from './setup';
+import type { RetryPolicyModule } from '../retry-policy';
+
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
 
 interface Server {
 	origin: string;

@@ -3,6 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULTS } from '../../nodes/shared/assumptions';
 import { returnAllOrLimit } from '../../nodes/shared/pagination';
 import { useProbeHarness } from './setup';
+import type { RetryPolicyModule } from '../retry-policy';
+
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
 
 describe('pagination over page, limit and pageInfo.hasNext', () => {
 	const { h, probe } = useProbeHarness();

@@ -1,6 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import { RETRY_POLICY } from '../../nodes/shared/transport';
-import { errorOf, useProbeHarness } from './setup';
+import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
+import { errorOf, PROBE_WAITS, useProbeHarness } from './setup';
+
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
 
 const createBody = { fileName: 'contract.pdf', title: 'Retry test' };
 
@@ -30,7 +34,7 @@ describe('transport retries', () => {
 	});
 
 	it('caps Retry-After and gives up after the retry budget with the API error', async () => {
-		RETRY_POLICY.maxRetryAfterMs = 50;
+		const policy = setRetryPolicy({ ...PROBE_WAITS, maxRetryAfterMs: 50 });
 		await h().fault({ failures: [{ status: 429 }] });
 		// (the cap itself: retry-decision.test.ts; uncapped, the 10 waits of 1 s would time the test out)
 		const result = await probe('request', { method: 'GET', endpoint: '/envelopes' });
@@ -39,7 +43,7 @@ describe('transport retries', () => {
 		expect(error.message).toMatch(/^RATE_LIMITED: /);
 		expect(error.httpCode).toBe('429');
 		// 429s have their own budget: the whole run waits them out together.
-		expect((await logFor('GET', '/envelopes')).length).toBe(1 + RETRY_POLICY.maxRateLimitedRetries);
+		expect((await logFor('GET', '/envelopes')).length).toBe(1 + policy.maxRateLimitedRetries);
 	});
 
 	it('retries a 503 even for a create (the service did not process it)', async () => {
@@ -104,7 +108,7 @@ describe('transport retries', () => {
 	});
 
 	it('retries a read that timed out, but not a create', async () => {
-		RETRY_POLICY.timeoutMs = 300;
+		setRetryPolicy({ ...PROBE_WAITS, timeoutMs: 300 });
 		await h().fault({ timeout: { count: 1 } });
 		const read = await probe('request', { method: 'GET', endpoint: '/envelopes' });
 		expect(read.error).toBeUndefined();
@@ -150,8 +154,7 @@ describe('transport retries', () => {
 		const port = (server.address() as { port: number }).port;
 		await new Promise((resolve) => server.close(resolve));
 
-		RETRY_POLICY.baseDelayMs = 100;
-		RETRY_POLICY.maxDelayMs = 1000;
+		setRetryPolicy({ baseDelayMs: 100, maxDelayMs: 1000 });
 		const started = Date.now();
 		const result = await probe(
 			'request',

@@ -161,16 +161,21 @@ describe('the retry decision (outcome, attempts, resendable, paced -> retry afte
 			expect(decideRetry({ failure }, first, false, true, policy).retry).toBe(true);
 	});
 
+	it('the default policy is frozen: a run takes its policy from credentialState.ts, nothing changes it', () => {
+		expect(Object.isFrozen(RETRY_POLICY)).toBe(true);
+		expect(() => Object.assign(RETRY_POLICY, { baseDelayMs: 1 })).toThrow(TypeError);
+	});
+
 	it('Retry-After: seconds, an HTTP date against the given now, capped; unreadable is undefined', () => {
 		const now = Date.parse('2026-01-01T00:00:00Z');
-		expect(retryAfterMs({ 'retry-after': '2' }, now, policy)).toBe(2000);
-		expect(retryAfterMs({ 'Retry-After': ['0.5'] }, now, policy)).toBe(500);
-		expect(retryAfterMs({ 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }, now, policy)).toBe(
+		expect(retryAfterMs({ 'retry-after': '2' }, policy, now)).toBe(2000);
+		expect(retryAfterMs({ 'Retry-After': ['0.5'] }, policy, now)).toBe(500);
+		expect(retryAfterMs({ 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }, policy, now)).toBe(
 			3000,
 		);
-		expect(retryAfterMs({ 'retry-after': 'Wed, 31 Dec 2025 23:59:00 GMT' }, now, policy)).toBe(0);
-		expect(retryAfterMs({ 'retry-after': '3600' }, now, policy)).toBe(policy.maxRetryAfterMs);
-		expect(retryAfterMs({ 'retry-after': 'soon' }, now, policy)).toBeUndefined();
-		expect(retryAfterMs({}, now, policy)).toBeUndefined();
+		expect(retryAfterMs({ 'retry-after': 'Wed, 31 Dec 2025 23:59:00 GMT' }, policy, now)).toBe(0);
+		expect(retryAfterMs({ 'retry-after': '3600' }, policy, now)).toBe(policy.maxRetryAfterMs);
+		expect(retryAfterMs({ 'retry-after': 'soon' }, policy, now)).toBeUndefined();
+		expect(retryAfterMs({}, policy, now)).toBeUndefined();
 	});
 });

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { RETRY_POLICY } from '../../nodes/shared/transport';
 import {
 	chain,
 	type Harness,
@@ -10,13 +9,16 @@ import {
 	seedNode,
 	startHarness,
 } from '../harness';
+import { useRetryPolicy } from '../retry-policy';
 import { PROBE_TYPE, probeNode, TransportProbe } from './probe';
 
-const DEFAULT_POLICY = { ...RETRY_POLICY };
+/** The retry waits of probe runs (Retry-After is kept). */
+export const PROBE_WAITS = { baseDelayMs: 20, maxDelayMs: 200 };
 
 /**
- * Starts a harness with the probe node for the test file, resets the sandbox before each
- * test and restores the retry policy after it. Waits are shortened (Retry-After is kept).
+ * Starts a harness with the probe node for the test file and resets the sandbox before each
+ * test. Retry waits are shortened (Retry-After is kept): the test file replaces the retry
+ * module as test/retry-policy.ts says.
  */
 export function useProbeHarness(): {
 	h: () => Harness;
@@ -32,11 +34,8 @@ export function useProbeHarness(): {
 		harness = await startHarness({ nodeTypes: { [PROBE_TYPE]: new TransportProbe() } });
 	});
 	afterAll(async () => await harness.close());
-	beforeEach(async () => {
-		Object.assign(RETRY_POLICY, DEFAULT_POLICY, { baseDelayMs: 20, maxDelayMs: 200 });
-		await harness.reset();
-	});
-	afterEach(() => Object.assign(RETRY_POLICY, DEFAULT_POLICY));
+	beforeEach(async () => await harness.reset());
+	useRetryPolicy(PROBE_WAITS);
 
 	return {
 		h: () => harness,

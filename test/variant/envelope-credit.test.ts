@@ -7,8 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
+import { adminPost } from '../sandbox-admin';
 import {
-	admin,
 	byId,
 	estampParams,
 	expectFails,
@@ -89,7 +89,7 @@ describe('envelope operations against the variant service', () => {
 	});
 
 	it('check e-stamp: works unchanged', async () => {
-		await admin(h, 'estamp', { completeAfterMs: null });
+		await adminPost(h.sandbox, 'estamp', { completeAfterMs: null });
 		const created = await runOp(
 			h,
 			{

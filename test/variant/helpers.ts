@@ -9,7 +9,6 @@ import type { Harness } from '../harness';
 import { errorText, type OpRun } from '../envelope/helpers';
 
 export {
-	admin,
 	errorText,
 	estampParams,
 	makePdf,

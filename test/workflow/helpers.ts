@@ -5,7 +5,7 @@ import { actionNode, chain, type Harness, type SeedItem, seedNode } from '../har
 import { NODE, type OpRun, type Params } from '../envelope/helpers';
 import { seedTemplate } from '../template/helpers';
 
-export { admin, errorText, type OpRun, type Params } from '../envelope/helpers';
+export { errorText, type OpRun, type Params } from '../envelope/helpers';
 export { byId, keyWith, seedTemplate } from '../template/helpers';
 
 /** Runs Seed -> Document Signing (resource `workflow` unless given); `node` adds node settings such as Retry On Fail. */

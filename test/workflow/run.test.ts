@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { RETRY_POLICY } from '../../nodes/shared/transport';
 import { type Harness, startHarness } from '../harness';
+import { type RetryPolicyModule, useRetryPolicy } from '../retry-policy';
 import {
 	CLIENT_ROW,
 	configFor,
@@ -19,19 +19,18 @@ import {
 	seedWorkflow,
 } from './helpers';
 
-const DEFAULT_RETRY = { ...RETRY_POLICY };
+jest.mock('../../nodes/shared/retry', () =>
+	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+);
 
 describe('signing workflow run', () => {
 	let h: Harness;
 
 	beforeAll(async () => {
 		h = await startHarness();
-		Object.assign(RETRY_POLICY, { baseDelayMs: 5, maxDelayMs: 20 });
 	});
-	afterAll(async () => {
-		Object.assign(RETRY_POLICY, DEFAULT_RETRY);
-		await h.close();
-	});
+	afterAll(async () => await h.close());
+	useRetryPolicy({ baseDelayMs: 5, maxDelayMs: 20 });
 	beforeEach(async () => {
 		await h.reset();
 		await h.fault({});

@@ -5,39 +5,20 @@
  * trigger's memory of ids and saves it in n8n's database.
  */
 import axios from 'axios';
-import { createHmac, randomBytes } from 'crypto';
 
 import { sleep, waitFor } from '../../../scripts/lib/stack';
 import { check, expect, expectEqual, triggerWebhookId } from '../../e2e/lib';
+import { signature, webhookEvent } from '../../e2e/webhook-events';
 import { executionWithData, finished, listExecutions, processLog, type QueueContext } from '../lib';
-
-let counter = 0;
-function event(kind = 'document.sent'): { id: string; body: string } {
-	const id = `evt_queue_${++counter}_${randomBytes(4).toString('hex')}`;
-	const body = JSON.stringify({
-		id,
-		event: kind,
-		createdAt: new Date().toISOString(),
-		data: {
-			envelopeId: `env_queue_${counter}`,
-			title: 'Queue check',
-			status: 'pending',
-			recipients: [],
-			occurredAt: new Date().toISOString(),
-		},
-	});
-	return { id, body };
-}
 
 export default async function suite({ queue, stack, workflows }: QueueContext): Promise<void> {
 	const repeats = workflows.DsE2eTriggerRep1;
 	expect(repeats, 'the repeats workflow fixture is missing');
 	const url = queue.webhookUrl(triggerWebhookId(repeats), 'webhook');
-	const sign = (body: string) =>
-		createHmac('sha256', stack.sandbox.webhookSecret).update(body).digest('hex');
-	const deliver = async (body: string, signature = sign(body)) =>
+	const sign = (body: string) => signature(body, stack.sandbox.webhookSecret);
+	const deliver = async (body: string, signed = sign(body)) =>
 		await axios.post(url, body, {
-			headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signature },
+			headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signed },
 			validateStatus: () => true,
 			timeout: 30_000,
 		});
@@ -79,7 +60,7 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 	await check(
 		'queue mode: a signed delivery to the webhook process is enqueued there and run by a worker',
 		async () => {
-			const e = event();
+			const e = webhookEvent('queue');
 			const answer = await deliver(e.body);
 			expectEqual(
 				[answer.status, answer.data?.started],
@@ -104,7 +85,7 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 	await check(
 		'queue mode: a forged signature gets 401 from the webhook process and starts nothing',
 		async () => {
-			const e = event();
+			const e = webhookEvent('queue');
 			const forged = await deliver(e.body, sign(`${e.body} `));
 			expectEqual(forged.status, 401, 'status of a delivery with a wrong signature');
 			const unsigned = await axios.post(url, e.body, {
@@ -117,7 +98,7 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 	);
 
 	await check('queue mode: the same event twice, 2 s apart, starts one execution', async () => {
-		const e = event();
+		const e = webhookEvent('queue');
 		const first = await deliver(e.body);
 		await sleep(2000);
 		const again = await deliver(e.body);
@@ -129,7 +110,7 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 		await check(
 			`queue mode: ${copies} copies of one event at once start one execution`,
 			async () => {
-				const e = event();
+				const e = webhookEvent('queue');
 				const answers = await Promise.all(
 					Array.from({ length: copies }, async () => await deliver(e.body)),
 				);
@@ -151,7 +132,7 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 	await check(
 		'queue mode: 30 distinct events at once start 30 on the workers; the same 30 again start none',
 		async () => {
-			const batch = Array.from({ length: 30 }, () => event());
+			const batch = Array.from({ length: 30 }, () => webhookEvent('queue'));
 			const ids = batch.map((e) => e.id);
 			const answers = await Promise.all(batch.map(async (e) => await deliver(e.body)));
 			expectEqual(

@@ -13,7 +13,8 @@ import axios from 'axios';
 
 import { sleep, waitFor } from '../../../scripts/lib/stack';
 import { prepareExampleData } from '../../../scripts/lib/example-data';
-import { admin, callSeconds, outcome } from '../../bench/outcome';
+import { callSeconds, outcome } from '../../bench/outcome';
+import { admin } from '../../sandbox-admin';
 import { check, expect, expectEqual, log } from '../../e2e/lib';
 import {
 	executionWithData,

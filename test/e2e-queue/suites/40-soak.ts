@@ -7,11 +7,13 @@
  * memory does not keep growing. Valid deliveries answered non-2xx are made again, as the
  * service does (n8n answers 503 while its database pool is saturated).
  */
+import axios from 'axios';
+
+import { SEEN_EVENTS_LIMIT } from '../../../nodes/DocumentSigningTrigger/memory';
+import { waitFor } from '../../../scripts/lib/stack';
 import { check, expect, expectEqual, log, triggerWebhookId } from '../../e2e/lib';
 import type { QueueContext } from '../lib';
 import { describeSoak, runSoak } from '../soak';
-import { waitFor } from '../../../scripts/lib/stack';
-import axios from 'axios';
 
 const SOAK_SECONDS = Number(process.env.E2E_SOAK_SECONDS ?? 40);
 /**
@@ -21,8 +23,6 @@ const SOAK_SECONDS = Number(process.env.E2E_SOAK_SECONDS ?? 40);
  * executions n8n has acknowledged then fail in n8n, not in the trigger.
  */
 const SOAK_CONCURRENCY = Number(process.env.E2E_SOAK_CONCURRENCY ?? 25);
-/** The trigger's bound (nodes/DocumentSigningTrigger/memory.ts). */
-const SEEN_EVENTS_LIMIT = 10_000;
 
 export default async function suite({ queue, stack, workflows }: QueueContext): Promise<void> {
 	const soak = workflows.DsQueueSoak00001;

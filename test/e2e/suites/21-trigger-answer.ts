@@ -13,7 +13,6 @@
  * there the answer can come before the execution exists: the check says what it saw.
  */
 import axios from 'axios';
-import { createHmac, randomBytes } from 'crypto';
 
 import { type Stack, sleep, waitFor } from '../../../scripts/lib/stack';
 import {
@@ -27,20 +26,9 @@ import {
 	onN8n1,
 	triggerWebhookId,
 } from '../lib';
+import { signature, webhookEvent } from '../webhook-events';
 
 const NODE_KEY = 'node:Document Signing Trigger';
-
-function event(): { id: string; body: string } {
-	const id = `evt_answer_${randomBytes(6).toString('hex')}`;
-	const now = new Date().toISOString();
-	const body = JSON.stringify({
-		id,
-		event: 'document.sent',
-		createdAt: now,
-		data: { envelopeId: `env_${id}`, status: 'pending', occurredAt: now },
-	});
-	return { id, body };
-}
 
 /** Event ids in the workflow's stored static data, as n8n's database holds them. */
 async function storedIds(stack: Stack, workflowId: string): Promise<Set<string>> {
@@ -67,8 +55,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 	const workflow = workflows.DsE2eTriggerAns1;
 	expect(workflow, 'the trigger-answer workflow fixture is missing');
 	const url = stack.webhookUrl(triggerWebhookId(workflow), 'webhook');
-	const sign = (body: string) =>
-		createHmac('sha256', stack.sandbox.webhookSecret).update(body).digest('hex');
+	const sign = (body: string) => signature(body, stack.sandbox.webhookSecret);
 	const deliver = async (body: string) =>
 		await axios.post(url, body, {
 			headers: { 'Content-Type': 'application/json', 'X-Service-Signature': sign(body) },
@@ -80,8 +67,8 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 	await waitFor('the trigger-answer workflow to be served', served, 15_000);
 	const executionCount = async () => (await executions(stack, workflow.id)).length;
 
-	const first = event();
-	const second = event();
+	const first = webhookEvent('answer');
+	const second = webhookEvent('answer');
 
 	await check(
 		"trigger answer in n8n: a started event is answered with the node's body, once the execution exists (n8n 2.x)",
@@ -134,7 +121,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 				[200, 'duplicate delivery'],
 				'repeat 2 s later',
 			);
-			const copies = event();
+			const copies = webhookEvent('answer');
 			const before = await executionCount();
 			const answers = await Promise.all(
 				Array.from({ length: 5 }, async () => await deliver(copies.body)),
@@ -168,7 +155,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 				'listening for a test event',
 			);
 			const testUrl = `${stack.n8nUrl}/webhook-test/${triggerWebhookId(testWorkflow)}/webhook`;
-			const e = event();
+			const e = webhookEvent('answer');
 			const answer = await axios.post(testUrl, e.body, {
 				headers: { 'Content-Type': 'application/json', 'X-Service-Signature': sign(e.body) },
 				validateStatus: () => true,
@@ -219,7 +206,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 				],
 				'repeats after the restart',
 			);
-			const fresh = event();
+			const fresh = webhookEvent('answer');
 			const started = await deliver(fresh.body);
 			expectEqual(
 				[started.status, started.data?.started],

@@ -5,28 +5,10 @@
  * oversized and over-deep bodies start nothing and leave n8n's execution listing readable.
  */
 import axios from 'axios';
-import { createHmac, randomBytes } from 'crypto';
 
 import { type Stack, sleep, waitFor } from '../../../scripts/lib/stack';
 import { check, type E2eContext, executions, expect, expectEqual, triggerWebhookId } from '../lib';
-
-let counter = 0;
-function event(kind = 'document.sent'): { id: string; body: string } {
-	const id = `evt_e2e_${++counter}_${randomBytes(4).toString('hex')}`;
-	const body = JSON.stringify({
-		id,
-		event: kind,
-		createdAt: new Date().toISOString(),
-		data: {
-			envelopeId: `env_e2e_${counter}`,
-			title: 'Repeat check',
-			status: 'pending',
-			recipients: [],
-			occurredAt: new Date().toISOString(),
-		},
-	});
-	return { id, body };
-}
+import { signature, webhookEvent } from '../webhook-events';
 
 export default async function suite({ stack, workflows }: E2eContext): Promise<void> {
 	const repeats = workflows.DsE2eTriggerRep1;
@@ -34,8 +16,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 	const unsignedOk = workflows.DsE2eTriggerUns1;
 	expect(repeats && noSecret && unsignedOk, 'a trigger workflow fixture is missing');
 	const url = stack.webhookUrl(triggerWebhookId(repeats), 'webhook');
-	const sign = (body: string) =>
-		createHmac('sha256', stack.sandbox.webhookSecret).update(body).digest('hex');
+	const sign = (body: string) => signature(body, stack.sandbox.webhookSecret);
 	const deliver = async (target: string, body: string, signed = true) =>
 		await axios.post(target, body, {
 			headers: {
@@ -67,7 +48,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 	await check(
 		'trigger in n8n: the same event delivered twice, 2 s apart, starts one execution',
 		async () => {
-			const e = event();
+			const e = webhookEvent('e2e');
 			const first = await deliver(url, e.body);
 			await sleep(2000);
 			const again = await deliver(url, e.body);
@@ -85,7 +66,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 		await check(
 			`trigger in n8n: ${copies} identical copies at once start one execution`,
 			async () => {
-				const e = event();
+				const e = webhookEvent('e2e');
 				const answers = await Promise.all(
 					Array.from({ length: copies }, async () => await deliver(url, e.body)),
 				);
@@ -107,7 +88,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 	await check(
 		'trigger in n8n: 30 distinct events at once start 30; the same 30 again one by one start none',
 		async () => {
-			const batch = Array.from({ length: 30 }, () => event());
+			const batch = Array.from({ length: 30 }, () => webhookEvent('e2e'));
 			const ids = batch.map((e) => e.id);
 			const answers = await Promise.all(batch.map(async (e) => await deliver(url, e.body)));
 			expectEqual(await startedFor(repeats.id, ids, 30), 30, 'executions after the first round');
@@ -146,7 +127,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 		async () => {
 			const refusedUrl = stack.webhookUrl(triggerWebhookId(noSecret), 'webhook');
 			const acceptedUrl = stack.webhookUrl(triggerWebhookId(unsignedOk), 'webhook');
-			const e = event();
+			const e = webhookEvent('e2e');
 			const refused = await deliver(refusedUrl, e.body, false);
 			expectEqual(
 				[refused.status, refused.data?.code],
@@ -181,7 +162,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 		'trigger in n8n: an over-deep and an over-large signed body start nothing, and the execution listing still answers',
 		async () => {
 			const before = (await executions(stack, repeats.id)).length;
-			const base = JSON.parse(event().body) as Record<string, unknown>;
+			const base = JSON.parse(webhookEvent('e2e').body) as Record<string, unknown>;
 			const deep = JSON.stringify({ ...base, data: {} }).replace(
 				'"data":{}',
 				`"data":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`,

@@ -19,12 +19,9 @@ export function client(sandbox: Sandbox, apiKey: string | null = sandbox.apiKey)
 	});
 }
 
-/** A client for the /__sandbox admin routes. */
-export function admin(sandbox: Sandbox): AxiosInstance {
-	return axios.create({ baseURL: `${sandbox.origin}/__sandbox`, validateStatus: () => true });
-}
-
 export { makePdf, pdfOfSize, waitFor } from '../../fixtures';
+/** A client for the /__sandbox admin routes. */
+export { admin } from '../../sandbox-admin';
 
 export interface UploadConfig {
 	url: string;

@@ -1,0 +1,50 @@
+/**
+ * Short retry waits for in-process runs, without a mutable policy in the product. A run takes
+ * its retry policy with the others from credentialState.ts, whose default is retry.ts's frozen
+ * RETRY_POLICY. A test file that needs other waits puts this module's view of the policy in
+ * its place, once, at the top of the file (jest hoists it above the imports):
+ *
+ *   jest.mock('../../nodes/shared/retry', () =>
+ *   	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
+ *   );
+ *
+ * then picks the policy with `useRetryPolicy` (every test of a file or describe) or
+ * `setRetryPolicy` (one test). jest gives each test file its own modules: nothing set here
+ * reaches another file.
+ */
+import type * as Retry from '../nodes/shared/retry';
+import type { RetryPolicy } from '../nodes/shared/retry';
+
+export type RetryPolicyModule = typeof import('./retry-policy');
+
+let defaults: RetryPolicy | undefined;
+let current: RetryPolicy | undefined;
+
+/** nodes/shared/retry.ts with RETRY_POLICY reading the policy set here (the product's until set). */
+export function retryModule(): typeof Retry {
+	const actual = jest.requireActual<typeof Retry>('../nodes/shared/retry');
+	const base = actual.RETRY_POLICY;
+	defaults = base;
+	current = base;
+	const view = {} as RetryPolicy;
+	for (const key of Object.keys(base) as Array<keyof RetryPolicy>) {
+		Object.defineProperty(view, key, { enumerable: true, get: () => (current ?? base)[key] });
+	}
+	return { ...actual, RETRY_POLICY: Object.freeze(view) };
+}
+
+/** Runs retry from now on with the product's defaults and `overrides`; returns the policy. */
+export function setRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
+	if (!defaults)
+		throw new Error(
+			'setRetryPolicy: the test file must replace nodes/shared/retry with retryModule() (jest.mock) and load the nodes first; it would change nothing otherwise',
+		);
+	current = Object.freeze({ ...defaults, ...overrides });
+	return current;
+}
+
+/** `overrides` for each test of the file or describe it is called in; the defaults after each. */
+export function useRetryPolicy(overrides: Partial<RetryPolicy>): void {
+	beforeEach(() => setRetryPolicy(overrides));
+	afterEach(() => setRetryPolicy());
+}
