@@ -61,7 +61,7 @@ const CONTENDERS: Contender[] = [
 	{
 		id: 'DsBenchScaleHttp',
 		path: 'bench-scale-http',
-		name: 'HTTP Request, batching 100 per 1000 ms, Retry On Fail',
+		name: 'HTTP Request, 100 per 1000 ms, Retry On Fail',
 		kind: 'httpTuned',
 	},
 ];
