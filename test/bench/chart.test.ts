@@ -52,6 +52,42 @@ describe('bench chart', () => {
 		expect(svg.match(/<text/g)?.length).toBe(svg.match(/<\/text>/g)?.length);
 	});
 
+	test('a 200 s scenario beside a 4 s one: each panel on its own scale, the floor target and the memory said', () => {
+		const both = renderChart(
+			[
+				row({
+					scenario: '10',
+					contender: 'this node, defaults',
+					kind: 'node',
+					value: 4.3,
+					floor: 4.025,
+				}),
+				row({ scenario: '10', contender: 'HTTP Request, tuned', kind: 'httpTuned', value: 4.9 }),
+				row({
+					scenario: '11',
+					contender: 'this node, defaults',
+					kind: 'node',
+					value: 205,
+					floor: 199.025,
+					memoryMb: 380,
+					memoryLimitMb: 490,
+				}),
+				row({ scenario: '11', contender: 'HTTP Request, tuned', kind: 'httpTuned', value: 230 }),
+			],
+			[],
+		);
+		const bars = [...both.matchAll(/<rect x="340" y="[\d.]+" width="([\d.]+)"/g)].map((m) =>
+			Number(m[1]),
+		);
+		// the largest figure of each panel is 430 / 1.12 px wide, whatever its seconds
+		expect(bars[1]).toBeCloseTo(430 / 1.12, 0);
+		expect(bars[3]).toBeCloseTo(430 / 1.12, 0);
+		expect(bars[0]).toBeCloseTo((430 * 4.3) / (4.9 * 1.12), 0);
+		expect(both).toContain('target 4.23');
+		expect(both).toContain('target 208.98');
+		expect(both).toContain('205.00 (n8n +380.0 MB)');
+	});
+
 	test('long captions wrap after a separator', () => {
 		expect(wrap('aaaa; bbbb, cccc dddd', 12)).toEqual(['aaaa; bbbb,', '  cccc dddd']);
 		expect(wrap('short')).toEqual(['short']);

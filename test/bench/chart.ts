@@ -80,8 +80,9 @@ export function renderChart(rows: Row[], runs: string[], against: Kind[] = YARDS
 			const flags = ok
 				? ''
 				: ` — ${r.failed} failed${r.duplicates ? `, ${r.duplicates} twice` : ''}`;
+			const memory = r.memoryMb === undefined ? '' : ` (n8n +${fmt(r.memoryMb, 'MB')} MB)`;
 			parts.push(
-				`<text x="${(BAR_X + w + 5).toFixed(1)}" y="${y + 15}" class="v">${fmt(r.value, info.unit)}${flags}</text>`,
+				`<text x="${(BAR_X + w + 5).toFixed(1)}" y="${y + 15}" class="v">${fmt(r.value, info.unit)}${flags}${memory}</text>`,
 			);
 			y += ROW_H;
 		}

@@ -101,7 +101,7 @@ function memoryWorkflow(id: string, pathName: string, upload: boolean): Workflow
 	};
 }
 
-async function kb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
+export async function kb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
 	const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
 	const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
 	if (!match) throw new Error(`no ${field} for process ${pid}`);

@@ -3,17 +3,20 @@
  * `npm run bench`: this node with default settings side by side in the real n8n of the
  * e2e set-up (scripts/lib/stack.ts: n8n 2.41.1, this package installed as a community
  * package) against n8n's HTTP Request node (defaults and tuned by hand) and a raw `fetch`
- * loop, scenarios 1-5 (side-by-side.ts); then Get Many with Return All (7), the memory of
- * a 10 MB upload in an n8n of its own per binary-data mode (8, memory.ts) and the trigger's
- * signature check (9). `npm run bench:queue` runs scenario 6 in the queue-mode stack
- * (queue.ts). BENCH_ONLY=1,2,... picks scenarios; BENCH_RUNS the runs per contender (3).
+ * loop, scenarios 1-5 (side-by-side.ts); the same batch seconds after an unlimited one (10,
+ * limit-change.ts); Get Many with Return All (7); the trigger's signature check (9); the
+ * scheduled batch at users' size from a CSV (11, scale.ts); then the memory of a 10 MB
+ * upload in an n8n of its own per binary-data mode (8, memory.ts). `npm run bench:queue` runs
+ * scenario 6 in the queue-mode stack (queue.ts). BENCH_ONLY=1,2,... picks scenarios;
+ * BENCH_RUNS the runs per contender (5; scenario 11: 1 unless set); BENCH_SCALE_DOCS the
+ * documents of scenario 11 (10 000).
  * Prints the table, writes docs/benchmarks.json, docs/benchmarks.svg and the table in
  * docs/benchmarks.md (publish.ts), and exits 1 when a target is missed.
  */
 import axios from 'axios';
 import { randomBytes } from 'crypto';
 
-import { type SandboxInfo, Stack, stopOnExit } from '../../scripts/lib/stack';
+import { type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from '../../scripts/lib/stack';
 import { computeSignature, verifySignature } from '../../nodes/DocumentSigningTrigger/signature';
 import { CREDENTIAL_ID, listWorkflow } from './contenders';
 import { MB } from './measure';
@@ -21,13 +24,15 @@ import { latestCallSeconds } from './outcome';
 import { admin } from '../sandbox-admin';
 import { MEMORY_PDF_BYTES, uploadMemory } from './memory';
 import { machine, publish } from './publish';
+import { limitChange } from './limit-change';
 import { queueScenario } from './queue';
+import { Scale, scaleWorkflows } from './scale';
 import { NODE_ONLY, SIDE_SCENARIOS, SideBySide, sideWorkflows } from './side-by-side';
 import { problems, type Row, yardstick } from './verdict';
 
 const LATENCY_MS = 25;
 const LIST_ENVELOPES = 10_000;
-const only = (process.env.BENCH_ONLY ?? '1,2,3,4,5,7,8,9').split(',');
+const only = (process.env.BENCH_ONLY ?? '1,2,3,4,5,10,7,8,9,11').split(',');
 const log = (line: string) => console.error(`[bench] ${line}`);
 const list = listWorkflow('DsBenchList00001', 'bench-list');
 
@@ -55,9 +60,11 @@ async function main(): Promise<void> {
 		// The HTTP Request workflows carry the sandbox's key, known once the sandbox runs:
 		// they are built in the credentials callback, which gets the sandbox first.
 		let side: ReturnType<typeof sideWorkflows> = { workflows: [], ids: new Map() };
+		let scale: WorkflowFixture[] = [];
 		await stack.start({
 			credentials: (sandbox) => {
 				side = sideWorkflows(sandbox);
+				scale = scaleWorkflows(sandbox, stack.filesDir);
 				return [
 					{
 						id: CREDENTIAL_ID,
@@ -72,7 +79,7 @@ async function main(): Promise<void> {
 				];
 			},
 			get workflows() {
-				return [list, ...side.workflows];
+				return [list, ...side.workflows, ...scale];
 			},
 		});
 		const rows: Row[] = [];
@@ -81,8 +88,16 @@ async function main(): Promise<void> {
 			log(`scenario ${scenario.id}`);
 			rows.push(...(await bench.run(scenario)));
 		}
+		if (only.includes('10')) {
+			log('scenario 10');
+			rows.push(...(await limitChange(bench, log)));
+		}
 		if (only.includes('7')) rows.push(...(await listAll(stack, stack.sandbox)));
 		if (only.includes('9')) rows.push(signatureCheck());
+		if (only.includes('11')) {
+			log('scenario 11');
+			rows.push(...(await new Scale(stack, log).run()));
+		}
 		await stack.stop();
 		if (only.includes('8')) rows.push(...(await memoryRows()));
 		exitCode = finish('npm run bench', rows, t0);
@@ -99,7 +114,7 @@ function finish(command: string, rows: Row[], t0: number): number {
 	if (NODE_ONLY) {
 		for (const r of rows)
 			console.log(
-				`${r.scenario} ${r.contender}: ${r.value.toFixed(2)} s (${r.runs?.map((v) => v.toFixed(2)).join(' / ')}), ${r.failed} failed, ${r.rateLimited} 429s`,
+				`${r.scenario} ${r.contender}: ${r.value.toFixed(2)} s (${r.runs?.map((v) => v.toFixed(2)).join(' / ')}), ${r.failed} failed, ${r.duplicates} twice, ${r.rateLimited} 429s${r.note ? `; ${r.note}` : ''}`,
 			);
 		return 0;
 	}

@@ -35,9 +35,9 @@ export const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 export const NODE_ONLY = process.env.BENCH_CONTENDERS === 'node';
 
 /** Items per batch and ms between batches of the HTTP Request node's Batching option; null: no batching. */
-type Batching = [number, number] | null;
+export type Batching = [number, number] | null;
 
-interface Scenario {
+export interface Scenario {
 	id: string;
 	work: 'read' | 'create';
 	faults: Record<string, unknown>;
@@ -45,7 +45,7 @@ interface Scenario {
 	rawGrid: number[];
 }
 
-const LIMITED = { latencyMs: 25, rateLimitPerSecond: 100 };
+export const LIMITED = { latencyMs: 25, rateLimitPerSecond: 100 };
 export const SIDE_SCENARIOS: Scenario[] = [
 	{
 		id: '1',
@@ -101,11 +101,12 @@ export const SIDE_SCENARIOS: Scenario[] = [
 	},
 ];
 
-const pathOf = (work: string, who: 'node' | 'http', batching: Batching = null) =>
+export const pathOf = (work: string, who: 'node' | 'http', batching: Batching = null) =>
 	`bench-${work}-${who}${batching ? `-b${batching[0]}-${batching[1]}` : ''}`;
-const batchingOptions = (b: Batching) =>
+export const batchingOptions = (b: Batching) =>
 	b ? { batching: { batch: { batchSize: b[0], batchInterval: b[1] } } } : {};
-const batchingName = (b: Batching) => (b ? `batching ${b[0]} per ${b[1]} ms` : 'no batching');
+export const batchingName = (b: Batching) =>
+	b ? `batching ${b[0]} per ${b[1]} ms` : 'no batching';
 
 /** Every workflow scenarios 1-5 need (the HTTP Request ones carry the sandbox's key); path -> id. */
 export function sideWorkflows(sandbox: SandboxInfo): {
@@ -141,12 +142,22 @@ export function sideWorkflows(sandbox: SandboxInfo): {
 	return { workflows, ids };
 }
 
-type Measured = Omit<Row, 'scenario' | 'contender' | 'kind'>;
+export type Measured = Omit<Row, 'scenario' | 'contender' | 'kind'>;
+
+/** How a batch starts: after the pace is forgotten (this node's runs by default), or `afterMs` after the batch before. */
+export interface BatchStart {
+	fresh?: boolean;
+	afterMs?: number;
+}
 
 export class SideBySide {
 	private envelopeIds: string[] = [];
-	private lastBatchEnd = 0;
+	/** When the last batch's webhook answered (ms since epoch), and when the batch after it started. */
+	lastBatchEnd = 0;
+	lastBatchStart = 0;
 	private batchNo = 0;
+	/** The tuned HTTP Request point each scenario chose (scenario 10 reuses scenario 2's). */
+	readonly tunedPoints = new Map<string, Batching>();
 
 	constructor(
 		private readonly stack: Stack,
@@ -158,41 +169,37 @@ export class SideBySide {
 		return this.stack.sandbox;
 	}
 
-	async run(scenario: Scenario): Promise<Row[]> {
-		const rows: Row[] = [];
+	/** A reset sandbox, with the envelopes to read when the scenario reads. */
+	async ready(scenario: Scenario): Promise<void> {
 		await admin(this.sandbox).post('/reset');
 		if (scenario.work === 'read') await this.seed();
-		const row = (contender: string, kind: Kind, runs: Measured[], note?: string): Row => {
-			const m = runs.map((r) => r.value);
-			const mid = [...runs].sort((a, b) => a.value - b.value)[Math.floor((runs.length - 1) / 2)];
-			const worst = (key: 'failed' | 'duplicates') => Math.max(...runs.map((r) => r[key]));
-			return {
-				...mid,
-				scenario: scenario.id,
-				contender,
-				kind,
-				value: median(m),
-				runs: m,
-				failed: worst('failed'),
-				duplicates: worst('duplicates'),
-				note: [note, mid.note].filter(Boolean).join('; ') || undefined,
-			};
-		};
+	}
+
+	/**
+	 * Unmeasured runs first: a fresh n8n compiles its code paths over the first thousand
+	 * items or so (the first measured reads were up to 1.6 x slower than the later ones),
+	 * and the contender measured first would pay for it.
+	 */
+	async warmUp(scenario: Scenario): Promise<void> {
+		const node = () => this.n8nBatch(scenario, pathOf(scenario.work, 'node'));
+		const http = () => this.n8nBatch(scenario, pathOf(scenario.work, 'http'));
+		const warmUps = scenario.work === 'read' ? [node, node, node, http] : [node, http];
+		for (const warmUp of warmUps) await warmUp();
+	}
+
+	async run(scenario: Scenario): Promise<Row[]> {
+		const rows: Row[] = [];
+		await this.ready(scenario);
+		const row = (contender: string, kind: Kind, runs: Measured[], note?: string): Row =>
+			rowOf(scenario.id, contender, kind, runs, note);
 		const n8n = (b: Batching | 'node') => () =>
 			this.n8nBatch(
 				scenario,
 				b === 'node' ? pathOf(scenario.work, 'node') : pathOf(scenario.work, 'http', b),
 			);
 
-		// Unmeasured runs first: a fresh n8n compiles its code paths over the first thousand
-		// items or so (the first measured reads were up to 1.6 x slower than the later ones),
-		// and the contender measured first would pay for it. The HTTP Request node's tuned
-		// point runs after its whole grid.
-		const warmUps =
-			scenario.work === 'read'
-				? [n8n('node'), n8n('node'), n8n('node'), n8n(null)]
-				: [n8n('node'), n8n(null)];
-		for (const warmUp of warmUps) await warmUp();
+		// The HTTP Request node's tuned point runs after its whole grid.
+		await this.warmUp(scenario);
 		if (NODE_ONLY) {
 			rows.push(row('this node, defaults', 'node', await this.repeat(n8n('node'), [])));
 			return rows;
@@ -225,6 +232,7 @@ export class SideBySide {
 		rows.push(row('this node, defaults', 'node', lanes.node));
 		rows.push(row('HTTP Request, defaults', 'httpDefault', lanes.defaults));
 		const http = tuned.result();
+		this.tunedPoints.set(scenario.id, http.best);
 		rows.push(
 			row(
 				`HTTP Request, ${batchingName(http.best)}`,
@@ -252,7 +260,7 @@ export class SideBySide {
 	}
 
 	/** Each grid point once (the calibration). */
-	private async calibration<T>(
+	async calibration<T>(
 		grid: T[],
 		once: (point: T) => Promise<Measured>,
 		name: (point: T) => string,
@@ -299,15 +307,19 @@ export class SideBySide {
 	 * batch before is forgotten (RATE_POLICY.rememberMs idle), so every run starts as a
 	 * scheduled batch does, not from what the previous run (or scenario) taught it.
 	 */
-	private async prepare(scenario: Scenario, fresh = false): Promise<number> {
-		if (fresh) await untilPaceForgotten(this.lastBatchEnd);
+	private async prepare(scenario: Scenario, start: BatchStart): Promise<number> {
+		if (start.fresh) await untilPaceForgotten(this.lastBatchEnd);
 		if (scenario.work === 'create') {
 			await admin(this.sandbox).post('/reset');
 			await prepareExampleData(this.stack);
 		}
 		await admin(this.sandbox).post('/faults', scenario.faults);
+		const from = scenario.work === 'create' ? 0 : await logged(this.sandbox);
+		if (start.afterMs !== undefined)
+			await sleep(Math.max(0, this.lastBatchEnd + start.afterMs - Date.now()));
 		await sleep(1000 - (Date.now() % 1000) + 5);
-		return scenario.work === 'create' ? 0 : await logged(this.sandbox);
+		this.lastBatchStart = Date.now();
+		return from;
 	}
 
 	private items(scenario: Scenario): Array<Record<string, string>> {
@@ -317,8 +329,13 @@ export class SideBySide {
 			: Array.from({ length: ITEMS }, (_, n) => ({ title: `Bench ${batch} ${n}` }));
 	}
 
-	private async n8nBatch(scenario: Scenario, path: string): Promise<Measured> {
-		const from = await this.prepare(scenario, path === pathOf(scenario.work, 'node'));
+	/** One batch of the workflow at `path`; by default this node's batches start with the pace forgotten. */
+	async n8nBatch(
+		scenario: Scenario,
+		path: string,
+		start: BatchStart = { fresh: path === pathOf(scenario.work, 'node') },
+	): Promise<Measured> {
+		const from = await this.prepare(scenario, start);
 		const t0 = performance.now();
 		const answer = await axios.post(
 			`${this.stack.n8nUrl}/webhook/${path}`,
@@ -357,7 +374,7 @@ export class SideBySide {
 
 	/** The raw loop: `concurrency` workers over the items; 429 and 503 wait their Retry-After and go again. */
 	private async rawBatch(scenario: Scenario, concurrency: number): Promise<Measured> {
-		const from = await this.prepare(scenario);
+		const from = await this.prepare(scenario, {});
 		const { baseUrl, apiKey } = this.sandbox;
 		const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
 		const call = async (
@@ -402,15 +419,39 @@ export class SideBySide {
 	}
 }
 
+/** A contender's row: the median of its runs (the median run's counts), the worst failed and twice. */
+export function rowOf(
+	scenario: string,
+	contender: string,
+	kind: Kind,
+	runs: Measured[],
+	note?: string,
+): Row {
+	const m = runs.map((r) => r.value);
+	const mid = [...runs].sort((a, b) => a.value - b.value)[Math.floor((runs.length - 1) / 2)];
+	const worst = (key: 'failed' | 'duplicates') => Math.max(...runs.map((r) => r[key]));
+	return {
+		...mid,
+		scenario,
+		contender,
+		kind,
+		value: median(m),
+		runs: m,
+		failed: worst('failed'),
+		duplicates: worst('duplicates'),
+		note: [note, mid.note].filter(Boolean).join('; ') || undefined,
+	};
+}
+
 /** Items a run lost or created twice. */
 const lost = (m: Measured) => m.failed + m.duplicates;
-const dirty = (m: Measured) => lost(m) > 0;
+export const dirty = (m: Measured) => lost(m) > 0;
 /** A contender runs again until it has RUNS runs; one that lost items is not run again (it cannot be the yardstick). */
-const wantsMore = (runs: Measured[]) => runs.length < RUNS && !runs.some(dirty);
+export const wantsMore = (runs: Measured[]) => runs.length < RUNS && !runs.some(dirty);
 const said = (m: Measured) =>
 	`${m.value.toFixed(2)} s${dirty(m) ? ` (${m.failed} failed, ${m.duplicates} twice)` : ''}`;
 
-interface Calibration<T> {
+export interface Calibration<T> {
 	first: Array<{ point: T; m: Measured }>;
 	searched: string[];
 }

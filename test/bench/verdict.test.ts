@@ -1,4 +1,12 @@
-import { markdownTable, median, mergeRows, problems, type Row, targetOf } from './verdict';
+import {
+	markdownTable,
+	median,
+	mergeRows,
+	problems,
+	rateFloorS,
+	type Row,
+	targetOf,
+} from './verdict';
 
 const row = (over: Partial<Row>): Row => ({
 	scenario: '1',
@@ -54,6 +62,35 @@ describe('bench targets', () => {
 			row({ scenario: '9', contender: 'this node', kind: 'node', value: 0.05, limit: 0.1 }),
 		];
 		expect(problems(rows)).toEqual(['6: this node 16.00 s, over the target 15.00 s (fixed limit)']);
+	});
+
+	test('scenarios 10 and 11: 1.05 x the rate floor of the row, computed from requests, rate and round trip; memory bounded', () => {
+		expect(rateFloorS(500, 100, 25)).toBeCloseTo(4.025, 6);
+		expect(rateFloorS(20_000, 100, 25)).toBeCloseTo(199.025, 6);
+		expect(rateFloorS(501, 100, 25)).toBeCloseTo(5.025, 6);
+		const rows = [
+			row({ scenario: '10', contender: 'this node', kind: 'node', value: 4.2, floor: 4.025 }),
+			row({ scenario: '10', contender: 'HTTP', kind: 'httpTuned', value: 3 }), // not the yardstick here
+			row({
+				scenario: '11',
+				contender: 'this node',
+				kind: 'node',
+				value: 210,
+				floor: 199.025,
+				memoryMb: 500,
+				memoryLimitMb: 490,
+			}),
+		];
+		expect(targetOf(rows, '10')).toEqual({
+			limit: 1.05 * 4.025,
+			against: '1.05 x the rate floor 4.03 s',
+		});
+		expect(problems(rows)).toEqual([
+			"11: this node grew n8n's peak RSS by 500.0 MB, over the bound 490.0 MB",
+			'11: this node 210.00 s, over the target 208.98 s (1.05 x the rate floor 199.03 s)',
+		]);
+		expect(markdownTable(rows)).toContain("n8n's peak RSS +500.0 MB (bound 490.0 MB)");
+		expect(mergeRows([], [rows[2], rows[0]]).map((r) => r.scenario)).toEqual(['10', '11']);
 	});
 
 	test('nothing to compare with: no target, only the clean check', () => {

@@ -8,11 +8,11 @@
 export type Kind = 'node' | 'httpDefault' | 'httpTuned' | 'raw' | 'other';
 
 export interface Row {
-	/** '1' to '9' (see SCENARIOS). */
+	/** '1' to '11' (see SCENARIOS). */
 	scenario: string;
 	contender: string;
 	kind: Kind;
-	/** The figure: seconds (scenarios 1-7), MB (8) or ms per call (9). */
+	/** The figure: seconds (scenarios 1-7, 10, 11), MB (8) or ms per call (9). */
 	value: number;
 	/** Every measured run's figure when there were several (value is their median). */
 	runs?: number[];
@@ -23,13 +23,21 @@ export interface Row {
 	requests: number;
 	/** A fixed limit for this row's figure (scenarios 6, 8, 9: floor x 1.5, 2 x the file, 0.1 ms). */
 	limit?: number;
+	/** The rate floor of the row's batch in seconds (rateFloorS; 10, 11): the target is the scenario's factor x this. */
+	floor?: number;
+	/** What n8n's peak RSS grew by during the run, MB (11), and the most it may. */
+	memoryMb?: number;
+	memoryLimitMb?: number;
 	note?: string;
 }
 
 export interface ScenarioInfo {
 	title: string;
 	unit: 's' | 'MB' | 'ms';
-	/** Side by side (1-5): this node's defaults at most `factor` x the best other contender that ends clean; 7: x the raw loop. */
+	/**
+	 * Side by side (1-5): this node's defaults at most `factor` x the best other contender that
+	 * ends clean; 7: x the raw loop; rows with a `floor` (10, 11): x that floor.
+	 */
 	factor?: number;
 }
 
@@ -51,7 +59,29 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
 	'7': { title: 'Get Many, Return All, 10 000 envelopes', unit: 's', factor: 1.2 },
 	'8': { title: "memory: MB a 10 MB upload adds to n8n's peak", unit: 'MB' },
 	'9': { title: 'trigger signature check, 64 KB', unit: 'ms' },
+	'10': {
+		title: '500 reads at 100 requests/s, seconds after 500 without a limit',
+		unit: 's',
+		factor: 1.05,
+	},
+	'11': {
+		title: "documents from a CSV, created and sent at 100 requests/s (users' size)",
+		unit: 's',
+		factor: 1.05,
+	},
 };
+
+/**
+ * The least time `requests` can take at `perSecond` requests per window of a whole second,
+ * the first sent at a window's start: the last window's requests go ceil(requests /
+ * perSecond) - 1 windows after the first, and their answers take one round trip. 500 reads
+ * at 100/s with 25 ms latency: 4 windows later plus 25 ms, 4.025 s; 20 000 requests: 199.025 s.
+ * Requests that depend on an earlier answer (a send after its create) add nothing as long as
+ * the last window still holds both.
+ */
+export function rateFloorS(requests: number, perSecond: number, roundTripMs: number): number {
+	return Math.ceil(requests / perSecond) - 1 + roundTripMs / 1000;
+}
 
 /**
  * The contenders this node's defaults are held against in scenarios 1-5: the best of n8n's
@@ -91,6 +121,11 @@ export function targetOf(
 	if (!node) return undefined;
 	if (node.limit !== undefined) return { limit: node.limit, against: 'fixed limit' };
 	const factor = SCENARIOS[scenario]?.factor;
+	if (node.floor !== undefined && factor)
+		return {
+			limit: factor * node.floor,
+			against: `${factor} x the rate floor ${fmt(node.floor, 's')} s`,
+		};
 	// Return All (7) has only the raw paging loop to compare with.
 	const others = mine.filter(
 		(r) => (scenario === '7' ? r.kind === 'raw' : yardstick.includes(r.kind)) && clean(r),
@@ -111,6 +146,11 @@ export function problems(rows: Row[], against: Kind[] = YARDSTICK): string[] {
 				out.push(
 					`${scenario}: ${node.contender} ended with ${node.failed} items failed and ${node.duplicates} created twice`,
 				);
+			if (node.memoryMb !== undefined && node.memoryLimitMb !== undefined)
+				if (node.memoryMb > node.memoryLimitMb)
+					out.push(
+						`${scenario}: ${node.contender} grew n8n's peak RSS by ${fmt(node.memoryMb, 'MB')} MB, over the bound ${fmt(node.memoryLimitMb, 'MB')} MB`,
+					);
 			const target = targetOf(rows, scenario, against);
 			if (target && node.value > target.limit) {
 				out.push(
@@ -120,6 +160,13 @@ export function problems(rows: Row[], against: Kind[] = YARDSTICK): string[] {
 		}
 	}
 	return out;
+}
+
+/** n8n's peak RSS growth of a row, with its bound when it has one (empty when not measured). */
+export function memoryText(r: Row): string {
+	if (r.memoryMb === undefined) return '';
+	const bound = r.memoryLimitMb === undefined ? '' : ` (bound ${fmt(r.memoryLimitMb, 'MB')} MB)`;
+	return `n8n's peak RSS +${fmt(r.memoryMb, 'MB')} MB${bound}`;
 }
 
 export function fmt(value: number, unit: string): string {
@@ -143,7 +190,7 @@ export function markdownTable(rows: Row[], against: Kind[] = YARDSTICK): string 
 		const xRaw = raw && r !== raw ? (r.value / raw.value).toFixed(2) : '';
 		const runs =
 			r.runs && r.runs.length > 1 ? `median of ${r.runs.map((v) => fmt(v, unit)).join(' / ')}` : '';
-		const note = [runs, r.note].filter(Boolean).join('; ');
+		const note = [runs, memoryText(r), r.note].filter(Boolean).join('; ');
 		lines.push(
 			`| ${r.scenario} ${info?.title ?? ''} | ${r.contender} | ${fmt(r.value, unit)} ${unit} | ${verdict} | ${xRaw} | ${r.failed} | ${r.duplicates} | ${r.rateLimited} | ${r.serverErrors} | ${r.requests || ''} | ${note} |`,
 		);
