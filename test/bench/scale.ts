@@ -21,7 +21,8 @@ import { type SandboxInfo, sleep, type Stack, type WorkflowFixture } from '../..
 import { httpTemplateWorkflow, packageTemplateWorkflow } from './contenders';
 import { MB } from './measure';
 import { kb } from './memory';
-import { admin, callSeconds, logged, outcome, timeline, untilPaceForgotten } from './outcome';
+import { admin } from '../sandbox-admin';
+import { callSeconds, logged, outcome, timeline, untilPaceForgotten } from './outcome';
 import {
 	batchingOptions,
 	LIMITED,
