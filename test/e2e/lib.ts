@@ -315,3 +315,33 @@ export async function runManually(
 	);
 	return { id, execution };
 }
+
+/**
+ * The Status Trigger's polls as the sandbox saw them: first-page reads of the envelope list
+ * with `status` (undefined: the list without a status filter, as Recipient Acted reads it).
+ * `next(after)` waits for the poll after the `after`th and returns the count then.
+ */
+export function statusPolls(sandbox: AxiosInstance, status: string | undefined) {
+	const count = async (): Promise<number> => {
+		const items = (await sandbox.get('/requests')).data.items as Array<{
+			method: string;
+			path: string;
+			query: Record<string, string>;
+		}>;
+		return items.filter(
+			(r) =>
+				r.method === 'GET' &&
+				r.path.endsWith('/envelopes') &&
+				r.query.status === status &&
+				r.query.page === '1',
+		).length;
+	};
+	const next = async (after: number): Promise<number> =>
+		await waitFor(
+			'the next poll of the status trigger',
+			async () => ((await count()) > after ? await count() : undefined),
+			75_000,
+			300,
+		);
+	return { count, next };
+}

@@ -11,7 +11,7 @@ import { existsSync, promises as fs } from 'fs';
 import path from 'path';
 import { PDFDocument } from 'pdf-lib';
 
-import { sleep, waitFor } from '../../../scripts/lib/stack';
+import { sleep } from '../../../scripts/lib/stack';
 import {
 	check,
 	type E2eContext,
@@ -20,6 +20,7 @@ import {
 	expect,
 	expectEqual,
 	log,
+	statusPolls,
 	makePdf,
 	output,
 	runManually,
@@ -79,30 +80,8 @@ export default async function suite({
 		return ids;
 	}
 
-	/** Polls so far: the trigger's first-page reads of the completed list. */
-	async function polls(): Promise<number> {
-		const items = (await sandbox.get('/requests')).data.items as Array<{
-			method: string;
-			path: string;
-			query: Record<string, string>;
-		}>;
-		return items.filter(
-			(r) =>
-				r.method === 'GET' &&
-				r.path.endsWith('/envelopes') &&
-				r.query.status === 'completed' &&
-				r.query.page === '1',
-		).length;
-	}
-
-	async function nextPoll(after: number): Promise<number> {
-		return await waitFor(
-			'the next poll of the status trigger',
-			async () => ((await polls()) > after ? await polls() : undefined),
-			75_000,
-			500,
-		);
-	}
+	// The trigger's first-page reads of the completed list.
+	const { count: polls, next: nextPoll } = statusPolls(sandbox, 'completed');
 
 	/** Envelope ids each finished execution of the workflow started with. */
 	async function started(

@@ -7,7 +7,6 @@
  */
 import axios from 'axios';
 
-import { waitFor } from '../../../scripts/lib/stack';
 import {
 	check,
 	type E2eContext,
@@ -17,6 +16,7 @@ import {
 	expect,
 	expectEqual,
 	log,
+	statusPolls,
 	makePdf,
 	output,
 } from '../lib';
@@ -66,29 +66,8 @@ export default async function suite({
 		expectEqual(signed.status, 200, `${what} (${JSON.stringify(signed.data).slice(0, 200)})`);
 	}
 
-	/** Polls so far: the trigger's first-page reads of the whole envelope list. */
-	async function polls(): Promise<number> {
-		const items = (await sandbox.get('/requests')).data.items as Array<{
-			method: string;
-			path: string;
-			query: Record<string, string>;
-		}>;
-		return items.filter(
-			(r) =>
-				r.method === 'GET' &&
-				r.path.endsWith('/envelopes') &&
-				r.query.status === undefined &&
-				r.query.page === '1',
-		).length;
-	}
-	async function nextPoll(after: number): Promise<number> {
-		return await waitFor(
-			'the next poll of the trigger',
-			async () => ((await polls()) > after ? await polls() : undefined),
-			60_000,
-			300,
-		);
-	}
+	// The trigger's first-page reads of the whole envelope list.
+	const { count: polls, next: nextPoll } = statusPolls(sandbox, undefined);
 
 	await check(
 		'recipient acted in n8n: 3 sequential signatures start 3 runs with the right recipient each, a decline starts one "other" run, a restart loses and repeats nothing',
