@@ -85,8 +85,10 @@ const limitDefaults = {
 	/** Answers after which the fastest round trip is measured again (the service may have slowed for good). */
 	rttResetAnswers: 2000,
 	/**
-	 * Idle this long (nothing in flight), the next request starts slow start again from
-	 * `initial` (TCP's restart after idle): the service may refuse now what it took before.
+	 * Idle this long (nothing in flight), the next request starts slow start again, from the
+	 * limit halved for every such spell of idle, not below `initial` (TCP's congestion window
+	 * validation, RFC 2861): the service may refuse now what it took before, and what it took
+	 * seconds ago is a better first guess than a cold start.
 	 */
 	restartAfterIdleMs: 1000,
 };
@@ -153,8 +155,8 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 	/** Takes a place; while the limit is used up, waits behind the items that came first. */
 	async acquire(signal?: AbortSignal): Promise<void> {
 		throwIfStopped(signal);
-		if (this.inflight === 0 && this.clock.now() - this.idleSince >= this.policy.restartAfterIdleMs)
-			this.restart();
+		const idleMs = this.clock.now() - this.idleSince;
+		if (this.inflight === 0 && idleMs >= this.policy.restartAfterIdleMs) this.restart(idleMs);
 		this.slowStartFrom ??= this.clock.now();
 		if (
 			this.fastest === undefined &&
@@ -232,9 +234,13 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 		});
 	}
 
-	/** Slow start again from at most `initial`, by answers (the fastest round trip is kept). */
-	private restart(): void {
-		this.value = this.slowStartBase = Math.min(this.limit, this.policy.initial);
+	/**
+	 * Slow start again from the limit halved per restartAfterIdleMs idle (RFC 2861), by
+	 * answers: the fastest round trip is kept, so the ramp is not blind.
+	 */
+	private restart(idleMs: number): void {
+		const halved = this.limit / 2 ** (idleMs / this.policy.restartAfterIdleMs);
+		this.value = this.slowStartBase = Math.max(Math.min(this.limit, this.policy.initial), halved);
 		this.slowStart = true;
 		this.slowStartFrom = undefined;
 		this.recent.length = 0;

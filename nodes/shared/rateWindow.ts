@@ -11,8 +11,6 @@ const rateDefaults = {
 	marginMs: 5,
 	/** Fewest accepted requests in a window from which a count is learned. */
 	minSample: 10,
-	/** Share taken off the count by a 429 once it is known (at most once per window). */
-	cut: 0.1,
 	/**
 	 * After windows without a 429, the count grows by this share (a service may allow more
 	 * now: another worker with the key is done, a higher plan); each raise that holds is
@@ -70,8 +68,6 @@ export class RateWindow {
 	private probeStep: number;
 	/** Fastest round trip of an accepted request, ms. */
 	private fastestRtt: number | undefined;
-	/** Set when the service refused a start nextSlot allowed by the early estimate of its count. */
-	private countsLate = false;
 	/** When a paced 429 last lowered the count. */
 	private lastCut = -Infinity;
 	/** The refused request the count was learned from. */
@@ -94,12 +90,13 @@ export class RateWindow {
 	 * The earliest start the window allows now (`now` itself when free); undefined while it
 	 * waits for the answer that decides it. A request may start a window's length after the
 	 * service counted the request `count` starts earlier, so that no window of the service
-	 * holds more than `count` of them. When it counted it is known only from our side:
-	 * - at first, its answer less the fastest round trip: the part of a round trip every
-	 *   request takes is taken as spent after the count (a service counts a request when it
-	 *   arrives); what this one took beyond the fastest may have been spent before;
-	 * - after a 429 that rule let through (`countsLate`), its answer: however late either is
-	 *   sent or arrives, the service counted it before it answered.
+	 * holds more than `count` of them. When it counted is known only from our side: its
+	 * answer less the fastest round trip. The part of a round trip every request takes is
+	 * taken as spent after the count (a service counts a request when it arrives); what this
+	 * one took beyond the fastest may have been spent before. A service that counts a request
+	 * only once it has done the work is covered too: the fastest round trip holds that work,
+	 * so the next start is still a window after the count. Pacing by the answer itself would
+	 * lengthen every window by a round trip (5 % at 50 ms).
 	 */
 	nextSlot(now: number): number | undefined {
 		const decisive = this.decisive();
@@ -108,8 +105,7 @@ export class RateWindow {
 		const answeredAt =
 			decisive.answeredAt ?? (now - decisive.at >= this.windowMs ? now : undefined);
 		if (answeredAt === undefined) return undefined;
-		const early =
-			!this.countsLate && decisive.answeredAt !== undefined && this.fastestRtt !== undefined;
+		const early = decisive.answeredAt !== undefined && this.fastestRtt !== undefined;
 		const countedAt = early ? Math.max(decisive.at, answeredAt - this.fastestRtt!) : answeredAt;
 		return Math.max(now, countedAt + this.windowMs + this.policy.marginMs);
 	}
@@ -201,6 +197,23 @@ export class RateWindow {
 		if (after > 0 && after <= this.windowMs / 10) this.count++;
 	}
 
+	/** Requests not refused that the service counted in the window before `ticket` reached it, as nextSlot estimates when. */
+	private countedBefore(ticket: Ticket): number {
+		const countedAt = (t: Ticket) =>
+			t.answeredAt !== undefined && this.fastestRtt !== undefined
+				? Math.max(t.at, t.answeredAt - this.fastestRtt)
+				: t.at;
+		return this.sends.filter(
+			(t) => !t.refused && t.at <= ticket.at && countedAt(t) > ticket.at - this.windowMs,
+		).length;
+	}
+
+	/** Requests started in the window before `ticket` and not refused (answered or on their way back). */
+	private acceptedBefore(ticket: Ticket, windowMs = this.windowMs): number {
+		return this.sends.filter((t) => t.at > ticket.at - windowMs && t.at <= ticket.at && !t.refused)
+			.length;
+	}
+
 	/**
 	 * The service answered 429 to `ticket`: learn its count per window; before a count is
 	 * known, every request pauses for Retry-After. Returns whether a count was learned.
@@ -225,16 +238,13 @@ export class RateWindow {
 						2 * this.probeAfterWindows,
 					);
 					this.lastCut = now;
-				} else if (!this.countsLate && this.fastestRtt !== undefined) {
-					// Paced by the early estimate of when the service counts: it counts later; from
-					// now on by the answers, at the same count.
-					this.countsLate = true;
-					this.lastCut = now;
-				} else if (now - this.lastCut >= this.windowMs) {
-					// It allows less now (another worker with the key, a lower plan): 10 % less,
-					// once per window (the 429s of one window are one event; one less per 429 let a
-					// worker sharing the key with another fall to nothing).
-					this.count = Math.max(1, this.count - Math.max(1, this.count * this.policy.cut));
+				} else {
+					// It allows fewer than the count: the first count was read across two of its
+					// windows (a fixed-window service lets a burst across its boundary hold up to twice
+					// its count), or it allows less now (another worker with the key, a lower plan).
+					// What it accepted in the window before this request is what it allows: at most
+					// that, and at least one less. The 429s of one window are one event (lastCut).
+					this.count = Math.max(1, Math.min(this.count - 1, this.countedBefore(ticket)));
 					this.lastCut = now;
 				}
 				this.beforeProbe = undefined;
@@ -253,10 +263,7 @@ export class RateWindow {
 		// counted them ahead of it), answered or still on their way back.
 		// A 429 to a request sent before the last pause only lengthens it.
 		const current = ticket.epoch === this.epoch;
-		const accepted = current
-			? this.sends.filter((t) => t.at > ticket.at - windowMs && t.at <= ticket.at && !t.refused)
-					.length
-			: 0;
+		const accepted = current ? this.acceptedBefore(ticket, windowMs) : 0;
 		const learned = accepted >= this.policy.minSample;
 		if (learned) {
 			this.count = accepted;

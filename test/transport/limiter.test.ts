@@ -242,7 +242,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(unanswered.nextSlot(1100)).toBe(1100 + 1000 + RATE_POLICY.marginMs); // a lost answer
 	});
 
-	it('a 429 at the learned count lowers it by 10 %, once per window, without pausing the other requests', () => {
+	it('a 429 at the learned count lowers it to what the service accepted in the window before, once per window, without pausing the other requests', () => {
 		const window = new RateWindow();
 		for (let k = 0; k < 50; k++) send(window, k);
 		const first = send(window, 60);
@@ -270,13 +270,18 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const sent = Array.from({ length: 48 }, () => send(window, 1081));
 		const generation = window.generation;
 		window.refused(sent[47], 1000, sent[47].at + 5);
-		expect(window.count).toBeCloseTo(48 * 0.9);
+		expect(window.count).toBe(47);
 		window.refused(sent[46], 1000, sent[47].at + 6); // the same window: one event
-		expect(window.count).toBeCloseTo(48 * 0.9);
+		expect(window.count).toBe(47);
 		expect(window.generation).toBe(generation); // slots already reserved stay
+		// a window on, it allows 30 (another worker with the key): the 31st is refused, and the
+		// count is what the service took in the window before it, not 10 % or one less
+		const next = Array.from({ length: 31 }, () => send(window, 2200));
+		window.refused(next[30], 1000, next[30].at + 5);
+		expect(window.count).toBe(30);
 	});
 
-	it('with answers seen, a start waits for the count a window after the decisive request reached the service: its answer less the fastest round trip; a 429 that lets through switches to its answer, without a cut', () => {
+	it('with answers seen, a start waits for the count a window after the decisive request reached the service: its answer less the fastest round trip, also after a 429', () => {
 		const window = new RateWindow();
 		const answered = (at: number, rtt: number, refused = false): Ticket => {
 			const ticket = send(window, at, rtt);
@@ -291,15 +296,17 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(answered(21, 30).at).toBe(first.at + 5 + 1000 + RATE_POLICY.marginMs);
 		// the second was the fastest: a window after its start
 		expect(answered(21, 30).at).toBe(1 + 1000 + RATE_POLICY.marginMs);
-		// the service refuses one of these: it counts later than that; same count, slots by the answers now
+		// the service refuses the third: the count is what it counted in the window before, by
+		// the same estimate (the 12 of the first window answered in 60 ms, counted 35 ms after
+		// their start, still in it, and the 2 above), and the slots stay by the answers less
+		// the fastest round trip: pacing by the answers would add a round trip to every window
 		const third = answered(21, 30, true);
 		window.refused(third, 1000, third.at + 2);
-		expect(window.count).toBe(20);
-		expect(window.nextSlot(third.at + 3)).toBe(2 + 60 + 1000 + RATE_POLICY.marginMs);
-		// and a 429 a window later is a cut
-		const fourth = answered(third.at + 1100, 30, true);
-		window.refused(fourth, 1000, fourth.at + 1);
-		expect(window.count).toBe(18);
+		expect(window.count).toBe(14);
+		const decisive = window.sends.filter((t) => !t.refused).slice(-14)[0];
+		expect(window.nextSlot(third.at + 3)).toBe(
+			decisive.answeredAt! - 25 + 1000 + RATE_POLICY.marginMs,
+		);
 	});
 
 	it('raises that hold grow twice as large each time: a worker whose partner on the key is done reclaims the whole limit within a few windows', () => {
@@ -361,10 +368,10 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(burst.length).toBeGreaterThan(1);
 		for (const ticket of burst) window.refused(ticket, 1000, planned[100].at + 21);
 		expect(window.count).toBe(100);
-		// A 429 to a request sent after it is news: the service counts later than estimated.
+		// A 429 to a request sent after it is news: the service allows fewer, one less at least.
 		const later = planned.find((t) => t.at > planned[100].at + 21)!;
 		window.refused(later, 1000, later.at + 20);
-		expect(window.count).toBe(100);
+		expect(window.count).toBe(99);
 		expect(window.nextSlot(later.at + 21)).toBeGreaterThan(later.at + 21);
 	});
 });
