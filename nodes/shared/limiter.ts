@@ -164,6 +164,7 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 		) {
 			this.lastYield = this.clock.now(); // one turn given per interval, however many start at once
 			await this.clock.sleep(0, signal);
+			this.stalled(this.clock.now() - this.lastYield);
 		}
 		if (this.queue.length === 0 && this.inflight < this.limit) {
 			this.take();
@@ -202,10 +203,25 @@ export class AdaptiveLimit implements ConcurrencyLimit {
 			this.slowStartFrom +
 			this.policy.doublingMs * Math.log2((this.inflight + 1) / this.slowStartBase);
 		this.growing = true;
-		void this.clock.sleep(Math.max(1, Math.ceil(at - this.clock.now()))).then(() => {
+		const wait = Math.max(1, Math.ceil(at - this.clock.now()));
+		const due = this.clock.now() + wait;
+		void this.clock.sleep(wait).then(() => {
 			this.growing = false;
+			this.stalled(this.clock.now() - due);
 			this.grant();
 		});
+	}
+
+	/**
+	 * A timer fired `lateMs` late: n8n was busy (saving the execution before, a garbage
+	 * collection). Before the first answer that time is not time the service had to answer
+	 * in (the first requests may not even have left), so the clock's ramp leaves it out;
+	 * otherwise one busy spell lets the ramp reach blindMax and start the whole batch before
+	 * the first answer (or 429) is read.
+	 */
+	private stalled(lateMs: number): void {
+		if (lateMs > 0 && this.fastest === undefined && this.slowStartFrom !== undefined)
+			this.slowStartFrom += lateMs;
 	}
 
 	/**

@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Starts test/bench/sandbox-process.ts as a child process and talks to it: the API with
- * the sandbox's key (for seeding), the admin routes (reset, faults, request log) and the
- * per-request timings.
+ * the sandbox's key (for seeding), the admin routes (reset, faults, request log; through
+ * test/sandbox-admin.ts) and the per-request timings.
  */
 import axios from 'axios';
 import { spawn, type ChildProcess } from 'child_process';
@@ -11,6 +11,7 @@ import * as path from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { SandboxRequest } from '../harness';
+import { admin, adminPost } from '../sandbox-admin';
 import type { RequestTiming } from './sandbox-process';
 
 export interface RemoteSandbox {
@@ -91,10 +92,10 @@ export async function startRemoteSandbox(): Promise<RemoteSandbox> {
 		pid: child.pid!,
 		raw,
 		api: (method, p, body) => call(method, `${info.baseUrl}${p}`, body, true),
-		reset: async () => void (await call('POST', `${info.origin}/__sandbox/reset`)),
-		fault: async (spec) => void (await call('POST', `${info.origin}/__sandbox/faults`, spec)),
+		reset: async () => void (await adminPost(info, 'reset', {})),
+		fault: async (spec) => void (await adminPost(info, 'faults', spec)),
 		requests: async () =>
-			(await call<{ items: SandboxRequest[] }>('GET', `${info.origin}/__sandbox/requests`)).items,
+			((await admin(info).get('/requests')).data as { items: SandboxRequest[] }).items,
 		timings: async () =>
 			(await call<{ items: RequestTiming[] }>('GET', `${info.origin}/__bench/timings`)).items,
 		clearTimings: async () => void (await call('POST', `${info.origin}/__bench/timings/clear`)),

@@ -31,6 +31,7 @@ import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n
 
 import { forgetLearnedPaces } from '../../nodes/shared/rate';
 import { startSandbox } from '../sandbox/server';
+import { admin, adminPost } from '../sandbox-admin';
 import { executionDataStartingAt, harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
 import { addNodeType, nodeTypes, registerSeed, SEED_NODE_TYPE, type SeedItem } from './node-types';
@@ -252,13 +253,12 @@ export async function startHarness(
 
 	/** The sandbox's request log (API and storage requests, oldest first; never the key). */
 	async function requests(): Promise<SandboxRequest[]> {
-		const response = await fetch(`${sandbox.origin}/__sandbox/requests`);
-		return ((await response.json()) as { items: SandboxRequest[] }).items;
+		return ((await admin(sandbox).get('/requests')).data as { items: SandboxRequest[] }).items;
 	}
 
 	/** Resets the sandbox: data, request log and faults (the keys stay). */
 	async function reset(): Promise<void> {
-		await fetch(`${sandbox.origin}/__sandbox/reset`, { method: 'POST' });
+		await adminPost(sandbox, 'reset', {});
 		// A new sandbox has new limits: no pace learned from an earlier case's 429s.
 		forgetLearnedPaces();
 	}
@@ -282,13 +282,7 @@ export async function startHarness(
 
 	/** Injects faults (the sandbox's faults body: failures, connectionReset, malformedJson, timeout, ...); `{}` clears them. */
 	async function fault(spec: IDataObject): Promise<void> {
-		const response = await fetch(`${sandbox.origin}/__sandbox/faults`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(spec),
-		});
-		if (!response.ok)
-			throw new Error(`fault rejected: ${response.status} ${await response.text()}`);
+		await adminPost(sandbox, 'faults', spec);
 	}
 
 	return { sandbox, run, api, requests, reset, fault, close: async () => await sandbox.close() };

@@ -47,6 +47,12 @@ export class FakeClock implements Clock {
 		return this.timers.length;
 	}
 
+	/** The process busy for `ms`: the clock moves on, and the timers due meanwhile fire late, at its end. */
+	async stall(ms: number): Promise<void> {
+		this.current += ms;
+		await this.advance(0);
+	}
+
 	/** Moves the clock `ms` forward, firing the timers due on the way, each at its time. */
 	async advance(ms: number): Promise<void> {
 		const until = this.current + ms;

@@ -52,6 +52,26 @@ describe('AdaptiveLimit: slow start', () => {
 		expect(l.limit.limit).toBe(LIMIT_POLICY.blindMax); // the clock stops at blindMax before an answer
 	});
 
+	it('a busy spell of n8n before the first answer does not count as ramp time: the limit stays where it was, not blindMax', async () => {
+		const l = limiterAt();
+		await l.fill(10);
+		// the next item waits for the place the clock adds next (a timer) ...
+		const waiting = l.limit.acquire();
+		// ... and n8n is busy for 300 ms (saving the execution before): 10 doublings by the clock
+		await l.clock.stall(300);
+		await waiting;
+		expect(l.limit.limit).toBeLessThanOrEqual(2 * LIMIT_POLICY.initial);
+		// a yield that comes back late is left out too
+		const l2 = limiterAt();
+		const first = l2.limit.acquire(); // gives way to the event loop first
+		await l2.clock.stall(300);
+		await first;
+		expect(l2.limit.limit).toBe(LIMIT_POLICY.initial);
+		// time that passes with timers firing on time still ramps
+		await l2.tick(3 * LIMIT_POLICY.doublingMs);
+		expect(l2.limit.limit).toBe(8 * LIMIT_POLICY.initial);
+	});
+
 	it('clearly slower answers end slow start at what was handled without a queue (Vegas); one late answer among fast ones does not', async () => {
 		const l = limiterAt();
 		await l.fill(10);
