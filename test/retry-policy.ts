@@ -14,33 +14,26 @@
  */
 import type * as Retry from '../nodes/shared/retry';
 import type { RetryPolicy } from '../nodes/shared/retry';
+import { PolicyView } from './policy-view';
 
 export type RetryPolicyModule = typeof import('./retry-policy');
 
-let defaults: RetryPolicy | undefined;
-let current: RetryPolicy | undefined;
+let policy: PolicyView<RetryPolicy> | undefined;
 
 /** nodes/shared/retry.ts with RETRY_POLICY reading the policy set here (the product's until set). */
 export function retryModule(): typeof Retry {
 	const actual = jest.requireActual<typeof Retry>('../nodes/shared/retry');
-	const base = actual.RETRY_POLICY;
-	defaults = base;
-	current = base;
-	const view = {} as RetryPolicy;
-	for (const key of Object.keys(base) as Array<keyof RetryPolicy>) {
-		Object.defineProperty(view, key, { enumerable: true, get: () => (current ?? base)[key] });
-	}
-	return { ...actual, RETRY_POLICY: Object.freeze(view) };
+	policy = new PolicyView(actual.RETRY_POLICY);
+	return { ...actual, RETRY_POLICY: policy.view };
 }
 
 /** Runs retry from now on with the product's defaults and `overrides`; returns the policy. */
 export function setRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
-	if (!defaults)
+	if (!policy)
 		throw new Error(
 			'setRetryPolicy: the test file must replace nodes/shared/retry with retryModule() (jest.mock) and load the nodes first; it would change nothing otherwise',
 		);
-	current = Object.freeze({ ...defaults, ...overrides });
-	return current;
+	return policy.set(overrides);
 }
 
 /** `overrides` for each test of the file or describe it is called in; the defaults after each. */

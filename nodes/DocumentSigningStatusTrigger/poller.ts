@@ -3,6 +3,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { RecipientMemory } from './recipients';
 
 import { DEFAULTS } from '../shared/assumptions';
+import { STATUS_POLL } from './pollPolicy';
 import type { Page, PageSize } from '../shared/pagination';
 import { followShortPage, readPage } from '../shared/pagination';
 import { apiPath } from '../shared/endpoints';
@@ -16,21 +17,6 @@ import { apiPath } from '../shared/endpoints';
  * any number of pages of changes between two polls is read. Once a page shows another
  * order, this poll and every later one of the status read every page instead.
  */
-
-/** Tunables. A mutable object so a test run can use small pages; node code never changes it. */
-export const STATUS_POLL = {
-	/** Envelopes per list request. */
-	pageSize: DEFAULTS.maxLimit as number,
-	/** Most ids remembered per status (the newest changes are kept). */
-	seenLimit: 2000,
-	/** Restarts of a poll's read when the list shrank while it was read. */
-	maxRestarts: 2,
-	/**
-	 * Changes this much older than the cursor are read again (and their ids kept), in case
-	 * the service makes a change visible a little after stamping it.
-	 */
-	overlapMs: 60_000,
-};
 
 /** The oldest change a poll reads: the cursor minus the overlap. */
 export const readFrom = (memory: StatusMemory): number | undefined =>

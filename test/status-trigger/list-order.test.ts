@@ -11,13 +11,16 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
 import { POLL_NODE_NAME, startPollRunner } from '../harness/poll';
-import { STATUS_POLL } from '../../nodes/DocumentSigningStatusTrigger/poller';
 import { complete, listRequests, sent } from './helpers';
+import { type PollPolicyModule, setPollPolicy } from './poll-policy';
+
+jest.mock('../../nodes/DocumentSigningStatusTrigger/pollPolicy', () =>
+	jest.requireActual<PollPolicyModule>('./poll-policy').pollPolicyModule(),
+);
 
 let h: Harness;
 let proxy: Server;
 let proxyBase = '';
-const defaults = { ...STATUS_POLL };
 
 /** GET /envelopes of the sandbox, re-sorted by creation (newest first) and paged again. */
 async function startReorderingProxy(): Promise<void> {
@@ -73,11 +76,11 @@ beforeAll(async () => {
 afterAll(async () => {
 	await new Promise((resolve) => proxy.close(resolve));
 	await h.close();
-	Object.assign(STATUS_POLL, defaults);
+	setPollPolicy();
 });
 
 it('reads every page once the list shows another order, so an old envelope completed late starts once', async () => {
-	STATUS_POLL.pageSize = 1;
+	setPollPolicy({ pageSize: 1 });
 	const oldest = await sent(h, 'Created first, signed last');
 	const middle = await sent(h, 'Created second, signed second');
 	const newest = await sent(h, 'Created last, signed first');

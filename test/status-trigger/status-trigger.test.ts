@@ -6,16 +6,18 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
 import { POLL_NODE_NAME, startPollRunner } from '../harness/poll';
-import { STATUS_POLL } from '../../nodes/DocumentSigningStatusTrigger/poller';
 import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 import { act, complete, completedEnvelopes, listRequests, sent } from './helpers';
+import { type PollPolicyModule, setPollPolicy } from './poll-policy';
 
 jest.mock('../../nodes/shared/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
+jest.mock('../../nodes/DocumentSigningStatusTrigger/pollPolicy', () =>
+	jest.requireActual<PollPolicyModule>('./poll-policy').pollPolicyModule(),
+);
 
 let h: Harness;
-const defaults = { ...STATUS_POLL };
 
 beforeAll(async () => {
 	h = await startHarness();
@@ -23,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => await h.close());
 beforeEach(async () => {
 	await h.reset();
-	Object.assign(STATUS_POLL, defaults);
+	setPollPolicy();
 });
 
 async function poller(parameters: INodeParameters = {}) {
@@ -86,7 +88,7 @@ describe('Document Signing Status Trigger', () => {
 	});
 
 	it('reads every page when more than a page completed between two polls, and no more', async () => {
-		STATUS_POLL.pageSize = 3;
+		setPollPolicy({ pageSize: 3 });
 		const old = await completedEnvelopes(h, 4, 'Ancient');
 		// Minutes apart: older than the overlap a poll reads again (STATUS_POLL.overlapMs).
 		h.sandbox.state.advanceClock(5 * 60);
@@ -213,7 +215,7 @@ describe('Document Signing Status Trigger', () => {
 	});
 
 	it('keeps its memory bounded: a final status keeps only ids near the cursor, others the newest ones', async () => {
-		STATUS_POLL.seenLimit = 5;
+		setPollPolicy({ seenLimit: 5 });
 		const p = await poller({ statuses: ['pending', 'completed'] });
 		await p.poll();
 		await completedEnvelopes(h, 3, 'Early');

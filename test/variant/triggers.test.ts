@@ -9,7 +9,7 @@ import axios from 'axios';
 import { type Harness, startHarness } from '../harness';
 import { startPollRunner } from '../harness/poll';
 import { startWebhookRunner, type WebhookRunner } from '../harness/webhook';
-import { STATUS_POLL } from '../../nodes/DocumentSigningStatusTrigger/poller';
+import { STATUS_POLL } from '../../nodes/DocumentSigningStatusTrigger/pollPolicy';
 import { seedEnvelope, setStatus } from './helpers';
 
 let h: Harness;
