@@ -12,20 +12,17 @@
  * it learns nothing from the first batch, so it shows what a hand-tuned workflow pays here.
  */
 import { RATE_POLICY } from '../../nodes/shared/rateWindow';
+import { dirty, type Measured, rowOf, wantsMore } from './runs';
+import type { SideBySide } from './side-by-side';
 import {
 	type Batching,
 	batchingName,
-	dirty,
 	ITEMS,
 	LIMITED,
-	type Measured,
 	NODE_ONLY,
 	pathOf,
-	rowOf,
 	SIDE_SCENARIOS,
-	type SideBySide,
-	wantsMore,
-} from './side-by-side';
+} from './side-scenarios';
 import { rateFloorS, type Row } from './verdict';
 
 /** From the first batch's answer to the second's start: 2 s, then the start of the next second. */

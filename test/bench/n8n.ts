@@ -27,7 +27,8 @@ import { machine, publish } from './publish';
 import { limitChange } from './limit-change';
 import { queueScenario } from './queue';
 import { Scale, scaleWorkflows } from './scale';
-import { NODE_ONLY, SIDE_SCENARIOS, SideBySide, sideWorkflows } from './side-by-side';
+import { SideBySide } from './side-by-side';
+import { NODE_ONLY, SIDE_SCENARIOS, sideWorkflows } from './side-scenarios';
 import { problems, type Row, yardstick } from './verdict';
 
 const LATENCY_MS = 25;

@@ -18,7 +18,7 @@ import { CREDENTIAL_ID, credentials } from '../e2e/lib';
 import { packageTemplateWorkflow } from './contenders';
 import { outcome, timeline, untilPaceForgotten } from './outcome';
 import { admin } from '../sandbox-admin';
-import { ITEMS, RUNS } from './side-by-side';
+import { ITEMS, RUNS } from './side-scenarios';
 import { median, type Row } from './verdict';
 
 const PATH = 'bench-queue-split';

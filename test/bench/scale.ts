@@ -23,14 +23,8 @@ import { MB } from './measure';
 import { kb } from './memory';
 import { admin } from '../sandbox-admin';
 import { callSeconds, logged, outcome, timeline, untilPaceForgotten } from './outcome';
-import {
-	batchingOptions,
-	LIMITED,
-	type Measured,
-	NODE_ONLY,
-	rowOf,
-	wantsMore,
-} from './side-by-side';
+import { type Measured, rowOf, wantsMore } from './runs';
+import { batchingOptions, LIMITED, NODE_ONLY } from './side-scenarios';
 import { type Kind, rateFloorS, type Row } from './verdict';
 
 export const SCALE_DOCS = Math.max(1, Number(process.env.BENCH_SCALE_DOCS ?? 10_000));

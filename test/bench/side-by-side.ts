@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- local tooling: drives n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * Scenarios 1-5 of `npm run bench`: the same 500 items, side by side in one real n8n, by
  *   - this node with default settings,
@@ -15,134 +14,21 @@
  */
 import axios from 'axios';
 
-import { type SandboxInfo, type Stack, sleep, type WorkflowFixture } from '../../scripts/lib/stack';
+import { type SandboxInfo, type Stack, sleep } from '../../scripts/lib/stack';
 import { prepareExampleData } from '../../scripts/lib/example-data';
-import {
-	documentBody,
-	httpReadWorkflow,
-	httpTemplateWorkflow,
-	packageReadWorkflow,
-	packageTemplateWorkflow,
-	TEMPLATE_ID,
-} from './contenders';
+import { documentBody, TEMPLATE_ID } from './contenders';
 import { latestCallSeconds, logged, outcome, timeline, untilPaceForgotten } from './outcome';
+import { type Calibration, type Measured, pool, rowOf, said, Tuned, wantsMore } from './runs';
+import {
+	type Batching,
+	batchingName,
+	ITEMS,
+	NODE_ONLY,
+	pathOf,
+	type Scenario,
+} from './side-scenarios';
 import { admin } from '../sandbox-admin';
-import { type Kind, median, type Row } from './verdict';
-
-export const ITEMS = 500;
-export const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-/** BENCH_CONTENDERS=node: only this node, with a timeline of its requests (while tuning; nothing is published). */
-export const NODE_ONLY = process.env.BENCH_CONTENDERS === 'node';
-
-/** Items per batch and ms between batches of the HTTP Request node's Batching option; null: no batching. */
-export type Batching = [number, number] | null;
-
-export interface Scenario {
-	id: string;
-	work: 'read' | 'create';
-	faults: Record<string, unknown>;
-	httpGrid: Batching[];
-	rawGrid: number[];
-}
-
-export const LIMITED = { latencyMs: 25, rateLimitPerSecond: 100 };
-export const SIDE_SCENARIOS: Scenario[] = [
-	{
-		id: '1',
-		work: 'read',
-		faults: { latencyMs: 25 },
-		httpGrid: [null, [50, 10], [100, 10], [250, 10], [100, 5]],
-		rawGrid: [10, 25, 50, 100, 250],
-	},
-	{
-		id: '2',
-		work: 'read',
-		faults: LIMITED,
-		httpGrid: [
-			[100, 1000],
-			[50, 500],
-			[25, 250],
-			[10, 100],
-		],
-		rawGrid: [2, 3, 4, 6],
-	},
-	{
-		id: '3',
-		work: 'create',
-		faults: LIMITED,
-		httpGrid: [
-			[100, 1000],
-			[50, 500],
-			[20, 200],
-			[10, 100],
-		],
-		rawGrid: [2, 3, 4],
-	},
-	{
-		id: '4',
-		work: 'read',
-		faults: { latencyMs: 300 },
-		httpGrid: [null, [50, 10], [100, 10], [250, 10]],
-		rawGrid: [50, 100, 250, 500],
-	},
-	{
-		id: '5',
-		work: 'read',
-		faults: { latencyMs: 25, capacity: { slots: 20, maxInFlight: 60 } },
-		httpGrid: [
-			[20, 40],
-			[20, 25],
-			[40, 50],
-			[10, 10],
-			[20, 10],
-			[50, 25],
-		],
-		rawGrid: [10, 20, 30, 50, 80],
-	},
-];
-
-export const pathOf = (work: string, who: 'node' | 'http', batching: Batching = null) =>
-	`bench-${work}-${who}${batching ? `-b${batching[0]}-${batching[1]}` : ''}`;
-export const batchingOptions = (b: Batching) =>
-	b ? { batching: { batch: { batchSize: b[0], batchInterval: b[1] } } } : {};
-export const batchingName = (b: Batching) =>
-	b ? `batching ${b[0]} per ${b[1]} ms` : 'no batching';
-
-/** Every workflow scenarios 1-5 need (the HTTP Request ones carry the sandbox's key); path -> id. */
-export function sideWorkflows(sandbox: SandboxInfo): {
-	workflows: WorkflowFixture[];
-	ids: Map<string, string>;
-} {
-	const ids = new Map<string, string>();
-	const workflows: WorkflowFixture[] = [];
-	const add = (path: string, make: (id: string) => WorkflowFixture) => {
-		if (ids.has(path)) return;
-		const id = `DsBench${String(ids.size + 1).padStart(9, '0')}`;
-		ids.set(path, id);
-		workflows.push(make(id));
-	};
-	for (const work of ['read', 'create'] as const) {
-		add(pathOf(work, 'node'), (id) =>
-			work === 'read'
-				? packageReadWorkflow(id, pathOf(work, 'node'))
-				: packageTemplateWorkflow(id, pathOf(work, 'node'), {}),
-		);
-		for (const b of [
-			null,
-			...SIDE_SCENARIOS.filter((s) => s.work === work).flatMap((s) => s.httpGrid),
-		]) {
-			const path = pathOf(work, 'http', b);
-			add(path, (id) =>
-				work === 'read'
-					? httpReadWorkflow(id, path, sandbox, batchingOptions(b))
-					: httpTemplateWorkflow(id, path, sandbox, batchingOptions(b)),
-			);
-		}
-	}
-	return { workflows, ids };
-}
-
-export type Measured = Omit<Row, 'scenario' | 'contender' | 'kind'>;
+import type { Kind, Row } from './verdict';
 
 /** How a batch starts: after the pace is forgotten (this node's runs by default), or `afterMs` after the batch before. */
 export interface BatchStart {
@@ -417,112 +303,4 @@ export class SideBySide {
 		);
 		return { ...figures, value };
 	}
-}
-
-/** A contender's row: the median of its runs (the median run's counts), the worst failed and twice. */
-export function rowOf(
-	scenario: string,
-	contender: string,
-	kind: Kind,
-	runs: Measured[],
-	note?: string,
-): Row {
-	const m = runs.map((r) => r.value);
-	const mid = [...runs].sort((a, b) => a.value - b.value)[Math.floor((runs.length - 1) / 2)];
-	const worst = (key: 'failed' | 'duplicates') => Math.max(...runs.map((r) => r[key]));
-	return {
-		...mid,
-		scenario,
-		contender,
-		kind,
-		value: median(m),
-		runs: m,
-		failed: worst('failed'),
-		duplicates: worst('duplicates'),
-		note: [note, mid.note].filter(Boolean).join('; ') || undefined,
-	};
-}
-
-/** Items a run lost or created twice. */
-const lost = (m: Measured) => m.failed + m.duplicates;
-export const dirty = (m: Measured) => lost(m) > 0;
-/** A contender runs again until it has RUNS runs; one that lost items is not run again (it cannot be the yardstick). */
-export const wantsMore = (runs: Measured[]) => runs.length < RUNS && !runs.some(dirty);
-const said = (m: Measured) =>
-	`${m.value.toFixed(2)} s${dirty(m) ? ` (${m.failed} failed, ${m.duplicates} twice)` : ''}`;
-
-export interface Calibration<T> {
-	first: Array<{ point: T; m: Measured }>;
-	searched: string[];
-}
-
-/**
- * The tuned contender: the fastest clean point of a calibration, its calibration run the
- * first of its RUNS; a repeat that loses items moves on to the next fastest clean point.
- */
-class Tuned<T> {
-	private readonly order: Array<{ point: T; m: Measured }>;
-	private at = 0;
-	private runs: Measured[];
-
-	constructor(
-		private readonly calibration: Calibration<T>,
-		private readonly once: (point: T) => Promise<Measured>,
-		private readonly name: (point: T) => string,
-	) {
-		const cost = (m: Measured) => lost(m) * 1e6 + m.value;
-		this.order = [...calibration.first].sort((a, b) => cost(a.m) - cost(b.m));
-		this.runs = this.order[0] && !dirty(this.order[0].m) ? [this.order[0].m] : [];
-		if (!this.runs.length) this.at = this.order.length;
-	}
-
-	/** Whether the current point still needs runs. */
-	get wanting(): boolean {
-		return this.at < this.order.length && wantsMore(this.runs);
-	}
-
-	async runOnce(): Promise<void> {
-		const { point } = this.order[this.at];
-		const m = await this.once(point);
-		this.runs.push(m);
-		if (!dirty(m)) return;
-		this.calibration.searched.push(
-			`${this.name(point)} again: ${this.runs.slice(1).map(said).join(', ')}, so not kept`,
-		);
-		this.at++;
-		const next = this.order[this.at];
-		if (next && !dirty(next.m)) this.runs = [next.m];
-		else this.at = this.order.length;
-	}
-
-	result(): { best: T; runs: Measured[]; searched: string } {
-		const searched = this.calibration.searched.join(', ');
-		const current = this.order[this.at];
-		if (current && !this.runs.some(dirty))
-			return { best: current.point, runs: this.runs, searched };
-		return {
-			best: this.order[0].point,
-			runs: [this.order[0].m],
-			searched: `${searched}; no point ended clean every time`,
-		};
-	}
-}
-
-/** `work` for 0..count-1 with at most `limit` at once, results in order. */
-export async function pool<T>(
-	count: number,
-	limit: number,
-	work: (n: number) => Promise<T>,
-): Promise<T[]> {
-	const out: T[] = new Array(count);
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: Math.min(limit, count) }, async () => {
-			while (next < count) {
-				const n = next++;
-				out[n] = await work(n);
-			}
-		}),
-	);
-	return out;
 }
