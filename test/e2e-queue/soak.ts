@@ -4,7 +4,8 @@
  * `seconds`, a mix of new valid events, repeated copies of valid events (some at once,
  * some later) and forged ones (wrong signature, tampered body, unsigned, another secret).
  * Samples the RSS of n8n's processes from /proc while it runs; at the end counts the
- * executions per event id from n8n's records and reads the trigger's stored memory of ids.
+ * executions per event id from n8n's records and, after one closing event once every
+ * delivery is answered, reads the trigger's stored memory of ids.
  * Used by the short suite 40-soak.ts and by `npm run soak` (scripts/soak.ts).
  */
 import axios from 'axios';
@@ -256,22 +257,34 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 	});
 	await Promise.all(loops);
 	const sentAt = Date.now();
-	const deliveries = counts.new + counts.copy + counts.forged;
 
 	// Every valid event should become one execution; wait until they have all finished.
-	const settled = await waitFor(
-		`${validIds.size} soak executions to finish`,
-		async () => {
-			const list = (await listAll(stack, workflowId, false)).filter((e) => !known.has(e.id));
-			return list.length >= validIds.size &&
-				list.every((e) => !['new', 'running', 'waiting'].includes(e.status))
-				? list
-				: undefined;
-		},
-		Math.max(120_000, options.seconds * 1000),
-		2000,
-	).catch(() => undefined);
+	const allFinished = async () =>
+		await waitFor(
+			`${validIds.size} soak executions to finish`,
+			async () => {
+				const list = (await listAll(stack, workflowId, false)).filter((e) => !known.has(e.id));
+				return list.length >= validIds.size &&
+					list.every((e) => !['new', 'running', 'waiting'].includes(e.status))
+					? list
+					: undefined;
+			},
+			Math.max(120_000, options.seconds * 1000),
+			2000,
+		).catch(() => undefined);
+	let settled = await allFinished();
 	const drainSeconds = Math.round((Date.now() - sentAt) / 1000);
+	// One more new event once every delivery is answered. n8n saves static data as a whole
+	// (the last write wins): a delivery saved at the same moment as another may store the
+	// memory without the other's id, which the webhook process still holds and writes with
+	// the next delivery. The stored memory is read after that next delivery.
+	const closingId = `evt_soak_${tag}_closing`;
+	validIds.add(closingId);
+	counts.new++;
+	const closing = await deliverValid('new', eventBody(closingId));
+	if (closing?.data?.started !== true) miss('the closing event did not start');
+	if (settled) settled = await allFinished();
+	const deliveries = counts.new + counts.copy + counts.forged;
 	await sleep(3000); // an extra execution would show by now
 	sampling = false;
 	await sampler;

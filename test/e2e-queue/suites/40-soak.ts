@@ -71,7 +71,7 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 			expectEqual(
 				figures.storedIds,
 				Math.min(figures.validNew, SEEN_EVENTS_LIMIT),
-				"ids in the trigger's stored memory",
+				"ids in the trigger's stored memory after the closing delivery",
 			);
 			// Flat: the webhook process (which runs the trigger) ends no higher than 1.5 x its highest
 			// sample of the first half; its RSS swings with n8n's backlog and garbage collection.
