@@ -17,6 +17,22 @@ export class PolicyView<P extends object> {
 		this.view = Object.freeze(view);
 	}
 
+	/**
+	 * The defaults with `overrides` from now on on `view` (undefined: the test file has not put
+	 * the view in place of `what`, so setting would change nothing); returns the policy.
+	 */
+	static set<P extends object>(
+		view: PolicyView<P> | undefined,
+		what: string,
+		overrides: Partial<P> = {},
+	): P {
+		if (!view)
+			throw new Error(
+				`the test file must put the view in place of ${what} (jest.mock) and load the nodes first; setting it would change nothing otherwise`,
+			);
+		return view.set(overrides);
+	}
+
 	/** The defaults with `overrides` from now on; returns the policy. */
 	set(overrides: Partial<P> = {}): P {
 		this.current = Object.freeze({ ...this.defaults, ...overrides });

@@ -29,11 +29,7 @@ export function retryModule(): typeof Retry {
 
 /** Runs retry from now on with the product's defaults and `overrides`; returns the policy. */
 export function setRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
-	if (!policy)
-		throw new Error(
-			'setRetryPolicy: the test file must replace nodes/shared/retry with retryModule() (jest.mock) and load the nodes first; it would change nothing otherwise',
-		);
-	return policy.set(overrides);
+	return PolicyView.set(policy, 'nodes/shared/retry (retryModule())', overrides);
 }
 
 /** `overrides` for each test of the file or describe it is called in; the defaults after each. */

@@ -105,8 +105,7 @@ export class RateWindow {
 		const answeredAt =
 			decisive.answeredAt ?? (now - decisive.at >= this.windowMs ? now : undefined);
 		if (answeredAt === undefined) return undefined;
-		const early = decisive.answeredAt !== undefined && this.fastestRtt !== undefined;
-		const countedAt = early ? Math.max(decisive.at, answeredAt - this.fastestRtt!) : answeredAt;
+		const countedAt = this.countedEstimate(decisive) ?? answeredAt;
 		return Math.max(now, countedAt + this.windowMs + this.policy.marginMs);
 	}
 
@@ -197,14 +196,19 @@ export class RateWindow {
 		if (after > 0 && after <= this.windowMs / 10) this.count++;
 	}
 
+	/** When the service counted an answered request: its answer less the fastest round trip (see nextSlot). */
+	private countedEstimate(t: Ticket): number | undefined {
+		if (t.answeredAt === undefined || this.fastestRtt === undefined) return undefined;
+		return Math.max(t.at, t.answeredAt - this.fastestRtt);
+	}
+
 	/** Requests not refused that the service counted in the window before `ticket` reached it, as nextSlot estimates when. */
 	private countedBefore(ticket: Ticket): number {
-		const countedAt = (t: Ticket) =>
-			t.answeredAt !== undefined && this.fastestRtt !== undefined
-				? Math.max(t.at, t.answeredAt - this.fastestRtt)
-				: t.at;
 		return this.sends.filter(
-			(t) => !t.refused && t.at <= ticket.at && countedAt(t) > ticket.at - this.windowMs,
+			(t) =>
+				!t.refused &&
+				t.at <= ticket.at &&
+				(this.countedEstimate(t) ?? t.at) > ticket.at - this.windowMs,
 		).length;
 	}
 

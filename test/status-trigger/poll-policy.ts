@@ -28,9 +28,5 @@ export function pollPolicyModule(): typeof Poll {
 
 /** The Status Trigger's defaults with `overrides` from now on; returns the policy. */
 export function setPollPolicy(overrides: Partial<StatusPollPolicy> = {}): StatusPollPolicy {
-	if (!policy)
-		throw new Error(
-			'setPollPolicy: the test file must replace the poll policy with pollPolicyModule() (jest.mock); it would change nothing otherwise',
-		);
-	return policy.set(overrides);
+	return PolicyView.set(policy, 'the poll policy (pollPolicyModule())', overrides);
 }
