@@ -14,10 +14,8 @@
  * docs/benchmarks.md (publish.ts), and exits 1 when a target is missed.
  */
 import axios from 'axios';
-import { randomBytes } from 'crypto';
 
 import { type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from '../../scripts/lib/stack';
-import { computeSignature, verifySignature } from '../../nodes/DocumentSigningTrigger/signature';
 import { CREDENTIAL_ID, listWorkflow } from './contenders';
 import { MB } from './measure';
 import { latestCallSeconds } from './outcome';
@@ -28,6 +26,7 @@ import { limitChange } from './limit-change';
 import { queueScenario } from './queue';
 import { Scale, scaleWorkflows } from './scale';
 import { SideBySide } from './side-by-side';
+import { signatureCheck } from './signature-check';
 import { NODE_ONLY, SIDE_SCENARIOS, sideWorkflows } from './side-scenarios';
 import { problems, type Row, yardstick } from './verdict';
 
@@ -94,7 +93,7 @@ async function main(): Promise<void> {
 			rows.push(...(await limitChange(bench, log)));
 		}
 		if (only.includes('7')) rows.push(...(await listAll(stack, stack.sandbox)));
-		if (only.includes('9')) rows.push(signatureCheck());
+		if (only.includes('9')) rows.push(...signatureCheck());
 		if (only.includes('11')) {
 			log('scenario 11');
 			rows.push(...(await new Scale(stack, log).run()));
@@ -216,38 +215,6 @@ async function memoryRows(): Promise<Row[]> {
 		});
 	}
 	return rows;
-}
-
-/** Scenario 9: the trigger's signature check of a 64 KB body, per call (the node's own function). */
-function signatureCheck(): Row {
-	const body = Buffer.from(
-		JSON.stringify({
-			id: 'evt_bench',
-			event: 'document.sent',
-			data: { note: 'x'.repeat(64 * 1024 - 80) },
-		}),
-	);
-	const secret = randomBytes(24).toString('hex');
-	const header = computeSignature(body, secret);
-	const calls = 5000;
-	for (let k = 0; k < 500; k++) verifySignature({ rawBody: body, header, secret }); // warm-up
-	const t0 = performance.now();
-	let ok = 0;
-	for (let k = 0; k < calls; k++) if (verifySignature({ rawBody: body, header, secret }).ok) ok++;
-	const perCallMs = (performance.now() - t0) / calls;
-	return {
-		scenario: '9',
-		contender: 'trigger signature check, per call',
-		kind: 'node',
-		value: perCallMs,
-		limit: 0.1,
-		failed: calls - ok,
-		duplicates: 0,
-		rateLimited: 0,
-		serverErrors: 0,
-		requests: 0,
-		note: `${body.length} bytes, ${calls} calls`,
-	};
 }
 
 void main();
