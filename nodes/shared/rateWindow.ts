@@ -248,7 +248,14 @@ export class RateWindow {
 					// its count), or it allows less now (another worker with the key, a lower plan).
 					// What it accepted in the window before this request is what it allows: at most
 					// that, and at least one less. The 429s of one window are one event (lastCut).
-					this.count = Math.max(1, Math.min(this.count - 1, this.countedBefore(ticket)));
+					// At most halved (TCP's cut): with another worker on the key, what this process
+					// sent in that window can be far below its share (a few items left, a pause), and
+					// a count cut to it climbs back slowly once the other is done.
+					this.count = Math.max(
+						1,
+						this.count / 2,
+						Math.min(this.count - 1, this.countedBefore(ticket)),
+					);
 					this.lastCut = now;
 				}
 				this.beforeProbe = undefined;

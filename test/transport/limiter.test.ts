@@ -262,7 +262,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(unanswered.nextSlot(1100)).toBe(1100 + 1000 + RATE_POLICY.marginMs); // a lost answer
 	});
 
-	it('a 429 at the learned count lowers it to what the service accepted in the window before, once per window, without pausing the other requests', () => {
+	it('a 429 at the learned count lowers it to what the service accepted in the window before, at most halved, once per window, without pausing the other requests', () => {
 		const window = new RateWindow();
 		for (let k = 0; k < 50; k++) send(window, k);
 		const first = send(window, 60);
@@ -299,6 +299,11 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const next = Array.from({ length: 31 }, () => send(window, 2200));
 		window.refused(next[30], 1000, next[30].at + 5);
 		expect(window.count).toBe(30);
+		// a window on, this process sent 10 when the service refused (another worker sent the
+		// rest): halved, not cut to 10, so that it is not left far below its share
+		const few = Array.from({ length: 11 }, () => send(window, 3400));
+		window.refused(few[10], 1000, few[10].at + 5);
+		expect(window.count).toBe(15);
 	});
 
 	it('with answers seen, a start waits for the count a window after the decisive request reached the service: its answer less the fastest round trip, also after a 429', () => {
