@@ -13,4 +13,6 @@ module.exports = {
 	cacheDirectory: '<rootDir>/.jest-cache',
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 	testTimeout: 60000,
+	// Every core: most suites wait on the sandbox over HTTP, and jest's default leaves one idle.
+	maxWorkers: '100%',
 };

@@ -93,12 +93,21 @@ async function readList(this: IPollFunctions, size: PageSize): Promise<ListItem[
 	return [...found.values()];
 }
 
-async function readRecipients(
-	this: IPollFunctions,
-	envelopeId: string,
-): Promise<ProgressRecipient[]> {
-	const progress = await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId));
-	const recipients = (progress as IDataObject).recipients;
+/** The signing progress (2.7): the envelope's status and counts with its recipients, one read. */
+interface Progress {
+	status?: string;
+	totalRecipients?: number;
+	completedCount?: number;
+	recipients: ProgressRecipient[];
+}
+
+async function readProgress(this: IPollFunctions, envelopeId: string): Promise<Progress> {
+	const progress = (await apiRequest.call(
+		this,
+		'GET',
+		apiPath('envelopeStatus', envelopeId),
+	)) as IDataObject;
+	const recipients = progress.recipients;
 	if (!Array.isArray(recipients)) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -109,8 +118,28 @@ async function readRecipients(
 			},
 		);
 	}
-	return recipients.filter((r): r is ProgressRecipient => r !== null && typeof r === 'object');
+	return {
+		status: typeof progress.status === 'string' ? progress.status : undefined,
+		totalRecipients:
+			typeof progress.totalRecipients === 'number' ? progress.totalRecipients : undefined,
+		completedCount:
+			typeof progress.completedCount === 'number' ? progress.completedCount : undefined,
+		recipients: recipients.filter(
+			(r): r is ProgressRecipient => r !== null && typeof r === 'object',
+		),
+	};
 }
+
+/**
+ * The envelope as of its progress read: a recipient who acted between the list read and this
+ * read is reported with the status and counts that include the action, not the list's older ones.
+ */
+const asOf = (envelope: ListItem, progress: Progress): ListItem => ({
+	...envelope,
+	status: progress.status ?? envelope.status,
+	totalRecipients: progress.totalRecipients ?? envelope.totalRecipients,
+	completedActions: progress.completedCount ?? envelope.completedActions,
+});
 
 const statusesOf = (recipients: ProgressRecipient[]): Record<string, string> =>
 	Object.fromEntries(recipients.map((r) => [keyOf(r), String(r.status ?? '')]));
@@ -203,20 +232,21 @@ export async function pollRecipients(
 		if (before === undefined && seenBefore) {
 			// Recorded as it is. Recipients are read only where some already acted.
 			if (FINAL_STATUSES.has(now.s)) continue;
-			if (now.c > 0) now.r = statusesOf(await readRecipients.call(this, envelope.id));
+			if (now.c > 0) now.r = statusesOf((await readProgress.call(this, envelope.id)).recipients);
 			next[envelope.id] = now;
 			continue;
 		}
 		// Changed since the last poll, or new since it: read in detail and compare.
-		const recipients = await readRecipients.call(this, envelope.id);
+		const progress = await readProgress.call(this, envelope.id);
+		const current = asOf(envelope, progress);
 		const previous = before?.r ?? {};
-		for (const recipient of recipients) {
+		for (const recipient of progress.recipients) {
 			const was = previous[keyOf(recipient)] ?? NOT_ACTED;
 			const status = String(recipient.status ?? '');
 			if (status === '' || status === was) continue;
-			if (passes(filters, recipient)) items.push(toItem(envelope, recipient, was));
+			if (passes(filters, recipient)) items.push(toItem(current, recipient, was));
 		}
-		now.r = statusesOf(recipients);
+		now.r = statusesOf(progress.recipients);
 		if (!FINAL_STATUSES.has(now.s)) next[envelope.id] = now;
 	}
 
@@ -241,12 +271,13 @@ export async function newestAction(
 		.filter((e) => Number(e.completedActions ?? 0) > 0)
 		.sort((a, b) => Date.parse(String(b.updatedAt)) - Date.parse(String(a.updatedAt)));
 	for (const envelope of listed.slice(0, 5)) {
-		const acted = (await readRecipients.call(this, envelope.id))
+		const progress = await readProgress.call(this, envelope.id);
+		const acted = progress.recipients
 			.filter((r) => r.status && r.status !== NOT_ACTED && passes(filters, r))
 			.sort(
 				(a, b) => Date.parse(String(b.signedAt ?? '')) - Date.parse(String(a.signedAt ?? '')) || 0,
 			);
-		if (acted[0]) return [toItem(envelope, acted[0], NOT_ACTED)];
+		if (acted[0]) return [toItem(asOf(envelope, progress), acted[0], NOT_ACTED)];
 	}
 	return [];
 }

@@ -140,6 +140,32 @@ describe('Status Trigger, Recipient Acted', () => {
 		expect((await runs(p)).map((run) => (run.recipient as IDataObject).role)).toEqual(['approver']);
 	});
 
+	it('reports the envelope as of the read that found the action, when it changes during the poll', async () => {
+		const envelope = await sequential('Signed during the poll');
+		const p = await poller();
+		await runs(p);
+		await act(envelope.recipients[0].actionUrl as string);
+		await act(envelope.recipients[1].actionUrl as string);
+		// Every API answer waits 300 ms: the last signature lands after the list has answered
+		// (pending, 2 of 3) and before the envelope's progress read.
+		await h.fault({ latencyMs: 300 });
+		const from = (await h.requests()).length;
+		const polled = runs(p);
+		const listed = async () =>
+			(await h.requests())
+				.slice(from)
+				.some((r) => r.method === 'GET' && r.path.endsWith('/envelopes'));
+		while (!(await listed())) await new Promise((resolve) => setTimeout(resolve, 10));
+		await act(envelope.recipients[2].actionUrl as string);
+		const started = await polled;
+		await h.fault({});
+
+		expect(started.map((run) => (run.recipient as IDataObject).order)).toEqual([1, 2, 3]);
+		for (const run of started)
+			expect([run.status, run.completedActions, run.totalRecipients]).toEqual(['completed', 3, 3]);
+		expect(await runs(p)).toEqual([]);
+	});
+
 	it('loses and repeats nothing across an n8n restart between two signatures', async () => {
 		const envelope = await sequential('Restart');
 		const p = await poller();
