@@ -2,7 +2,7 @@
  * The Status Trigger's "Recipient Acted" mode, polled as an active n8n workflow polls it
  * (test/harness/poll.ts), against the sandbox: recipients sign through their signing pages.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { type IDataObject, type INodeParameters, sleep } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
 import { startPollRunner } from '../harness/poll';
@@ -155,7 +155,7 @@ describe('Status Trigger, Recipient Acted', () => {
 			(await h.requests())
 				.slice(from)
 				.some((r) => r.method === 'GET' && r.path.endsWith('/envelopes'));
-		while (!(await listed())) await new Promise((resolve) => setTimeout(resolve, 10));
+		while (!(await listed())) await sleep(10);
 		await act(envelope.recipients[2].actionUrl as string);
 		const started = await polled;
 		await h.fault({});
