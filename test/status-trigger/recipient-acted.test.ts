@@ -7,7 +7,7 @@ import { type IDataObject, type INodeParameters, sleep } from 'n8n-workflow';
 import { type Harness, startHarness } from '../harness';
 import { startPollRunner } from '../harness/poll';
 import { makePdf } from '../envelope/helpers';
-import { act, sent } from './helpers';
+import { act, listRequests, sent } from './helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -151,11 +151,7 @@ describe('Status Trigger, Recipient Acted', () => {
 		await h.fault({ latencyMs: 300 });
 		const from = (await h.requests()).length;
 		const polled = runs(p);
-		const listed = async () =>
-			(await h.requests())
-				.slice(from)
-				.some((r) => r.method === 'GET' && r.path.endsWith('/envelopes'));
-		while (!(await listed())) await sleep(10);
+		while ((await listRequests(h, from)).length === 0) await sleep(10);
 		await act(envelope.recipients[2].actionUrl as string);
 		const started = await polled;
 		await h.fault({});
