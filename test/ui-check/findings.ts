@@ -188,7 +188,7 @@ export async function checkFindings(editor: Editor, stack: Stack): Promise<void>
 	await check(
 		'finding: Stamp Duty Amount opens empty (0 is always refused), with a placeholder and hint',
 		async () => {
-			await editor.openNode(workflowId, 'fi-estamp');
+			await editor.openNode(workflowId, 'fi-estamp', { name: 'E-stamp', type: NODE_TYPE });
 			const input = editor.ndv.getByTestId('parameter-input-estampAmount').locator('input').first();
 			await input.scrollIntoViewIfNeeded();
 			await shoot(editor, row(editor, 'estampAmount'), shot('estamp-amount'));
@@ -237,7 +237,10 @@ export async function checkFindings(editor: Editor, stack: Stack): Promise<void>
 	await check(
 		'finding: an e-stamp error names the field the user sees (Stamp Duty Amount), not the API path',
 		async () => {
-			await editor.openNode(workflowId, 'fi-estamp-run');
+			await editor.openNode(workflowId, 'fi-estamp-run', {
+				name: 'E-stamp filled in',
+				type: NODE_TYPE,
+			});
 			await editor.ndv.getByTestId('node-execute-button').first().click();
 			const output = editor.ndv.getByTestId('output-panel');
 			await output
@@ -255,7 +258,7 @@ export async function checkFindings(editor: Editor, stack: Stack): Promise<void>
 	);
 
 	await check('finding: signature placement sizes say their unit (PDF points)', async () => {
-		await editor.openNode(workflowId, 'fi-placement');
+		await editor.openNode(workflowId, 'fi-placement', { name: 'Placement', type: NODE_TYPE });
 		const width = editor.ndv.getByTestId('parameter-input-width').first();
 		await width.scrollIntoViewIfNeeded();
 		const box = editor.ndv.locator('[data-test-id="collection-parameter"]').filter({ has: width });
@@ -271,7 +274,7 @@ export async function checkFindings(editor: Editor, stack: Stack): Promise<void>
 	await check(
 		'finding: Download File says which PDF it downloads and outputs whether it is signed',
 		async () => {
-			await editor.openNode(workflowId, 'fi-download');
+			await editor.openNode(workflowId, 'fi-download', { name: 'Download', type: NODE_TYPE });
 			await shoot(editor, editor.ndv.getByTestId('node-parameters'), shot('download-file'));
 			const text = await editor.ndv.getByTestId('node-parameters').innerText();
 			expect(
@@ -288,7 +291,7 @@ export async function checkFindings(editor: Editor, stack: Stack): Promise<void>
 	await check(
 		'finding: the envelope picker has a By URL mode that takes the id from the address',
 		async () => {
-			await editor.openNode(workflowId, 'fi-url');
+			await editor.openNode(workflowId, 'fi-url', { name: 'By URL', type: NODE_TYPE });
 			const locator = editor.ndv.getByTestId('resource-locator-envelopeId').first();
 			await locator.waitFor({ timeout: 10_000 });
 			await shoot(editor, row(editor, 'envelopeId'), shot('envelope-by-url'));
@@ -310,7 +313,7 @@ export async function checkFindings(editor: Editor, stack: Stack): Promise<void>
 	await check(
 		'finding: as an AI tool, PDF Source defaults to Download From URL (an agent cannot attach a file)',
 		async () => {
-			await editor.openNode(workflowId, 'fi-tool');
+			await editor.openNode(workflowId, 'fi-tool', { name: 'Send Contract PDF', type: TOOL_TYPE });
 			const input = editor.ndv.getByTestId('parameter-input-pdfSource').locator('input').first();
 			await input.scrollIntoViewIfNeeded();
 			await shoot(editor, editor.ndv.getByTestId('node-parameters'), shot('tool-pdf-source'));
