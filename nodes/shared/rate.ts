@@ -97,8 +97,8 @@ export class RateController {
 					if (!waited) ticket.refused = true; // stopped: it never went
 				}
 			}
-			if (generation !== window.generation) {
-				ticket.refused = true; // given up: it never went
+			if (generation !== window.generation || ticket.refused) {
+				ticket.refused = true; // given up (a 429 came meanwhile, or the count was lowered): it never went
 				continue; // a 429 came meanwhile: queue again behind its pause
 			}
 			ticket.at = clock.now();

@@ -1,4 +1,5 @@
 import { type Clock, realClock, WaitQueue } from './clock';
+import { FixedWindowGuess } from './fixedWindow';
 
 /** The service's rate window as learned from its 429 answers (see rate.ts). */
 
@@ -30,6 +31,8 @@ const rateDefaults = {
 	spreadMaxMs: 5,
 	/** Weight of the newest round trip in the running average. */
 	roundTripWeight: 0.2,
+	/** Guess windows that start on the clock's whole windows until a 429 says otherwise (fixedWindow.ts). */
+	fixedWindows: true,
 };
 
 export type RatePolicy = Readonly<typeof rateDefaults>;
@@ -76,6 +79,8 @@ export class RateWindow {
 	private readonly answers = new WaitQueue();
 	/** When the timer set for a lost answer fires. */
 	private lostAt: number | undefined;
+	/** Windows that start on the clock's whole windows, until a 429 it does not explain (fixedWindow.ts). */
+	private readonly fixed: FixedWindowGuess;
 
 	constructor(
 		readonly policy: RatePolicy = RATE_POLICY,
@@ -84,6 +89,8 @@ export class RateWindow {
 		this.windowMs = policy.minWindowMs;
 		this.probeAfterWindows = policy.probeAfterWindows;
 		this.probeStep = policy.probe;
+		this.fixed = new FixedWindowGuess(policy.marginMs, () => this.windowMs);
+		this.fixed.holds = policy.fixedWindows;
 	}
 
 	/**
@@ -99,6 +106,10 @@ export class RateWindow {
 	 * lengthen every window by a round trip (5 % at 50 ms).
 	 */
 	nextSlot(now: number): number | undefined {
+		if (this.count !== undefined && this.fixed.holds) {
+			const tailMs = (this.fastestRtt ?? 0) + this.policy.marginMs;
+			return this.fixed.nextSlot(now, Math.floor(this.count), this.sends, tailMs);
+		}
 		const decisive = this.decisive();
 		if (!decisive) return now;
 		// Unanswered for a window's length (a lost answer): counted as answered now.
@@ -242,6 +253,14 @@ export class RateWindow {
 						2 * this.probeAfterWindows,
 					);
 					this.lastCut = now;
+					// Starts the guess planned ahead at the raised count are planned again.
+					if (this.fixed.holds) this.fixed.giveUpBeyond(this.count, now, this.sends);
+				} else if (this.fixed.holds) {
+					// Not the count: the guess of fixed windows was wrong. Back to the sliding window,
+					// the count kept; the starts planned by the guess are planned again.
+					this.fixed.holds = false;
+					this.lastCut = now;
+					this.generation++;
 				} else {
 					// It allows fewer than the count: the first count was read across two of its
 					// windows (a fixed-window service lets a burst across its boundary hold up to twice
@@ -274,7 +293,13 @@ export class RateWindow {
 		// counted them ahead of it), answered or still on their way back.
 		// A 429 to a request sent before the last pause only lengthens it.
 		const current = ticket.epoch === this.epoch;
-		const accepted = current ? this.acceptedBefore(ticket, windowMs) : 0;
+		let accepted = 0;
+		if (current && this.fixed.holds) {
+			accepted = this.fixed.acceptedIn(ticket.at, this.sends, windowMs);
+			// Too few of ours in the guessed window to have filled it: not windows of the clock.
+			if (accepted < this.policy.minSample) this.fixed.holds = false;
+		}
+		if (current && !this.fixed.holds) accepted = this.acceptedBefore(ticket, windowMs);
 		const learned = accepted >= this.policy.minSample;
 		if (learned) {
 			this.count = accepted;

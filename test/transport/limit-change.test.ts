@@ -1,12 +1,18 @@
 import { newCredentialState } from '../../nodes/shared/credentialState';
+import { LIMIT_POLICY } from '../../nodes/shared/limiter';
+import { RETRY_POLICY } from '../../nodes/shared/retry';
+import { RATE_POLICY } from '../../nodes/shared/rateWindow';
 import { RateController } from '../../nodes/shared/rate';
 import { FakeClock } from './fake-clock';
+
+/** How the service counts: fixed windows of its clock (`offsetMs` after ours), or a sliding log. */
+type Service = { kind: 'fixed'; offsetMs?: number } | { kind: 'sliding' };
 
 /**
  * A batch on the fake clock as the router and the transport run it (a place, then a start
  * from the rate controller, a 429 queued again) against a service that accepts `perWindow`
- * requests in each fixed second of its clock and answers the rest 429 with Retry-After in
- * whole seconds, `latencyMs` after the start.
+ * requests a second (by default in each fixed second of its clock) and answers the rest 429
+ * with Retry-After in whole seconds, `latencyMs` after the start.
  */
 async function batch(
 	clock: FakeClock,
@@ -14,19 +20,26 @@ async function batch(
 	items: number,
 	perWindow: number,
 	latencyMs = 20,
+	service: Service = { kind: 'fixed' },
 ) {
 	const rate = new RateController({}, shared);
 	const accepted = new Map<number, number>();
+	const log: number[] = [];
 	let refused = 0;
 	let done = 0;
 	const from = clock.now();
+	const offsetMs = service.kind === 'fixed' ? (service.offsetMs ?? 0) : 0;
 	const item = async () => {
 		for (;;) {
 			const ticket = await rate.acquire();
-			const window = Math.floor(clock.now() / 1000);
-			const ok = (accepted.get(window) ?? 0) < perWindow;
+			const now = clock.now();
+			const window = Math.floor((now - offsetMs) / 1000);
+			const inLog = log.filter((t) => t > now - 1000).length;
+			const ok =
+				service.kind === 'sliding' ? inLog < perWindow : (accepted.get(window) ?? 0) < perWindow;
 			if (ok) accepted.set(window, (accepted.get(window) ?? 0) + 1);
-			const retryAfterMs = (window + 1) * 1000 - clock.now();
+			if (ok) log.push(now);
+			const retryAfterMs = (window + 1) * 1000 + offsetMs - now;
 			await clock.sleep(latencyMs);
 			if (ok) return rate.succeeded(ticket);
 			refused++;
@@ -89,5 +102,51 @@ describe('a long batch at the service limit (fake clock)', () => {
 		// limit, and windows fell to 83-94 for several seconds.
 		expect(long.windows.slice(0, -1).every((count) => count === 100)).toBe(true);
 		expect(long.ms).toBeLessThanOrEqual(long.floor * 1.02);
+	});
+});
+
+describe('the guess of windows that start on the clock (fake clock)', () => {
+	/** A credential's state with the guess on (the default) or off (the sliding window alone). */
+	const state = (clock: FakeClock, fixedWindows: boolean) =>
+		newCredentialState(clock, {
+			limit: LIMIT_POLICY,
+			rate: { ...RATE_POLICY, fixedWindows },
+			retry: RETRY_POLICY,
+		});
+	const onTheSecond = async (clock: FakeClock) => await clock.advance(1000 - (clock.now() % 1000));
+
+	it("a service counting in its clock's seconds: each window's count goes at the window's start, and 4 000 requests end within 50 ms of the floor, where the sliding window alone drifts", async () => {
+		const clock = new FakeClock(1_000_000);
+		await onTheSecond(clock);
+		const guessed = await batch(clock, state(clock, true), 4000, 100);
+		await clock.advance(10_000);
+		await onTheSecond(clock);
+		const sliding = await batch(clock, state(clock, false), 4000, 100);
+		expect(guessed.windows.slice(0, -1).every((count) => count === 100)).toBe(true);
+		expect(guessed.ms - guessed.floor).toBeLessThanOrEqual(50);
+		expect(sliding.ms - sliding.floor).toBeGreaterThan(guessed.ms - guessed.floor + 100);
+	});
+
+	it('a sliding-window service: the first 429 the guess does not explain ends it, and the batch goes on paced by the sliding window, nothing lost, about one window of extra 429s', async () => {
+		const clock = new FakeClock(1_000_000);
+		await onTheSecond(clock);
+		const shared = state(clock, true);
+		const guessed = await batch(clock, shared, 2000, 100, 20, { kind: 'sliding' });
+		await clock.advance(10_000);
+		await onTheSecond(clock);
+		const sliding = await batch(clock, state(clock, false), 2000, 100, 20, { kind: 'sliding' });
+		expect(guessed.ms).toBeLessThanOrEqual(sliding.ms + 1000);
+		expect(guessed.refused).toBeLessThanOrEqual(sliding.refused + 100);
+	});
+
+	it("a service whose seconds start 300 ms after ours: each window's burst still falls in one of its windows, each of its windows but the first and the last holds its count", async () => {
+		const clock = new FakeClock(1_000_000);
+		await onTheSecond(clock);
+		const late = await batch(clock, state(clock, true), 2000, 100, 20, {
+			kind: 'fixed',
+			offsetMs: 300,
+		});
+		expect(late.windows.slice(1, -1).every((count) => count === 100)).toBe(true);
+		expect(late.ms - late.floor).toBeLessThanOrEqual(400);
 	});
 });
