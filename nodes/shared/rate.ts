@@ -9,10 +9,10 @@ export { RATE_POLICY, RateWindow, type Ticket } from './rateWindow';
  * - the user's "Max Requests per Second", when set: starts spaced evenly from the first;
  * - the **rate window** (RateWindow, shared by every run with the credential in this
  *   process): after a 429, at most the number of requests the service accepted in its
- *   window are started in any window's length (a sliding window on our side, so each of
- *   the service's fixed windows sees at most that many). A batch then sends a window's worth
- *   at the start of each window, as the best hand-tuned batching does, instead of pausing
- *   and climbing back slowly;
+ *   window are started in each of the clock's windows, at its start (fixedWindow.ts), or,
+ *   once a 429 says the service counts otherwise, in any window's length (a sliding window
+ *   on our side). A batch then sends a window's worth at the start of each window, as the
+ *   best hand-tuned batching does, instead of pausing and climbing back slowly;
  * - a short spread of starts over the round trip, so answers do not all come back at once.
  * How many run at once is limiter.ts's part.
  */
