@@ -259,6 +259,7 @@ export class RateWindow {
 					// Not the count: the guess of fixed windows was wrong. Back to the sliding window,
 					// the count kept; the starts planned by the guess are planned again.
 					this.fixed.holds = false;
+					this.fixed.giveUpBeyond(0, now, this.sends);
 					this.lastCut = now;
 					this.generation++;
 				} else {
