@@ -37,6 +37,12 @@ export class FixedWindowGuess {
 		}
 	}
 
+	/** End of the clock's window that holds `t`. */
+	windowEnd(t: number): number {
+		const w = this.windowMs();
+		return Math.floor(t / w) * w + w;
+	}
+
 	/** The count was lowered: starts planned beyond it in a window not yet over are given up (rate.ts plans them again). */
 	giveUpBeyond(count: number, now: number, sends: readonly Ticket[]): void {
 		const w = this.windowMs();

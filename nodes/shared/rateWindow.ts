@@ -253,8 +253,12 @@ export class RateWindow {
 						2 * this.probeAfterWindows,
 					);
 					this.lastCut = now;
-					// Starts the guess planned ahead at the raised count are planned again.
-					if (this.fixed.holds) this.fixed.giveUpBeyond(this.count, now, this.sends);
+					if (this.fixed.holds) {
+						// The raise's whole window is one event (a burst's last starts may leave after this
+						// answer); starts planned ahead at the raised count are planned again.
+						this.lastCut = Math.max(now, this.fixed.windowEnd(ticket.at));
+						this.fixed.giveUpBeyond(this.count, now, this.sends);
+					}
 				} else if (this.fixed.holds) {
 					// Not the count: the guess of fixed windows was wrong. Back to the sliding window,
 					// the count kept; the starts planned by the guess are planned again.
