@@ -29,18 +29,25 @@ export class FixedWindowGuess {
 	 */
 	nextSlot(now: number, count: number, sends: readonly Ticket[], tailMs: number): number {
 		const w = this.windowMs();
-		for (let from = Math.floor(now / w) * w; ; from += w) {
+		// At most half a window: a round trip as long as the window would leave no time to send in.
+		const tail = Math.min(tailMs, w / 2);
+		for (let from = this.startOf(now, w); ; from += w) {
 			// Counted by the clock's window, as the service counts; sent from its start plus the margin.
 			const open = Math.max(now, from + this.marginMs);
 			const used = sends.filter((t) => !t.refused && t.at >= from && t.at < from + w).length;
-			if (used < count && open < from + w - tailMs) return open;
+			if (used < count && open < from + w - tail) return open;
 		}
+	}
+
+	/** Start of the clock's window (of `w`) that holds `t`. */
+	private startOf(t: number, w: number): number {
+		return Math.floor(t / w) * w;
 	}
 
 	/** End of the clock's window that holds `t`. */
 	windowEnd(t: number): number {
 		const w = this.windowMs();
-		return Math.floor(t / w) * w + w;
+		return this.startOf(t, w) + w;
 	}
 
 	/** The count was lowered: starts planned beyond it in a window not yet over are given up (rate.ts plans them again). */
@@ -48,7 +55,7 @@ export class FixedWindowGuess {
 		const w = this.windowMs();
 		const used = new Map<number, number>();
 		for (const t of sends) {
-			const from = Math.floor(t.at / w) * w;
+			const from = this.startOf(t.at, w);
 			if (t.refused || from + w <= now) continue;
 			const n = (used.get(from) ?? 0) + 1;
 			used.set(from, n);
@@ -58,7 +65,7 @@ export class FixedWindowGuess {
 
 	/** Starts not refused in our window (of `w`) that holds `at`, up to `at` (a count learned from a 429 at `at`). */
 	acceptedIn(at: number, sends: readonly Ticket[], w: number): number {
-		const start = Math.floor(at / w) * w;
+		const start = this.startOf(at, w);
 		return sends.filter((t) => !t.refused && t.at >= start && t.at <= at).length;
 	}
 }
