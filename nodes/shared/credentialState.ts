@@ -2,7 +2,8 @@ import { createHash } from 'crypto';
 
 import { type Clock, realClock } from './clock';
 import { AdaptiveLimit, LIMIT_POLICY, type LimitPolicy } from './limiter';
-import { RATE_POLICY, type RatePolicy, RateWindow } from './rateWindow';
+import { RATE_POLICY, type RatePolicy } from './ratePolicy';
+import { RateWindow } from './rateWindow';
 import { RETRY_POLICY, type RetryPolicy } from './retry';
 
 /**

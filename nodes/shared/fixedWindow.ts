@@ -1,4 +1,4 @@
-import type { Ticket } from './rateWindow';
+import type { Ticket } from './ratePolicy';
 
 /**
  * The guess that the service counts requests in fixed windows that start on whole multiples

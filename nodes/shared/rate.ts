@@ -1,8 +1,9 @@
 import { type CredentialState, newCredentialState } from './credentialState';
 import type { ConcurrencyLimit } from './concurrency';
-import type { Ticket } from './rateWindow';
+import type { Ticket } from './ratePolicy';
 
-export { RATE_POLICY, RateWindow, type Ticket } from './rateWindow';
+export { RATE_POLICY, type Ticket } from './ratePolicy';
+export { RateWindow } from './rateWindow';
 
 /**
  * The pace of requests with one credential. Three parts:
@@ -78,12 +79,12 @@ export class RateController {
 			);
 			// The user's pace follows its planned timeline (a late timer does not lower it);
 			// after a quiet spell it starts again from now (no burst to catch up).
-			const slot = window.nextSlot(now);
+			const paced = this.nextStart > now - gap ? this.nextStart : now;
+			const slot = window.nextSlot(now, paced);
 			if (slot === undefined) {
 				await window.untilAnswered(signal); // the answer that decides the slot is on its way
 				continue;
 			}
-			const paced = this.nextStart > now - gap ? this.nextStart : now;
 			const start = Math.max(paced, slot);
 			this.nextStart = start + gap;
 			const ticket: Ticket = { epoch, at: start };

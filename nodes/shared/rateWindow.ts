@@ -1,54 +1,8 @@
 import { type Clock, realClock, WaitQueue } from './clock';
 import { FixedWindowGuess } from './fixedWindow';
+import { RATE_POLICY, type RatePolicy, type Ticket } from './ratePolicy';
 
 /** The service's rate window as learned from its 429 answers (see rate.ts). */
-
-/** Tuning; a test passes its own to RateWindow and RateController. */
-const rateDefaults = {
-	/** Shortest window assumed behind a Retry-After (a service tells the time left, not its window). */
-	minWindowMs: 1000,
-	maxWindowMs: 60_000,
-	/** Added to the window between an answer and the start `count` later (timer slack). */
-	marginMs: 5,
-	/** Fewest accepted requests in a window from which a count is learned. */
-	minSample: 10,
-	/**
-	 * After windows without a 429, the count grows by this share (a service may allow more
-	 * now: another worker with the key is done, a higher plan); each raise that holds is
-	 * followed by one twice as large, up to doubling (slow start's reclaim).
-	 */
-	probe: 0.05,
-	/** Windows in a row without a 429 before a first raise (each raise that finds the limit costs a 429) ... */
-	probeAfterWindows: 3,
-	/** ... doubled after each raise that met a 429, up to this many. */
-	maxProbeAfterWindows: 12,
-	/** A raise holds when this many windows pass at it without a 429. */
-	probeHoldsAfterWindows: 1,
-	/** What a credential's runs learned is forgotten after this long without a request. */
-	rememberMs: 5000,
-	/** Starts are spread at least this share of (round trip / requests in flight), at most spreadMaxMs. */
-	spreadShare: 0.8,
-	spreadMaxMs: 5,
-	/** Weight of the newest round trip in the running average. */
-	roundTripWeight: 0.2,
-	/** Guess windows that start on the clock's whole windows until a 429 says otherwise (fixedWindow.ts). */
-	fixedWindows: true,
-};
-
-export type RatePolicy = Readonly<typeof rateDefaults>;
-
-export const RATE_POLICY: RatePolicy = Object.freeze(rateDefaults);
-
-/** A permit to send one request. */
-export interface Ticket {
-	epoch: number;
-	/** When the request may go / went (ms since epoch). */
-	at: number;
-	/** Set when the service answered 429. */
-	refused?: boolean;
-	/** When the answer (or the failure) came. */
-	answeredAt?: number;
-}
 
 /** What the service accepts per window, learned from 429s; shared by the runs of one credential. */
 export class RateWindow {
@@ -60,7 +14,7 @@ export class RateWindow {
 	epoch = 0;
 	/** Counts 429s: a slot reserved before the last one is given up and queued again. */
 	generation = 0;
-	/** Starts, oldest first, kept for two windows. */
+	/** Starts in the order planned (some windows ahead), kept two windows back from now. */
 	readonly sends: Ticket[] = [];
 	private fullSince: number | undefined;
 	/** The count before the running probe raised it (what the service is known to accept). */
@@ -93,6 +47,11 @@ export class RateWindow {
 		this.fixed.holds = policy.fixedWindows;
 	}
 
+	/** Whether the guess of the clock's windows still holds (fixedWindow.ts). */
+	get fixedWindowsHold(): boolean {
+		return this.fixed.holds;
+	}
+
 	/**
 	 * The earliest start the window allows now (`now` itself when free); undefined while it
 	 * waits for the answer that decides it. A request may start a window's length after the
@@ -103,12 +62,15 @@ export class RateWindow {
 	 * one took beyond the fastest may have been spent before. A service that counts a request
 	 * only once it has done the work is covered too: the fastest round trip holds that work,
 	 * so the next start is still a window after the count. Pacing by the answer itself would
-	 * lengthen every window by a round trip (5 % at 50 ms).
+	 * lengthen every window by a round trip (5 % at 50 ms). A start held back to `notBefore`
+	 * stays allowed in a sliding window, not always in a fixed one.
 	 */
-	nextSlot(now: number): number | undefined {
+	nextSlot(now: number, notBefore = now): number | undefined {
 		if (this.count !== undefined && this.fixed.holds) {
 			const tailMs = (this.fastestRtt ?? 0) + this.policy.marginMs;
-			return this.fixed.nextSlot(now, Math.floor(this.count), this.sends, tailMs);
+			// From `notBefore` (the spread or the user's pace): a later start may fall in a full window.
+			const from = Math.max(now, notBefore);
+			return this.fixed.nextSlot(from, Math.floor(this.count), this.sends, tailMs);
 		}
 		const decisive = this.decisive();
 		if (!decisive) return now;
@@ -154,8 +116,9 @@ export class RateWindow {
 
 	record(ticket: Ticket): void {
 		this.sends.push(ticket);
-		const keep = 2 * this.windowMs + this.policy.marginMs;
-		while (this.sends.length && this.sends[0].at <= ticket.at - keep) this.sends.shift();
+		// Two windows back from now, not from this start: starts are planned windows ahead.
+		const oldest = this.clock.now() - (2 * this.windowMs + this.policy.marginMs);
+		while (this.sends.length && this.sends[0].at <= oldest) this.sends.shift();
 		this.probe(ticket.at);
 	}
 

@@ -1,7 +1,7 @@
 import { newCredentialState } from '../../nodes/shared/credentialState';
 import { LIMIT_POLICY } from '../../nodes/shared/limiter';
 import { RETRY_POLICY } from '../../nodes/shared/retry';
-import { RATE_POLICY } from '../../nodes/shared/rateWindow';
+import { RATE_POLICY } from '../../nodes/shared/ratePolicy';
 import { RateController } from '../../nodes/shared/rate';
 import { FakeClock } from './fake-clock';
 
@@ -148,5 +148,27 @@ describe('the guess of windows that start on the clock (fake clock)', () => {
 		});
 		expect(late.windows.slice(1, -1).every((count) => count === 100)).toBe(true);
 		expect(late.ms - late.floor).toBeLessThanOrEqual(400);
+	});
+
+	it('a service that answers in 700 ms (a round trip over half its window): the guess holds, starts held back by the spread stay out of full windows, no more 429s than the sliding window', async () => {
+		const clock = new FakeClock(1_000_000);
+		await onTheSecond(clock);
+		const shared = state(clock, true);
+		const slow = await batch(clock, shared, 1000, 100, 700);
+		await clock.advance(10_000);
+		await onTheSecond(clock);
+		const sliding = await batch(clock, state(clock, false), 1000, 100, 700);
+		expect(shared.window.count).toBe(100);
+		expect(shared.window.fixedWindowsHold).toBe(true);
+		expect(slow.windows.every((count) => count <= 100)).toBe(true);
+		// The second window is short: the first burst's 429s come back 700 ms late, and their
+		// retries fall in its second half, kept free (a start there could arrive in the next).
+		expect(slow.windows.slice(2, -1).every((count) => count === 100)).toBe(true);
+		// Before: a start the spread held back past the window it was given went into the next
+		// one whatever that one held (300 more starts in one window, 775 429s against 480);
+		// and a start planned two windows ahead dropped the record of the current window's
+		// starts (the guess failed, 949 429s).
+		expect(slow.refused).toBeLessThanOrEqual(sliding.refused + 10);
+		expect(slow.ms).toBeLessThanOrEqual(sliding.ms + 500);
 	});
 });
