@@ -3,7 +3,6 @@ import type { ConcurrencyLimit } from './concurrency';
 import type { Ticket } from './ratePolicy';
 
 export { RATE_POLICY, type Ticket } from './ratePolicy';
-export { RateWindow } from './rateWindow';
 
 /**
  * The pace of requests with one credential. Three parts:
