@@ -2,8 +2,6 @@ import { type CredentialState, newCredentialState } from './credentialState';
 import type { ConcurrencyLimit } from './concurrency';
 import type { Ticket } from './ratePolicy';
 
-export { RATE_POLICY, type Ticket } from './ratePolicy';
-
 /**
  * The pace of requests with one credential. Three parts:
  * - the user's "Max Requests per Second", when set: starts spaced evenly from the first;

@@ -7,6 +7,8 @@ import { FakeClock } from './fake-clock';
 
 /** The sliding window alone (the guess of fixed windows off): what these tests are about. */
 const SLIDING = { ...RATE_POLICY, fixedWindows: false };
+/** A RateWindow on the sliding window alone; its clock stays at 0 (the tests pass their own times, and keep every start). */
+const slidingWindow = () => new RateWindow(SLIDING, new FakeClock(0));
 
 /** The limiter's own decisions, on a clock the test moves. */
 function limiterAt(start = 1_000_000) {
@@ -235,7 +237,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 	};
 
 	it('free before the first 429; a handful of answers teaches no count', () => {
-		const window = new RateWindow(SLIDING, new FakeClock(0));
+		const window = slidingWindow();
 		expect(window.nextSlot(5)).toBe(5);
 		const tickets = [send(window, 0), send(window, 1)];
 		window.refused(tickets[1], 1000, 2);
@@ -244,7 +246,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 	});
 
 	it('after a 429: the count accepted in the window before it, sent at the start of each window', () => {
-		const window = new RateWindow(SLIDING, new FakeClock(0));
+		const window = slidingWindow();
 		for (let k = 0; k < 100; k++) send(window, 100 + k); // accepted
 		const refused = send(window, 200);
 		expect(window.refused(refused, 1000, 210)).toBe(true);
@@ -259,7 +261,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const after = send(window, 1300).at;
 		expect(after).toBeGreaterThanOrEqual(next[0] + RTT + 1000);
 		// a start waits for the answer that decides its slot
-		const unanswered = new RateWindow(SLIDING, new FakeClock(0));
+		const unanswered = slidingWindow();
 		for (let k = 0; k < 10; k++) unanswered.record({ epoch: 0, at: k });
 		unanswered.refused({ epoch: 0, at: 11 }, 1000, 12);
 		expect(unanswered.nextSlot(500)).toBeUndefined();
@@ -267,7 +269,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 	});
 
 	it('a 429 at the learned count lowers it to what the service accepted in the window before, at most halved, once per window, without pausing the other requests', () => {
-		const window = new RateWindow(SLIDING, new FakeClock(0));
+		const window = slidingWindow();
 		for (let k = 0; k < 50; k++) send(window, k);
 		const first = send(window, 60);
 		window.refused(first, 1050, 70);
@@ -311,7 +313,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 	});
 
 	it('with answers seen, a start waits for the count a window after the decisive request reached the service: its answer less the fastest round trip, also after a 429', () => {
-		const window = new RateWindow(SLIDING, new FakeClock(0));
+		const window = slidingWindow();
 		const answered = (at: number, rtt: number, refused = false): Ticket => {
 			const ticket = send(window, at, rtt);
 			if (!refused) window.accepted(ticket);
@@ -339,7 +341,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 	});
 
 	it('raises that hold grow twice as large each time: a worker whose partner on the key is done reclaims the whole limit within a few windows', () => {
-		const window = new RateWindow(SLIDING, new FakeClock(0));
+		const window = slidingWindow();
 		let at = 1000 + learned(window, 50);
 		const seen = [50];
 		while (at < 1055 + 12_000) {
@@ -352,7 +354,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 	});
 
 	it('windows used in full without a 429 raise the count a little (another client may be done)', () => {
-		const window = new RateWindow(SLIDING, new FakeClock(0));
+		const window = slidingWindow();
 		let at = 1000 + learned(window, 20);
 		for (let k = 0; k < 20 * (RATE_POLICY.probeAfterWindows + 2); k++)
 			at = sendAccepted(window, at).at;
@@ -360,7 +362,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 	});
 
 	it('a probe met by a 429 goes back to the count the service accepted (not 10 % below it), and the next probe waits twice as long', () => {
-		const window = new RateWindow(SLIDING, new FakeClock(0));
+		const window = slidingWindow();
 		let at = 1000 + learned(window, 100);
 		const windowsUntilProbe = () => {
 			const from = at;
@@ -381,7 +383,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(windowsUntilProbe()).toBeLessThan(second);
 	});
 	it("a raise holds only once the service accepted a request sent a window after it; the raise's later 429s are one event", () => {
-		const window = new RateWindow(SLIDING, new FakeClock(0));
+		const window = slidingWindow();
 		let at = 1000 + learned(window, 100);
 		while (window.count === 100) at = sendAccepted(window, at).at;
 		expect(window.count).toBe(105);

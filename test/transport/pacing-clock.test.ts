@@ -2,7 +2,8 @@ import { ExecutionStopped } from '../../nodes/shared/cancel';
 import { CredentialStates, newCredentialState } from '../../nodes/shared/credentialState';
 import { FixedLimit } from '../../nodes/shared/concurrency';
 import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
-import { RATE_POLICY, RateController, type Ticket } from '../../nodes/shared/rate';
+import { RateController } from '../../nodes/shared/rate';
+import { RATE_POLICY, type Ticket } from '../../nodes/shared/ratePolicy';
 import { FakeClock, settle } from './fake-clock';
 
 /** The order in which waiting acquires got their place. */
