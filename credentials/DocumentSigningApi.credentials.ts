@@ -8,6 +8,7 @@ import type {
 
 import { checkBaseUrl, originOf } from '../nodes/shared/baseUrl';
 import { GUESSED_PATH_PROPERTIES } from '../nodes/shared/pathSettings';
+import { credentialSafetySetting } from '../nodes/shared/api/parameters';
 
 /**
  * API key of the Document Signing Service. The key belongs to the workspace (personal or
@@ -79,7 +80,10 @@ export class DocumentSigningApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
+		const base = checkBaseUrl(
+			credentials.baseUrl,
+			credentialSafetySetting('allowInsecureHttp', credentials.allowInsecureHttp),
+		);
 		// n8n's HTTP Request node sends the address as `uri` (its legacy request options).
 		const address = requestOptions.url ?? String((requestOptions as { uri?: unknown }).uri ?? '');
 		const target = originOf(

@@ -12,6 +12,8 @@ import { NODE_VERSIONS } from './actions/shared/versions';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
+const PROPERTIES = [...resourceProperties, ...runSettingsDescription];
+
 export class DocumentSigning implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Document Signing',
@@ -38,7 +40,7 @@ export class DocumentSigning implements INodeType {
 				testedBy: 'documentSigningApiTest',
 			},
 		],
-		properties: [...resourceProperties, ...runSettingsDescription],
+		properties: PROPERTIES,
 		hints: resourceHints,
 	};
 
@@ -50,6 +52,6 @@ export class DocumentSigning implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router.call(this, PROPERTIES);
 	}
 }

@@ -1,12 +1,14 @@
 import type {
 	IDataObject,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { toggle, withTypedParameters } from '../shared/api/parameters';
 import { fetchEnvelopeFile } from '../shared/envelopeFile';
 import { ENVELOPE_STATUS_OPTIONS, statusName } from '../shared/envelopeStatus';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
@@ -22,6 +24,8 @@ import {
 	takeNew,
 } from './poller';
 import { pollRecipientMode } from './recipientMode';
+
+let propertiesOnce: INodeProperties[] | undefined;
 
 const RECIPIENT_MODE = { show: { event: ['recipientActed'] } };
 
@@ -166,6 +170,20 @@ export class DocumentSigningStatusTrigger implements INodeType {
 	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		// Every parameter read by its declared type (a refused value fails the poll, naming it).
+		const typed = withTypedParameters(this, DocumentSigningStatusTrigger.properties);
+		return await pollTyped.call(typed);
+	}
+
+	/** The description's parameters, read by the typed reader. */
+	static get properties(): INodeProperties[] {
+		propertiesOnce ??= new DocumentSigningStatusTrigger().description.properties;
+		return propertiesOnce;
+	}
+}
+
+async function pollTyped(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	{
 		if (this.getNodeParameter('event', 'statusReached') === 'recipientActed')
 			return await pollRecipientMode.call(this);
 		const statuses = readStatuses.call(this);
@@ -274,7 +292,7 @@ async function toItem(
 		...envelope,
 		statusName: statusName(envelope.status),
 	};
-	const download = this.getNodeParameter('downloadSignedPdf', false) as boolean;
+	const download = toggle(this.getNodeParameter('downloadSignedPdf', false), false);
 	if (!download) return { json };
 	if (envelope.status !== 'completed') {
 		return {

@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
+import { safetySetting, toggle, typedTriggerParameters } from '../shared/api/parameters';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { type PendingClaim, settleOnAnswer, startedResult, testRefusal } from './answer';
 import {
@@ -37,6 +38,22 @@ import {
 	SIGNATURE_SCHEME_NAMES,
 	verifySignature,
 } from './signature';
+
+interface TriggerSettings {
+	options: IDataObject;
+	events: string[];
+	deduplicate: boolean;
+	acceptUnsigned: boolean;
+}
+
+function readSettings(read: IWebhookFunctions['getNodeParameter']): TriggerSettings {
+	return {
+		options: (read('options', {}) as IDataObject | undefined) ?? {},
+		events: (read('events', []) as string[] | undefined) ?? [],
+		deduplicate: toggle(read('deduplicate', true), true),
+		acceptUnsigned: safetySetting('acceptUnsigned', read('acceptUnsigned', false)),
+	};
+}
 
 /** How long a copy of an event waits for the outcome of the delivery n8n is still taking. */
 const COPY_WAIT_MS = 25_000;
@@ -115,10 +132,6 @@ export class DocumentSigningTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const events = this.getNodeParameter('events', []) as string[];
-		const deduplicate = this.getNodeParameter('deduplicate', true) as boolean;
-		const acceptUnsigned = this.getNodeParameter('acceptUnsigned', false) as boolean;
 
 		// The answers for deliveries that start nothing are written here; a delivery that starts
 		// a run is answered by n8n once it has the execution (see the end of this function).
@@ -153,6 +166,16 @@ export class DocumentSigningTrigger implements INodeType {
 			return answer(200, { received: true, started: false, reason, ...(id ? { id } : {}) });
 		};
 		const triggerKey = `${this.getMode()}:${this.getWorkflow().id ?? ''}:${this.getNode().name}`;
+
+		// Every setting read by its declared type: a value an expression gives that the field
+		// does not take refuses the delivery (nothing starts) and names the field.
+		let settings: TriggerSettings;
+		try {
+			settings = readSettings(typedTriggerParameters(this, triggerProperties));
+		} catch (error) {
+			return refuse(500, 'CONFIGURATION_ERROR', (error as Error).message);
+		}
+		const { options, events, deduplicate, acceptUnsigned } = settings;
 
 		const credentials = await this.getCredentials('documentSigningApi');
 		const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
@@ -289,7 +312,7 @@ export class DocumentSigningTrigger implements INodeType {
 			verified: secret !== '',
 		};
 		if (secret === '') json.verificationNote = NOT_VERIFIED_NOTE;
-		if (options.includeHeaders === true) json.headers = { ...req.headers } as IDataObject;
+		if (toggle(options.includeHeaders, false)) json.headers = { ...req.headers } as IDataObject;
 
 		// n8n answers this one itself, after it has inserted (or queued) the execution.
 		return startedResult([[{ json }]], { received: true, started: true, id: eventId }, pending);

@@ -18,6 +18,7 @@ import { ENDPOINTS } from './endpoints';
 import { redactSecret } from './errors';
 import { bodyText, messageOf } from './failures';
 import { isRedirect, nextRedirect } from './redirects';
+import { credentialSafetySetting } from './api/parameters';
 
 export const CREDENTIAL_TEST_NAME = 'documentSigningApiTest';
 
@@ -57,7 +58,10 @@ export async function testCredential(
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const key = String(data.apiKey ?? '');
-	const base = checkBaseUrl(data.baseUrl, data.allowInsecureHttp === true);
+	const base = checkBaseUrl(
+		data.baseUrl,
+		credentialSafetySetting('allowInsecureHttp', data.allowInsecureHttp),
+	);
 	if (!base.ok) return { status: 'Error', message: base.message };
 
 	// n8n-workflow's ICredentialTestFunctions offers one HTTP helper, `request` (no

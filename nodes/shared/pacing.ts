@@ -7,6 +7,7 @@ import { RateController, type RateSettings } from './rate';
 import type { RetryPolicy } from './retry';
 import { credentialsOf } from './runCache';
 import type { ApiContext } from './transport';
+import { credentialSafetySetting } from './api/parameters';
 
 /**
  * One object per node run for everything its requests share with the credential: the
@@ -46,7 +47,10 @@ async function resolve(
 	hold: boolean,
 ): Promise<Resolved> {
 	const credentials = await credentialsOf(context, CREDENTIAL_TYPE);
-	const base = checkBaseUrl(credentials.baseUrl, credentials.allowInsecureHttp === true);
+	const base = checkBaseUrl(
+		credentials.baseUrl,
+		credentialSafetySetting('allowInsecureHttp', credentials.allowInsecureHttp),
+	);
 	if (!base.ok) return { refused: base.message };
 	const secret = String(credentials.apiKey ?? '');
 	// The shared state is named by the Base URL and the key (hashed there, never kept in clear).

@@ -205,7 +205,7 @@ export function returnAllOrLimit(
 			name: 'limit',
 			type: 'number',
 			default: 50,
-			typeOptions: { minValue: 1, maxValue: LIST_ITEMS_CEILING },
+			typeOptions: { minValue: 1, maxValue: LIST_ITEMS_CEILING, numberPrecision: 0 },
 			description: 'Max number of results to return',
 			displayOptions: {
 				...displayOptions,
@@ -217,7 +217,7 @@ export function returnAllOrLimit(
 			name: 'maxItems',
 			type: 'number',
 			default: DEFAULT_MAX_ITEMS,
-			typeOptions: { minValue: 1, maxValue: LIST_ITEMS_CEILING },
+			typeOptions: { minValue: 1, maxValue: LIST_ITEMS_CEILING, numberPrecision: 0 },
 			description:
 				'Return All stops with an error once the list passes this many items, so a list that never ends cannot fill the memory of n8n',
 			displayOptions: {

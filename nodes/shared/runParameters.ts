@@ -1,10 +1,12 @@
 import type {
 	IExecuteFunctions,
 	IGetNodeParameterOptions,
-	INodeParameters,
+	INodeProperties,
 	NodeParameterValueType,
 } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
+
+import { readTyped, valueAtPath } from './api/parameters';
 
 /**
  * A node run's context that reads each parameter as few times as its value allows. n8n
@@ -16,9 +18,23 @@ import { deepCopy } from 'n8n-workflow';
  * its own copy of an object, as from n8n. The commonest expression, a field of the item
  * (`{{ $json.envelopeId }}`, alone in a text or an ID), is read from the item directly when
  * it holds a text, number or boolean; anything else goes to n8n.
+ *
+ * Every value is read by the type `properties` (the node's description) declare for it
+ * (api/parameters.ts): a toggle given the text "false" reads false, a refused value stops
+ * the item with an error naming the field.
  */
-export function readingOncePerRun(context: IExecuteFunctions): IExecuteFunctions {
-	const stored = context.getNode().parameters;
+export function readingOncePerRun(
+	context: IExecuteFunctions,
+	// The node's description; none (the differential probe) reads values as n8n gives them.
+	properties: ReadonlyArray<INodeProperties> = [],
+): IExecuteFunctions {
+	const node = context.getNode();
+	const stored = node.parameters;
+	const typed = (name: string, itemIndex: number, value: unknown, fallback: unknown) =>
+		readTyped(node, properties, name, value, fallback, {
+			itemIndex,
+			stored: valueAtPath(stored, name) !== undefined,
+		});
 	const answers = new Map<string, unknown>();
 	const read = context.getNodeParameter.bind(context) as (
 		name: string,
@@ -33,30 +49,22 @@ export function readingOncePerRun(context: IExecuteFunctions): IExecuteFunctions
 		fallback?: unknown,
 		options?: IGetNodeParameterOptions,
 	) => {
-		const value = valueAt(stored, name);
+		const value = valueAtPath(stored, name) as NodeParameterValueType | undefined;
 		// Not stored (n8n fills in the default itself): left to n8n.
-		if (value === undefined) return read(name, itemIndex, fallback, options);
+		if (value === undefined)
+			return typed(name, itemIndex, read(name, itemIndex, fallback, options), fallback);
 		const perItem = hasExpression(value);
 		const key = `${name}\n${options ? JSON.stringify(options) : ''}\n${perItem ? itemIndex : ''}`;
 		if (!answers.has(key)) {
 			const quick = perItem ? fieldOfItem(context, value, itemIndex, options) : undefined;
-			answers.set(key, quick !== undefined ? quick : read(name, itemIndex, fallback, options));
+			const raw = quick !== undefined ? quick : read(name, itemIndex, fallback, options);
+			answers.set(key, typed(name, itemIndex, raw, fallback));
 		}
 		const answer = answers.get(key);
 		return typeof answer === 'object' && answer !== null ? deepCopy(answer) : answer;
 	};
 	run.getNodeParameter = getNodeParameter as IExecuteFunctions['getNodeParameter'];
 	return run;
-}
-
-/** The stored value at a dotted path (`options.uploadMethod`). */
-function valueAt(parameters: INodeParameters, path: string): NodeParameterValueType | undefined {
-	let value: unknown = parameters;
-	for (const part of path.split('.')) {
-		if (typeof value !== 'object' || value === null) return undefined;
-		value = (value as Record<string, unknown>)[part];
-	}
-	return value as NodeParameterValueType | undefined;
 }
 
 function hasExpression(value: unknown): boolean {

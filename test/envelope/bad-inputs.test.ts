@@ -172,7 +172,7 @@ const cases: Case[] = [
 	{
 		name: 'reminder every 0 hours',
 		params: withSettings({ reminderEveryHours: 0 }),
-		expect: ['Signing Settings > Reminder Every Hours', 'from 1'],
+		expect: ['Signing Settings > Reminder Every (Hours)', 'must be a number of 1 or more'],
 	},
 	{
 		name: 'expiry that is not a date',
@@ -240,7 +240,7 @@ const cases: Case[] = [
 	{
 		name: 'negative consideration amount',
 		params: withEstamp({ estampConsiderationAmount: '-5' }),
-		expect: ['Consideration Amount', 'non-negative whole number'],
+		expect: ['Consideration Amount: must be a whole number of 0 or more'],
 	},
 	{
 		name: 'same legal name for both parties',

@@ -86,6 +86,24 @@ describe('what counts as breaking', () => {
 		expect(problems[0]).toMatch(message);
 	});
 
+	it("lets a collection option's default change pass (n8n stores an added option's value), not a top-level one's", () => {
+		const saved: Snapshot = {
+			node: 'x',
+			version: 1,
+			parameters: [
+				{ path: 'options', type: 'collection', default: {} },
+				{ path: 'options.keep', type: 'boolean', default: true },
+				{ path: 'top', type: 'boolean', default: true },
+			],
+		};
+		const flipped = (path: string): Snapshot => ({
+			...saved,
+			parameters: saved.parameters.map((p) => (p.path === path ? { ...p, default: false } : p)),
+		});
+		expect(breakingChanges(saved, flipped('options.keep'))).toEqual([]);
+		expect(breakingChanges(saved, flipped('top'))).toHaveLength(1);
+	});
+
 	it('lets a new parameter or option value pass', () => {
 		const now: Snapshot = {
 			...base,

@@ -203,9 +203,14 @@ export function snapshotOf(description: INodeTypeDescription, version: number): 
 
 const same = (a: unknown, b: unknown) => JSON.stringify(stable(a)) === JSON.stringify(stable(b));
 
+const parentPath = (path: string) => path.split('.').slice(0, -1).join('.');
+
 /** What would change the meaning of a saved workflow going from `saved` to `now`. */
 export function breakingChanges(saved: Snapshot, now: Snapshot): string[] {
 	const current = new Map(now.parameters.map((p) => [keyOf(p), p]));
+	const collections = new Set(
+		now.parameters.filter((p) => p.type === 'collection').map((p) => p.path),
+	);
 	const problems: string[] = [];
 	for (const old of saved.parameters) {
 		const where = `${old.path}${old.displayOptions ? ` (shown when ${JSON.stringify(old.displayOptions)})` : ''}`;
@@ -220,7 +225,10 @@ export function breakingChanges(saved: Snapshot, now: Snapshot): string[] {
 			continue;
 		}
 		if (p.type !== old.type) problems.push(`${where}: type changed from ${old.type} to ${p.type}`);
-		if (!same(p.default, old.default))
+		// An option of a collection is stored whenever it is added, even at its default
+		// (n8n-workflow node-helpers.js getNodeParameters, `parentType === 'collection'`):
+		// its default only sets the toggle a user adds, so a change leaves saved workflows alone.
+		if (!same(p.default, old.default) && !collections.has(parentPath(old.path)))
 			problems.push(
 				`${where}: default changed from ${JSON.stringify(old.default)} to ${JSON.stringify(p.default)}`,
 			);

@@ -16,6 +16,7 @@ import { readingOncePerRun } from '../../shared/runParameters';
 import type { OperationModule } from './node.type';
 import { resourceModules as resources } from './resources';
 import { FROM_1_2, UP_TO_1_1 } from './shared/versions';
+import { numberOr } from '../../shared/api/parameters';
 
 /** The value the option takes when added; without it the number adapts (limiter.ts, which also starts at 10). */
 export const DEFAULT_PARALLEL_REQUESTS = 10;
@@ -172,21 +173,13 @@ function stoppedError(
  * options only when added): items at once then adapt (limiter.ts).
  */
 function readSettings(this: IExecuteFunctions): RateSettings {
-	const settings = this.getNodeParameter('batching', 0, {}) as {
-		parallelRequests?: number;
-		maxRequestsPerSecond?: number;
-	};
-	const maxPerSecond = Math.max(Number(settings.maxRequestsPerSecond) || 0, 0);
-	if (settings.parallelRequests === undefined || settings.parallelRequests === null)
-		return { maxPerSecond };
-	const parallel = Math.floor(Number(settings.parallelRequests));
-	return {
-		parallel: Math.min(
-			Math.max(Number.isFinite(parallel) ? parallel : 1, 1),
-			MAX_PARALLEL_REQUESTS,
-		),
-		maxPerSecond,
-	};
+	// Read typed (numbers or their text, within the panel's bounds): a refused value fails
+	// the run, naming the field.
+	const settings = (this.getNodeParameter('batching', 0, {}) ?? {}) as IDataObject;
+	const maxPerSecond = Math.max(numberOr(settings.maxRequestsPerSecond, 0), 0);
+	if (settings.parallelRequests === undefined) return { maxPerSecond };
+	const parallel = Math.floor(numberOr(settings.parallelRequests, 1));
+	return { parallel: Math.min(Math.max(parallel, 1), MAX_PARALLEL_REQUESTS), maxPerSecond };
 }
 
 /** A summary under the node's output when the run had to retry or wait, or was long. */
@@ -221,11 +214,15 @@ function reportProgress(
  * order. Each operation's execute(i) depends on item i alone. Without "Continue On Fail"
  * no new item starts after a failure; the first failing item's error (by index) is thrown.
  */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function router(
+	this: IExecuteFunctions,
+	properties: ReadonlyArray<INodeProperties>,
+): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	if (!items.length) return [[]];
-	// Every item and operation reads its parameters through this run's context.
-	const run = readingOncePerRun(this);
+	// Every item and operation reads its parameters through this run's context, typed by
+	// the node's description.
+	const run = readingOncePerRun(this, properties);
 	const resource = run.getNodeParameter('resource', 0) as string;
 	const operationName = run.getNodeParameter('operation', 0) as string;
 	const operation = findOperation.call(run, resource, operationName);

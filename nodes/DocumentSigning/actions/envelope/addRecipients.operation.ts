@@ -14,6 +14,7 @@ import { readJsonParameter } from '../shared/params';
 import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { readRecipients, recipientProperties } from '../shared/recipients';
 import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
+import { toggle } from '../../../shared/api/parameters';
 
 const show = { resource: ['envelope'], operation: ['addRecipients'] };
 
@@ -49,7 +50,7 @@ export const description = updateDisplayOptions({ show }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
-	const replace = this.getNodeParameter('replace', i, false) as boolean;
+	const replace = toggle(this.getNodeParameter('replace', i, false), false);
 	const body: IDataObject = { recipients: (readRecipients.call(this, i) ?? []) as IDataObject[] };
 
 	const checked = validateInput(this, AddRecipientsSchema, body, i, 'recipients');

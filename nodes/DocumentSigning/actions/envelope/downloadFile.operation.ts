@@ -6,6 +6,7 @@ import { fetchEnvelopeFile } from '../../../shared/envelopeFile';
 import { apiRequest } from '../../../shared/transport';
 import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { defaultChangedIn1_1 } from '../shared/versions';
+import { toggle } from '../../../shared/api/parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -54,12 +55,12 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
-	const download = this.getNodeParameter('download', i, true) as boolean;
+	const download = toggle(this.getNodeParameter('download', i, true), true);
 	const binaryPropertyName = download
 		? (this.getNodeParameter('binaryPropertyName', i, 'data') as string)
 		: undefined;
 	let signing = {};
-	if (this.getNodeParameter('includeStatus', i, false) as boolean) {
+	if (toggle(this.getNodeParameter('includeStatus', i, false), false)) {
 		// Read before the file, so a status that moves on meanwhile never labels an older file as signed.
 		const progress = (await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), {
 			itemIndex: i,

@@ -13,6 +13,7 @@ import { checkEstampFields } from './estampCheck';
 import { partyProperties, readParty } from './estampParties';
 import { compact, enumOptions } from './params';
 import { defaultChangedIn1_1 } from './versions';
+import { toggle } from '../../../shared/api/parameters';
 
 /**
  * The e-stamp part of a node's parameters (specification 2.6) and the code that reads it
@@ -246,7 +247,7 @@ export function readEstampConfig(
 	this: IExecuteFunctions,
 	i: number,
 ): { enabled: boolean; config?: IDataObject } {
-	const enabled = this.getNodeParameter('estampEnabled', i, false) as boolean;
+	const enabled = toggle(this.getNodeParameter('estampEnabled', i, false), false);
 	if (!enabled) return { enabled: false };
 
 	const get = (name: string, fallback: IDataObject[string] = '') =>
@@ -260,7 +261,7 @@ export function readEstampConfig(
 	const article = picked === ARTICLE_EXACT_VALUE ? get('estampArticleValue') : picked;
 	const articleName =
 		picked === ARTICLE_EXACT_VALUE ? 'Article (Exact Value)' : 'Article Name or ID';
-	const hardcopy = get('estampHardcopy', false) as boolean;
+	const hardcopy = toggle(get('estampHardcopy', false), false);
 	// Required values stay in, even when empty, so the schema names them with its own rule.
 	const group = (values: IDataObject | undefined, optional: string[] = []) => {
 		if (!values || !compact(values)) return undefined;

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/pagination';
 import { limitValue, validateInput } from '../../../shared/validation';
 import { compact } from './params';
+import { toggle } from '../../../shared/api/parameters';
 
 /** The parameters of every Get Many: Return All / Limit, then a Filters collection holding `filters`. */
 export function listProperties(
@@ -46,7 +47,7 @@ export async function listAll(
 	path: string,
 	filterSchema: ZodTypeAny,
 ): Promise<INodeExecutionData[]> {
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+	const returnAll = toggle(this.getNodeParameter('returnAll', i, false), false);
 	const limit = returnAll
 		? undefined
 		: limitValue(this, 'Limit', this.getNodeParameter('limit', i, 50), LIST_ITEMS_CEILING, i);

@@ -9,6 +9,7 @@ import { isToolRun } from '../../../shared/runCache';
 import { inputError } from '../../../shared/validation';
 import { SIMPLIFIERS, SIMPLIFIERS_FROM_1_2 } from './simplify';
 import { FROM_1_2, UP_TO_1_1 } from './versions';
+import { toggle } from '../../../shared/api/parameters';
 
 /**
  * How much of a long answer an operation returns, as n8n's guideline asks of nodes whose
@@ -123,7 +124,10 @@ export function simplifyOutput(
 	const operation = this.getNodeParameter('operation', i) as string;
 	if (this.getNode().typeVersion < 1.2) {
 		const simplifier = SIMPLIFIERS[resource]?.[operation];
-		if (!simplifier || !(this.getNodeParameter('simplify', i, isToolRun(this)) as boolean))
+		if (
+			!simplifier ||
+			!toggle(this.getNodeParameter('simplify', i, isToolRun(this)), isToolRun(this))
+		)
 			return items;
 		return items.map((item) => ({ ...item, json: simplifier(item.json) }));
 	}

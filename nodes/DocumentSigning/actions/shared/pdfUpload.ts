@@ -6,6 +6,7 @@ import { MAX_PDF_MB, readPdfFromItem, readPdfFromUrl, uploadPdf } from '../../..
 import { isToolRun } from '../../../shared/runCache';
 import { FROM_1_1 } from './versions';
 import { readText } from './params';
+import { safetySetting } from '../../../shared/api/parameters';
 
 /** What a create makes that holds a PDF: an envelope or a template. */
 export type PdfHolder = 'envelope' | 'template';
@@ -169,8 +170,10 @@ export async function readPdfSource(this: IExecuteFunctions, i: number): Promise
 		}
 		pdf = await readPdfFromItem.call(this, i, binaryPropertyName);
 	} else if (source === 'url') {
-		const allowInternal =
-			this.getNodeParameter('options.allowInternalAddresses', i, false) === true;
+		const allowInternal = safetySetting(
+			'allowInternalAddresses',
+			this.getNodeParameter('options.allowInternalAddresses', i, false),
+		);
 		pdf = await readPdfFromUrl.call(this, i, this.getNodeParameter('pdfUrl', i, ''), allowInternal);
 	}
 	return { pdf, fileName: typedName || pdf?.fileName || '', method };

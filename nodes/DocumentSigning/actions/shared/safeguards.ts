@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { isToolRun } from '../../../shared/runCache';
 import { inputError } from '../../../shared/validation';
+import { safetySetting } from '../../../shared/api/parameters';
 
 /**
  * Safeguards: what the owner of a workflow allows this node (above all its tool variant,
@@ -42,9 +43,9 @@ const LINKS: INodeProperties = {
 	displayName: 'Include Signing Links',
 	name: 'includeSigningLinks',
 	type: 'boolean',
-	default: true,
+	default: false,
 	description:
-		"Whether the output keeps each recipient's signing link (actionUrl), with which anyone holding it signs in that recipient's name. Without this option the tool variant leaves the links out and the node keeps them.",
+		"Whether the output keeps each recipient's signing link (actionUrl), with which anyone holding it signs in that recipient's name. Added, it is off: links are left out until you turn it on. Not added, the tool variant leaves the links out and the node keeps them. An expression must give true or false (or that text).",
 };
 
 /** Which safeguards each operation offers: those that add people, send, or answer with links. */
@@ -95,7 +96,7 @@ export function readSafeguards(this: IExecuteFunctions, i: number): Safeguards {
 }
 
 export function isDraftOnly(this: IExecuteFunctions, i: number): boolean {
-	return this.getNodeParameter('draftOnly', i, false) === true;
+	return safetySetting('draftOnly', this.getNodeParameter('draftOnly', i, false));
 }
 
 /** Refuses a send under Draft Only, before any request. `what` says what was not done. */
@@ -125,6 +126,8 @@ export function withSigningLinksAsSet(
 	i: number,
 	json: IDataObject,
 ): IDataObject {
-	const keep = readSafeguards.call(this, i).includeSigningLinks ?? !isToolRun(this);
+	const set = readSafeguards.call(this, i).includeSigningLinks;
+	// Not added: the node keeps the links, the tool variant leaves them out.
+	const keep = set === undefined ? !isToolRun(this) : safetySetting('includeSigningLinks', set);
 	return keep ? json : (stripLinks(json) as IDataObject);
 }

@@ -29,6 +29,7 @@ import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { simplifyOutput } from '../shared/output';
 import { isDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
+import { safetySetting } from '../../../shared/api/parameters';
 
 const show = { resource: ['template'], operation: ['createDocument'] };
 
@@ -221,7 +222,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	// Draft Only wins over Send Immediately: the document is created and stays a draft.
 	const draftOnly = isDraftOnly.call(this, i);
 	const sendImmediately =
-		!draftOnly && (this.getNodeParameter('sendImmediately', i, false) as boolean);
+		!draftOnly &&
+		safetySetting('sendImmediately', this.getNodeParameter('sendImmediately', i, false));
 	const body = await documentBody.call(this, i, templateId);
 
 	// Not resent after a lost connection (the transport's rule for creates): it could make a second document.
