@@ -341,9 +341,30 @@ export function readTyped(
 	);
 	if ('refusal' in read)
 		throw new NodeOperationError(node, read.refusal.message, { itemIndex, description: HINT });
+	if (property.type === 'collection' && isObject(read.value))
+		return withSafeValues(read.value, valueAtPath(node.parameters, path), property);
 	if (read.value !== undefined) return read.value;
 	const safe = SAFE_VALUES[path.split('.').pop() ?? ''];
 	return safe !== undefined && where.stored && property.type === 'boolean' ? safe : fallback;
+}
+
+/**
+ * A collection's safety toggles that are added but came out absent (an expression giving
+ * undefined drops the key): their safe value.
+ */
+function withSafeValues(
+	value: Record<string, unknown>,
+	stored: unknown,
+	property: INodeProperties,
+): Record<string, unknown> {
+	if (!isObject(stored)) return value;
+	const out = { ...value };
+	for (const option of (property.options ?? []) as INodeProperties[]) {
+		const safe = SAFE_VALUES[option.name];
+		if (safe !== undefined && option.type === 'boolean' && option.name in stored)
+			out[option.name] ??= safe;
+	}
+	return out;
 }
 
 /** The reader's answer, or its refusal (the readers above throw nothing else). */

@@ -10,7 +10,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { simplifyOutput } from '../shared/output';
-import { refuseSendWhenDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
+import { refuseSendWhenDraftOnly, readSigningLinks } from '../shared/safeguards';
 import { normalizeSendResponse } from '../shared/sendAnswer';
 
 const properties: INodeProperties[] = [
@@ -28,12 +28,13 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
 	refuseSendWhenDraftOnly.call(this, i, `envelope ${envelopeId} was not sent and stays a draft`);
+	const asSet = readSigningLinks.call(this, i);
 	// Not resent on a lost connection: the service may already have notified recipients.
 	const response = (await apiRequest.call(this, 'POST', apiPath('envelopeSend', envelopeId), {
 		body: {},
 		itemIndex: i,
 	})) as IDataObject;
 	return simplifyOutput.call(this, i, [
-		{ json: withSigningLinksAsSet.call(this, i, normalizeSendResponse(envelopeId, response)) },
+		{ json: asSet(normalizeSendResponse(envelopeId, response)) },
 	]);
 }

@@ -120,14 +120,16 @@ function stripLinks(value: unknown): unknown {
 	return out;
 }
 
-/** The answer without signing links (`actionUrl`, wherever nested) unless they are to be kept. */
-export function withSigningLinksAsSet(
+/**
+ * What to do with signing links in this item's answer: keep them, or leave out every
+ * `actionUrl` (wherever nested). Read before any request, so a refused value sends nothing.
+ */
+export function readSigningLinks(
 	this: IExecuteFunctions,
 	i: number,
-	json: IDataObject,
-): IDataObject {
+): (json: IDataObject) => IDataObject {
 	const set = readSafeguards.call(this, i).includeSigningLinks;
 	// Not added: the node keeps the links, the tool variant leaves them out.
 	const keep = set === undefined ? !isToolRun(this) : safetySetting('includeSigningLinks', set);
-	return keep ? json : (stripLinks(json) as IDataObject);
+	return (json) => (keep ? json : (stripLinks(json) as IDataObject));
 }

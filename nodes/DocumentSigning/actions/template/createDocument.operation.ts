@@ -27,7 +27,7 @@ import {
 import { sendDraftDocument } from './sendDocument.operation';
 import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { simplifyOutput } from '../shared/output';
-import { isDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
+import { isDraftOnly, readSigningLinks } from '../shared/safeguards';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
 import { safetySetting } from '../../../shared/api/parameters';
 
@@ -224,6 +224,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const sendImmediately =
 		!draftOnly &&
 		safetySetting('sendImmediately', this.getNodeParameter('sendImmediately', i, false));
+	const asSet = readSigningLinks.call(this, i);
 	const body = await documentBody.call(this, i, templateId);
 
 	// Not resent after a lost connection (the transport's rule for creates): it could make a second document.
@@ -254,7 +255,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const status = sent.status !== undefined ? { status: sent.status } : {};
 	return simplifyOutput.call(this, i, [
 		{
-			json: withSigningLinksAsSet.call(this, i, {
+			json: asSet({
 				...json,
 				...status,
 				steps: ['createDocument', 'sendDocument'],

@@ -10,7 +10,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { apiRequest } from '../../../shared/transport';
 import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { simplifyOutput } from '../shared/output';
-import { refuseSendWhenDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
+import { readSigningLinks, refuseSendWhenDraftOnly } from '../shared/safeguards';
 import { normalizeSendResponse } from '../shared/sendAnswer';
 
 const properties: INodeProperties[] = [
@@ -45,9 +45,8 @@ export async function sendDraftDocument(
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
 	refuseSendWhenDraftOnly.call(this, i, `document ${envelopeId} was not sent and stays a draft`);
+	const asSet = readSigningLinks.call(this, i);
 	return simplifyOutput.call(this, i, [
-		{
-			json: withSigningLinksAsSet.call(this, i, await sendDraftDocument.call(this, i, envelopeId)),
-		},
+		{ json: asSet(await sendDraftDocument.call(this, i, envelopeId)) },
 	]);
 }

@@ -10,7 +10,7 @@ import { apiPath } from '../../../shared/endpoints';
 import { WorkflowRunSchema } from '../../../shared/schemas';
 import { apiRequest } from '../../../shared/transport';
 import { checkAllowedRecipients } from '../shared/allowedRecipients';
-import { refuseSendWhenDraftOnly, withSigningLinksAsSet } from '../shared/safeguards';
+import { readSigningLinks, refuseSendWhenDraftOnly } from '../shared/safeguards';
 import { inputError, validateInput } from '../../../shared/validation';
 import { compact, inputModeProperty, readJsonList, readText } from '../shared/params';
 import { withEnvelopeId } from '../shared/envelopeId';
@@ -188,6 +188,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	};
 	const checked = validateInput(this, WorkflowRunSchema, body, i, 'run');
 	checkAllowedRecipients.call(this, i, checked.recipients, 'Recipients');
+	const asSet = readSigningLinks.call(this, i);
 
 	// No read of the workflow first: its path is not in the specification and a run needs
 	// only workflows:write. The service checks the participant keys and answers by name.
@@ -197,5 +198,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 		idempotent: checked.idempotencyKey !== undefined,
 	})) as IDataObject;
-	return [{ json: withSigningLinksAsSet.call(this, i, withEnvelopeId(response)) }];
+	return [{ json: asSet(withEnvelopeId(response)) }];
 }
