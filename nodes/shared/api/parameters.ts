@@ -244,7 +244,7 @@ export function typedValue(
 		case 'number':
 			return numberValue(value, field, numberRule(property));
 		case 'options':
-			if (dynamic) return value;
+			if (dynamic) return absent(value) ? undefined : value;
 			if (!CLOSED_CHOICES.has(property.name)) return openOptionValue(value, field);
 			return optionValue(
 				value,
