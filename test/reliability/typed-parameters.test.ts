@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest and is not published (package.json "files" is dist/ only) */
 /**
  * The typed reader over the whole panel: every toggle, number, dropdown and multiple choice
  * of the three nodes and the credential (walked from their descriptions, into collections
