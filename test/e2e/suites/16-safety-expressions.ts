@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports, import-x/no-unresolved -- the SDK's subpaths resolve through its exports map, which the lint's resolver does not read; local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
+/* eslint-disable import-x/no-unresolved -- the SDK's subpaths resolve through its exports map, which the lint's resolver does not read */
 /**
  * The safety settings set by expressions in this n8n (each line): n8n hands a node an
  * expression's result unchanged, so the text "false" must read false and other text must
