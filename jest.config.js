@@ -1,8 +1,20 @@
-/** @type {import('jest').Config} */
+/**
+ * `npm test`: the product's tests. The sandbox's own tests, the bench's and the tooling's
+ * run under `npm run test:tools` (jest.tools.config.js), in CI too.
+ * @type {import('jest').Config}
+ */
+const TOOLS = [
+	'<rootDir>/test/sandbox-tests/',
+	'<rootDir>/test/bench/',
+	'<rootDir>/test/tooling/',
+	'<rootDir>/test/harness-tests/',
+];
+
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', ...TOOLS],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
 	},
