@@ -8,36 +8,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
 import { safetySetting, toggle, typedTriggerParameters } from '../shared/api/parameters';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { type PendingClaim, settleOnAnswer, startedResult, testRefusal } from './answer';
-import {
-	bodyBytes,
-	checkBounds,
-	DEFAULT_LIMITS,
-	DEFAULT_MAX_CLOCK_SKEW_MINUTES,
-	eventChosen,
-	firstUnselected,
-	OTHER_EVENTS,
-	numberOption,
-	parseEvent,
-	WEBHOOK_EVENTS,
-} from './delivery';
+import { bodyBytes, firstUnselected, OTHER_EVENTS, WEBHOOK_EVENTS } from './delivery';
 import { triggerPanel, triggerProperties } from './description';
 import { claimEvent } from './memory';
-import {
-	DEFAULT_SIGNATURE_ALGORITHM,
-	DEFAULT_SIGNATURE_ENCODING,
-	DEFAULT_SIGNATURE_SCHEME,
-	isSignatureAlgorithm,
-	isSignatureEncoding,
-	isSignatureScheme,
-	schemeHeadersSuggest,
-	SIGNATURE_FAILURE_TEXT,
-	SIGNATURE_SCHEME_NAMES,
-	verifySignature,
-} from './signature';
+import { judgeDelivery, type Verdict } from './verdict';
 
 interface TriggerSettings {
 	options: IDataObject;
@@ -57,9 +34,6 @@ function readSettings(read: IWebhookFunctions['getNodeParameter']): TriggerSetti
 
 /** How long a copy of an event waits for the outcome of the delivery n8n is still taking. */
 const COPY_WAIT_MS = 25_000;
-
-const UNSIGNED_REFUSED =
-	'This trigger has no webhook secret to verify deliveries with: set the webhook secret of the dashboard in the credential (or turn on Accept Unsigned Deliveries in the trigger)';
 
 const NOT_VERIFIED_NOTE =
 	'No webhook secret is set in the credential, so the signature of this delivery was not checked.';
@@ -131,190 +105,137 @@ export class DocumentSigningTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const req = this.getRequestObject();
-
-		// The answers for deliveries that start nothing are written here; a delivery that starts
-		// a run is answered by n8n once it has the execution (see the end of this function).
-		const answer = (status: number, body: IDataObject): IWebhookResponseData => {
-			this.getResponseObject().status(status).json(body);
-			return { noWebhookResponse: true };
-		};
-		// Every delivery that starts nothing says why in n8n's log: `warn` for what is forged,
-		// malformed or misconfigured (worth a look), `debug` for the ordinary repeats and old or
-		// unselected events. Never the secret, the signature or the body.
-		// n8n prints only the message at levels above debug: the facts go in it. The id is
-		// quoted as JSON, so a line break in it cannot start a line of its own.
-		const log = (level: 'warn' | 'debug', reason: string, id?: string) => {
-			const workflowId = this.getWorkflow().id ?? '';
-			const eventId = id ? JSON.stringify(id.slice(0, 200)) : undefined;
-			this.logger[level](
-				`Document Signing Trigger did not start workflow ${workflowId}: ${reason}${eventId ? ` (event id ${eventId})` : ''}`,
-				{ workflowId, node: this.getNode().name, ...(eventId ? { eventId } : {}) },
-			);
-		};
-		const refuse = (status: number, code: string, message: string, logReason = message) => {
-			log('warn', `${status} ${code}: ${logReason}`);
-			// Listening in the editor (a test delivery): a refusal fails the test run with the
-			// reason, so the editor stops listening and shows why. n8n then answers the delivery
-			// 500 itself. Live deliveries keep their answers (401, 400, 413, ...).
-			if (this.getMode() === 'manual' && status !== 503)
-				throw testRefusal(this.getNode(), status, code, logReason);
-			return answer(status, { code, message });
-		};
-		const ignore = (level: 'warn' | 'debug', reason: string, id?: string) => {
-			log(level, reason, id);
-			return answer(200, { received: true, started: false, reason, ...(id ? { id } : {}) });
-		};
-		const triggerKey = `${this.getMode()}:${this.getWorkflow().id ?? ''}:${this.getNode().name}`;
-
+		const answers = answersOf(this);
 		// Every setting read by its declared type: a value an expression gives that the field
 		// does not take refuses the delivery (nothing starts) and names the field.
 		let settings: TriggerSettings;
 		try {
 			settings = readSettings(typedTriggerParameters(this, triggerProperties));
 		} catch (error) {
-			return refuse(500, 'CONFIGURATION_ERROR', (error as Error).message);
+			return answers.refuse(500, 'CONFIGURATION_ERROR', (error as Error).message);
 		}
-		const { options, events, deduplicate, acceptUnsigned } = settings;
-
 		const credentials = await this.getCredentials('documentSigningApi');
 		const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
-		if (secret === '' && !acceptUnsigned) {
-			return refuse(401, 'WEBHOOK_SECRET_MISSING', UNSIGNED_REFUSED);
-		}
-
-		const rawBody = bodyBytes(req.rawBody, req.body);
-		const bounds = checkBounds(rawBody, {
-			maxBytes: Math.round(numberOption(options.maxBodyKb, DEFAULT_LIMITS.maxBytes / 1024) * 1024),
-			maxDataDepth: numberOption(options.maxDataDepth, DEFAULT_LIMITS.maxDataDepth),
-		});
-		if (!bounds.ok) return refuse(bounds.status, bounds.code, bounds.message);
-
-		const maxAgeMinutes = numberOption(options.maxEventAgeMinutes, REPLAY_WINDOW_MINUTES);
-		const maxSkewMinutes = numberOption(
-			options.maxClockSkewMinutes,
-			DEFAULT_MAX_CLOCK_SKEW_MINUTES,
-		);
-		// The id the signature covers (Standard Webhooks' webhook-id), if the scheme has one.
-		let signedId: string | undefined;
-		if (secret !== '') {
-			const algorithm = options.algorithm ?? DEFAULT_SIGNATURE_ALGORITHM;
-			const encoding = options.encoding ?? DEFAULT_SIGNATURE_ENCODING;
-			const scheme = options.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME;
-			if (
-				!isSignatureAlgorithm(algorithm) ||
-				!isSignatureEncoding(encoding) ||
-				!isSignatureScheme(scheme)
-			) {
-				return refuse(
-					500,
-					'CONFIGURATION_ERROR',
-					'Unsupported signature algorithm, encoding or scheme',
-				);
-			}
-			const headerName = (
-				(options.signatureHeader as string) || WEBHOOK_SIGNATURE.header
-			).toLowerCase();
-			const result = verifySignature({
-				// Only the bytes received can be verified; a parsed body is never serialised again.
-				rawBody: Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
-				header: req.headers[headerName],
-				headers: req.headers,
-				secret,
-				algorithm,
-				encoding,
-				scheme,
-				maxAgeMs: maxAgeMinutes * 60_000,
-				maxSkewMs: maxSkewMinutes * 60_000,
-			});
-			if (!result.ok && result.reason === 'secret_not_base64') {
-				return refuse(500, 'CONFIGURATION_ERROR', SIGNATURE_FAILURE_TEXT[result.reason]);
-			}
-			if (!result.ok) {
-				const where =
-					scheme === 'standardWebhooks'
-						? 'webhook-* headers'
-						: `header ${headerName}, ${algorithm}, ${encoding}`;
-				const suggested = schemeHeadersSuggest(scheme, req.headers, headerName);
-				const hint = suggested
-					? `; the headers look signed with the ${SIGNATURE_SCHEME_NAMES[suggested]} scheme (option Signature Scheme)`
-					: '';
-				const why = `${SIGNATURE_FAILURE_TEXT[result.reason]} (${SIGNATURE_SCHEME_NAMES[scheme]} scheme, ${where})${hint}`;
-				return refuse(401, 'INVALID_SIGNATURE', 'Signature missing or invalid', why);
-			}
-			signedId = result.eventId;
-		}
-
-		const parsed = parseEvent(rawBody);
-		if (!parsed.ok) return refuse(400, 'INVALID_PAYLOAD', parsed.message);
-		const { event } = parsed;
-
-		if (!eventChosen(events, event.event)) {
-			// The first of each kind per trigger says at warn which option would take it.
-			const first = firstUnselected(triggerKey, event.event);
-			const reason = first
-				? `event not selected (kind ${JSON.stringify(event.event.slice(0, 100))}; choose it, or "${OTHER_EVENTS.name}", under Events to start on it)`
-				: 'event not selected';
-			log(first ? 'warn' : 'debug', reason, event.id);
-			return answer(200, {
-				received: true,
-				started: false,
-				reason: 'event not selected',
-				id: event.id,
-			});
-		}
-		const eventId = signedId ?? event.id;
-
-		const createdAtMs = Date.parse(event.createdAt);
-		const forgetBeforeMs = maxAgeMinutes > 0 ? Date.now() - maxAgeMinutes * 60_000 : -Infinity;
-		if (createdAtMs < forgetBeforeMs)
-			return ignore('debug', 'event older than Max Event Age', event.id);
-		if (maxSkewMinutes > 0 && createdAtMs > Date.now() + maxSkewMinutes * 60_000) {
-			return ignore('warn', 'event dated further ahead than Max Clock Skew', event.id);
-		}
-
-		let pending: PendingClaim | undefined;
-		if (deduplicate) {
-			const claim = await claimEvent({
-				key: triggerKey,
-				store: this.getWorkflowStaticData('node'),
-				id: eventId,
-				createdAtMs,
-				forgetBeforeMs,
-				waitMs: COPY_WAIT_MS,
-			});
-			if (claim.outcome === 'duplicate') return ignore('debug', 'duplicate delivery', eventId);
-			if (claim.outcome === 'busy') {
-				this.getResponseObject().setHeader('Retry-After', '30');
-				return refuse(
-					503,
-					'DELIVERY_IN_PROGRESS',
-					'An earlier delivery of this event is still being taken: retry later',
-					`an earlier delivery of event ${JSON.stringify(eventId.slice(0, 200))} is still being taken`,
-				);
-			}
-			// Remembered only once n8n has taken the execution and answered 2xx.
-			settleOnAnswer(this.getResponseObject(), claim);
-			pending = claim;
-		}
-
-		// The event whole: fields the specification does not show reach the workflow too. The
-		// envelope's id also at the top (`envelopeId`), as every envelope step outputs it;
-		// `data.envelopeId` stays.
-		const envelopeId = (event.data as IDataObject | undefined)?.envelopeId;
-		const json: IDataObject = {
-			...(typeof envelopeId === 'string' && envelopeId ? { envelopeId } : {}),
-			...event.body,
-			id: event.id,
-			event: event.event,
-			createdAt: event.createdAt,
-			data: event.data,
-			verified: secret !== '',
+		const req = this.getRequestObject();
+		const delivery = {
+			rawBody: Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
+			bytes: bodyBytes(req.rawBody, req.body),
+			headers: req.headers,
 		};
-		if (secret === '') json.verificationNote = NOT_VERIFIED_NOTE;
-		if (toggle(options.includeHeaders, false)) json.headers = { ...req.headers } as IDataObject;
-
-		// n8n answers this one itself, after it has inserted (or queued) the execution.
-		return startedResult([[{ json }]], { received: true, started: true, id: eventId }, pending);
+		const verdict = judgeDelivery(delivery, settings, secret, Date.now());
+		switch (verdict.action) {
+			case 'refuse':
+				return answers.refuse(verdict.status, verdict.code, verdict.message, verdict.logReason);
+			case 'ignore':
+				return answers.ignore(verdict.level, verdict.reason, verdict.id);
+			case 'unselected':
+				return answers.unselected(verdict.id, verdict.kind);
+			default:
+				return await startRun.call(this, verdict, settings, answers);
+		}
 	}
+}
+
+/** The answers of deliveries that start nothing, each with its line in n8n's log. */
+function answersOf(context: IWebhookFunctions) {
+	const triggerKey = `${context.getMode()}:${context.getWorkflow().id ?? ''}:${context.getNode().name}`;
+	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
+		context.getResponseObject().status(status).json(body);
+		return { noWebhookResponse: true };
+	};
+	// Every delivery that starts nothing says why in n8n's log: `warn` for what is forged,
+	// malformed or misconfigured (worth a look), `debug` for the ordinary repeats and old or
+	// unselected events. Never the secret, the signature or the body.
+	// n8n prints only the message at levels above debug: the facts go in it. The id is
+	// quoted as JSON, so a line break in it cannot start a line of its own.
+	const log = (level: 'warn' | 'debug', reason: string, id?: string) => {
+		const workflowId = context.getWorkflow().id ?? '';
+		const eventId = id ? JSON.stringify(id.slice(0, 200)) : undefined;
+		context.logger[level](
+			`Document Signing Trigger did not start workflow ${workflowId}: ${reason}${eventId ? ` (event id ${eventId})` : ''}`,
+			{ workflowId, node: context.getNode().name, ...(eventId ? { eventId } : {}) },
+		);
+	};
+	const ignore = (level: 'warn' | 'debug', reason: string, id?: string) => {
+		log(level, reason, id);
+		return answer(200, { received: true, started: false, reason, ...(id ? { id } : {}) });
+	};
+	return {
+		triggerKey,
+		ignore,
+		refuse(status: number, code: string, message: string, logReason = message) {
+			log('warn', `${status} ${code}: ${logReason}`);
+			// Listening in the editor (a test delivery): a refusal fails the test run with the
+			// reason, so the editor stops listening and shows why. n8n then answers the delivery
+			// 500 itself. Live deliveries keep their answers (401, 400, 413, ...).
+			if (context.getMode() === 'manual' && status !== 503)
+				throw testRefusal(context.getNode(), status, code, logReason);
+			return answer(status, { code, message });
+		},
+		unselected(id: string, kind: string) {
+			// The first of each kind per trigger says at warn which option would take it.
+			const first = firstUnselected(triggerKey, kind);
+			const reason = first
+				? `event not selected (kind ${JSON.stringify(kind.slice(0, 100))}; choose it, or "${OTHER_EVENTS.name}", under Events to start on it)`
+				: 'event not selected';
+			log(first ? 'warn' : 'debug', reason, id);
+			return answer(200, { received: true, started: false, reason: 'event not selected', id });
+		},
+	};
+}
+
+/**
+ * Starts a run for the event: claimed in the memory of ids first (a repeat is acknowledged
+ * without starting), then handed to n8n, which answers once it has the execution.
+ */
+async function startRun(
+	this: IWebhookFunctions,
+	verdict: Extract<Verdict, { action: 'start' }>,
+	settings: TriggerSettings,
+	answers: ReturnType<typeof answersOf>,
+): Promise<IWebhookResponseData> {
+	const { event, eventId } = verdict;
+	let pending: PendingClaim | undefined;
+	if (settings.deduplicate) {
+		const claim = await claimEvent({
+			key: answers.triggerKey,
+			store: this.getWorkflowStaticData('node'),
+			id: eventId,
+			createdAtMs: verdict.createdAtMs,
+			forgetBeforeMs: verdict.forgetBeforeMs,
+			waitMs: COPY_WAIT_MS,
+		});
+		if (claim.outcome === 'duplicate')
+			return answers.ignore('debug', 'duplicate delivery', eventId);
+		if (claim.outcome === 'busy') {
+			this.getResponseObject().setHeader('Retry-After', '30');
+			return answers.refuse(
+				503,
+				'DELIVERY_IN_PROGRESS',
+				'An earlier delivery of this event is still being taken: retry later',
+				`an earlier delivery of event ${JSON.stringify(eventId.slice(0, 200))} is still being taken`,
+			);
+		}
+		// Remembered only once n8n has taken the execution and answered 2xx.
+		settleOnAnswer(this.getResponseObject(), claim);
+		pending = claim;
+	}
+	// The event whole: fields the specification does not show reach the workflow too. The
+	// envelope's id also at the top (`envelopeId`), as every envelope step outputs it;
+	// `data.envelopeId` stays.
+	const envelopeId = (event.data as IDataObject | undefined)?.envelopeId;
+	const json: IDataObject = {
+		...(typeof envelopeId === 'string' && envelopeId ? { envelopeId } : {}),
+		...event.body,
+		id: event.id,
+		event: event.event,
+		createdAt: event.createdAt,
+		data: event.data,
+		verified: verdict.verified,
+	};
+	if (!verdict.verified) json.verificationNote = NOT_VERIFIED_NOTE;
+	if (toggle(settings.options.includeHeaders, false))
+		json.headers = { ...this.getRequestObject().headers } as IDataObject;
+	// n8n answers this one itself, after it has inserted (or queued) the execution.
+	return startedResult([[{ json }]], { received: true, started: true, id: eventId }, pending);
 }
