@@ -37,8 +37,13 @@ function nameOf(node: ts.Node): string {
 	return '(anonymous)';
 }
 
-/** A body that is only `return <object or array literal>` (or an arrow to one): a description. */
+/**
+ * A description: a function declared to return the panel's properties, or whose body is
+ * only `return <object or array literal>` (or an arrow to one).
+ */
 function onlyDescribes(node: ts.FunctionLikeDeclaration): boolean {
+	if (node.type && /\bINode(Properties|TypeDescription|PropertyOptions)\b/.test(node.type.getText()))
+		return true;
 	const body = node.body;
 	if (!body) return false;
 	const literal = (e: ts.Expression | undefined): boolean => {

@@ -199,60 +199,63 @@ export class RateWindow {
 	refused(ticket: Ticket, retryAfterMs: number, now: number): boolean {
 		ticket.refused = true;
 		this.answered();
-		if (this.count !== undefined) {
-			if (ticket.epoch === this.epoch) {
-				// Paced, so no window of the service should hold more than `count` of our starts.
-				// Only the refused request waits; the rest go on. A request sent before the last
-				// change of pace is of the overshoot that change answered (TCP's one cut per window of
-				// data): the raise's other 429s must not also be read as a service counting late.
-				if (ticket.at < this.lastCut) return false;
-				// The first cause that fits:
-				if (this.beforeProbe !== undefined && this.count > this.beforeProbe) {
-					// The raise found the limit: back to what was accepted; the next raise small and later.
-					this.count = this.beforeProbe;
-					this.probeStep = this.policy.probe;
-					this.probeAfterWindows = Math.min(
-						this.policy.maxProbeAfterWindows,
-						2 * this.probeAfterWindows,
-					);
-					this.lastCut = now;
-					if (this.fixed.holds) {
-						// The raise's whole window is one event (a burst's last starts may leave after this
-						// answer); starts planned ahead at the raised count are planned again.
-						this.lastCut = Math.max(now, this.fixed.windowEnd(ticket.at));
-						this.fixed.giveUpBeyond(this.count, now, this.sends);
-					}
-				} else if (this.fixed.holds) {
-					// Not the count: the guess of fixed windows was wrong. Back to the sliding window,
-					// the count kept; the starts planned by the guess are planned again.
-					this.fixed.holds = false;
-					this.fixed.giveUpBeyond(0, now, this.sends);
-					this.lastCut = now;
-					this.generation++;
-				} else {
-					// It allows fewer than the count: the first count was read across two of its
-					// windows (a fixed-window service lets a burst across its boundary hold up to twice
-					// its count), or it allows less now (another worker with the key, a lower plan).
-					// What it accepted in the window before this request is what it allows: at most
-					// that, and at least one less. The 429s of one window are one event (lastCut).
-					// At most halved (TCP's cut): with another worker on the key, what this process
-					// sent in that window can be far below its share (a few items left, a pause), and
-					// a count cut to it climbs back slowly once the other is done.
-					this.count = Math.max(
-						1,
-						this.count / 2,
-						Math.min(this.count - 1, this.countedBefore(ticket)),
-					);
-					this.lastCut = now;
-				}
-				this.beforeProbe = undefined;
-				this.fullSince = undefined;
-			} else if (this.learnedFrom && ticket.at <= this.learnedFrom.at) {
-				// Of the first burst, counted as accepted (sent before the refused one) but refused after all: it overtook.
-				this.count = Math.max(1, this.count - 1);
-			}
-			return false;
+		if (this.count === undefined) return this.learnCount(ticket, retryAfterMs, now);
+		if (ticket.epoch === this.epoch) this.refusedWhilePaced(ticket, now);
+		else if (this.learnedFrom && ticket.at <= this.learnedFrom.at) {
+			// Of the first burst, counted as accepted (sent before the refused one) but refused after all: it overtook.
+			this.count = Math.max(1, this.count - 1);
 		}
+		return false;
+	}
+
+	/** A 429 to a request sent at the learned pace: the cause that fits first changes the pace. */
+	private refusedWhilePaced(ticket: Ticket, now: number): void {
+		const count = this.count as number;
+		// Paced, so no window of the service should hold more than `count` of our starts.
+		// Only the refused request waits; the rest go on. A request sent before the last
+		// change of pace is of the overshoot that change answered (TCP's one cut per window of
+		// data): the raise's other 429s must not also be read as a service counting late.
+		if (ticket.at < this.lastCut) return;
+		if (this.beforeProbe !== undefined && count > this.beforeProbe) {
+			// The raise found the limit: back to what was accepted; the next raise small and later.
+			this.count = this.beforeProbe;
+			this.probeStep = this.policy.probe;
+			this.probeAfterWindows = Math.min(
+				this.policy.maxProbeAfterWindows,
+				2 * this.probeAfterWindows,
+			);
+			this.lastCut = now;
+			if (this.fixed.holds) {
+				// The raise's whole window is one event (a burst's last starts may leave after this
+				// answer); starts planned ahead at the raised count are planned again.
+				this.lastCut = Math.max(now, this.fixed.windowEnd(ticket.at));
+				this.fixed.giveUpBeyond(this.count, now, this.sends);
+			}
+		} else if (this.fixed.holds) {
+			// Not the count: the guess of fixed windows was wrong. Back to the sliding window,
+			// the count kept; the starts planned by the guess are planned again.
+			this.fixed.holds = false;
+			this.fixed.giveUpBeyond(0, now, this.sends);
+			this.lastCut = now;
+			this.generation++;
+		} else {
+			// It allows fewer than the count: the first count was read across two of its
+			// windows (a fixed-window service lets a burst across its boundary hold up to twice
+			// its count), or it allows less now (another worker with the key, a lower plan).
+			// What it accepted in the window before this request is what it allows: at most
+			// that, and at least one less. The 429s of one window are one event (lastCut).
+			// At most halved (TCP's cut): with another worker on the key, what this process
+			// sent in that window can be far below its share (a few items left, a pause), and
+			// a count cut to it climbs back slowly once the other is done.
+			this.count = Math.max(1, count / 2, Math.min(count - 1, this.countedBefore(ticket)));
+			this.lastCut = now;
+		}
+		this.beforeProbe = undefined;
+		this.fullSince = undefined;
+	}
+
+	/** The first 429s: every request pauses for Retry-After; the count is learned from the window before. */
+	private learnCount(ticket: Ticket, retryAfterMs: number, now: number): boolean {
 		const windowMs = Math.min(
 			this.policy.maxWindowMs,
 			Math.max(this.policy.minWindowMs, retryAfterMs),
