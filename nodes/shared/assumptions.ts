@@ -4,17 +4,7 @@
  * docs/assumptions.md lists the same rows for users (test/docs/assumptions.test.ts checks it).
  */
 
-import { ENVELOPE_ASSUMPTIONS } from './assumptionsEnvelopes';
-import { RESOURCE_ASSUMPTIONS } from './assumptionsResources';
-
-export interface Assumption {
-	/** What the specification leaves open. */
-	topic: string;
-	/** The guess this package follows. */
-	guess: string;
-	/** What happens when the service differs, and what the user changes. */
-	differs: string;
-}
+import { type Assumption, ENVELOPE_ASSUMPTIONS, RESOURCE_ASSUMPTIONS } from './assumptionRows';
 
 /** HTTP status for each error code whose status the specification does not show. */
 export const ERROR_STATUS: Record<string, number> = {

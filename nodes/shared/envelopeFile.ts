@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiPath } from './endpoints';
-import type { ApiContext } from './transport';
+import type { ApiContext } from './context';
 import { fetchGuarded } from './guardedFetch';
 import { apiRequest } from './transport';
 import { isPdfBytes, MAX_PDF_BYTES, PDF_MIME_TYPE } from './upload';

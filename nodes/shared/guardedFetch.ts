@@ -8,7 +8,8 @@ import { backoffMs, type RetryPolicy } from './retry';
 import type { GuardPolicy, PinnedTarget, ResolvedAddress, Resolver } from './addressGuard';
 import { AddressRefused, pinTarget } from './addressGuard';
 import { isRedirect } from './redirects';
-import { type ApiContext, runPacing } from './transport';
+import type { ApiContext } from './context';
+import { runPacing } from './transport';
 
 /**
  * Fetching an address other than the API's through the address guard (addressGuard.ts):

@@ -6,7 +6,7 @@ import { type ConcurrencyLimit, FixedLimit } from './concurrency';
 import { RateController, type RateSettings } from './rate';
 import type { RetryPolicy } from './retry';
 import { credentialsOf } from './runCache';
-import type { ApiContext } from './transport';
+import { type ApiContext, CREDENTIAL_TYPE } from './context';
 import { credentialSafetySetting } from './api/parameters';
 
 /**
@@ -16,8 +16,6 @@ import { credentialSafetySetting } from './api/parameters';
  * (rate.ts), and when to send a request again (retry.ts). Every request of the run reaches
  * the shared state through it.
  */
-
-export const CREDENTIAL_TYPE = 'documentSigningApi';
 
 export interface RunPacing {
 	credentials: ICredentialDataDecryptedObject;

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULTS } from './assumptions';
 import { apiErrorFields } from './errors';
-import type { ApiContext } from './transport';
+import type { ApiContext } from './context';
 import { apiRequest } from './transport';
 
 /** The most a Limit or Max Items takes: beyond it a list belongs in several runs. */

@@ -6,8 +6,9 @@ import { ENDPOINTS } from './endpoints';
 import type { GuessedEndpoint } from './pathSettings';
 import { GUESSED_PATHS, WHERE } from './pathSettings';
 import { credentialsOf } from './runCache';
-import type { ApiContext, ApiRequestOptions } from './transport';
-import { apiRequest, CREDENTIAL_TYPE } from './transport';
+import { type ApiContext, CREDENTIAL_TYPE } from './context';
+import type { ApiRequestOptions } from './transport';
+import { apiRequest } from './transport';
 
 /** Where a guessed path is set, for messages. */
 export function pathSetting(endpoint: GuessedEndpoint): string {

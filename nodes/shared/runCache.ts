@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ApiContext } from './transport';
+import type { ApiContext } from './context';
 
 /** What a node run reads once and shares between its items (keyed by the run's context object). */
 

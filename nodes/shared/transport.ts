@@ -1,14 +1,8 @@
 import type {
 	IDataObject,
-	IExecuteFunctions,
-	IExecuteSingleFunctions,
-	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
-	IPollFunctions,
-	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -16,7 +10,8 @@ import { originOf } from './baseUrl';
 import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
 import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
 import { addressWithoutQuery, bodyText, isJson, messageOf, systemErrorCode } from './failures';
-import { CREDENTIAL_TYPE, pacingOf, type RunPacing } from './pacing';
+import { type ApiContext, CREDENTIAL_TYPE } from './context';
+import { pacingOf, type RunPacing } from './pacing';
 import {
 	type AttemptOutcome,
 	backoffMs,
@@ -27,8 +22,6 @@ import {
 import { isRedirect, nextRedirect } from './redirects';
 import { oncePerRun } from './runCache';
 
-export { CREDENTIAL_TYPE } from './pacing';
-
 /**
  * The only module that does HTTP. API calls carry the credential's Bearer key (added by
  * n8n from the credential's `authenticate` block) and go only to the Base URL's origin:
@@ -36,14 +29,6 @@ export { CREDENTIAL_TYPE } from './pacing';
  * (redirects.ts), never followed by n8n. Storage calls (presigned addresses) never carry
  * the key. When to send again is retry.ts's decision, under the run's retry policy.
  */
-
-export type ApiContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IWebhookFunctions
-	| IExecuteSingleFunctions
-	| IPollFunctions;
 
 export interface ApiRequestOptions {
 	body?: IDataObject | IDataObject[];

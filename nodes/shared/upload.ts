@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { fetchGuarded, pinOrRefuse } from './guardedFetch';
 import { isRedirect } from './redirects';
-import type { ApiContext } from './transport';
+import type { ApiContext } from './context';
 import { storageRequest } from './transport';
 
 /** Largest PDF the service accepts: 10 MB (spec 2.1 and part 8). */
