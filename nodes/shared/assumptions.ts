@@ -79,5 +79,12 @@ export const WEBHOOK_SIGNATURE = {
  */
 export const REPLAY_WINDOW_MINUTES = 24 * 60;
 
+/**
+ * Where users read the guesses: the published docs (the npm package ships only dist/, so an
+ * error names this address, not a file of the repository).
+ */
+export const ASSUMPTIONS_URL =
+	'https://github.com/document-signing/n8n-nodes-document-signing/blob/main/docs/assumptions.md';
+
 /** Every row, for docs/assumptions.md (test/docs/assumptions.test.ts keeps the two the same). */
 export const ASSUMPTIONS: Assumption[] = [...ENVELOPE_ASSUMPTIONS, ...RESOURCE_ASSUMPTIONS];

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULTS } from './assumptions';
+import { ASSUMPTIONS_URL, DEFAULTS } from './assumptions';
 import { apiErrorFields } from './errors';
 import type { ApiContext } from './context';
 import { apiRequest } from './transport';
@@ -104,8 +104,7 @@ export function followShortPage(
 		`Page ${page} of GET ${path} held ${items} items of the ${size.limit} asked while the service says more follow, and it does not say its page size`,
 		{
 			itemIndex,
-			description:
-				'The largest page size is not in the specification (assumption "List paging" in docs/assumptions.md). Reading on could skip items, so the list is not returned; set Limit at or below the number of items this page held.',
+			description: `The largest page size is not in the specification (assumption "List paging", ${ASSUMPTIONS_URL}). Reading on could skip items, so the list is not returned; set Limit at or below the number of items this page held.`,
 		},
 	);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { ASSUMPTIONS_URL } from './assumptions';
 import { apiErrorFields } from './errors';
 import { ENDPOINTS } from './endpoints';
 import type { GuessedEndpoint } from './pathSettings';
@@ -72,7 +73,7 @@ export function explainGuessedPath(
 	error.message = `${error.message} (GET ${path}: this path is a guess${what}; set ${pathSetting(endpoint)} if your service serves it elsewhere)`;
 	error.description = [
 		error.description,
-		`The specification does not show this path (assumption "${setting.assumption}" in docs/assumptions.md).`,
+		`The specification does not show this path (assumption "${setting.assumption}" at ${ASSUMPTIONS_URL}).`,
 	]
 		.filter(Boolean)
 		.join('\n');
