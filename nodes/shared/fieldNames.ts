@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 
 /**
  * How a problem found in a request body reads: the field as the panel shows it, counted

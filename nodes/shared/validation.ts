@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { z, ZodTypeAny } from 'zod';
+import type { z, ZodTypeAny } from 'zod/v3';
 
 import { fieldNameOfDotted, issueLines } from './fieldNames';
 

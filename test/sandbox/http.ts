@@ -3,7 +3,7 @@
  * errors, pagination, and Bearer-key authentication.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ZodError, ZodIssue, ZodTypeAny, z } from 'zod';
+import type { ZodError, ZodIssue, ZodTypeAny, z } from 'zod/v3';
 import { rulesFor } from './spec';
 import type { ApiKeyRecord, SandboxState } from './state';
 import { choicesOf, DEFAULT_CHOICES, type ModeChoices } from './variant';

@@ -4,7 +4,7 @@
  * schema fails here (and at run time the node refuses it by name instead of dropping it,
  * see validateInput).
  */
-import { z, type ZodTypeAny } from 'zod';
+import { z, type ZodTypeAny } from 'zod/v3';
 
 import { droppedKeys, validateInput } from '../../nodes/shared/validation';
 import {

@@ -1,5 +1,5 @@
 /** Credits (specification 2.12, 4.3). */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { PagingQuerySchema } from './paging';
 import { DateOnlySchema } from './primitives';

@@ -1,5 +1,5 @@
 /** Document creation from a template (specification 2.10, 4.2 rules 2 and 3). */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import type { FieldIssue } from './primitives';
 import { addIssues, checkContact, email, phone, required, uniqueIssues } from './primitives';

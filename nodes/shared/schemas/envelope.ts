@@ -1,5 +1,5 @@
 /** Envelopes (specification 2.2, 4.1). */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { PagingQuerySchema } from './paging';
 import { required } from './primitives';

@@ -1,5 +1,5 @@
 /** The e-stamp configuration (specification 2.6). */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { articleIssue } from '../estamp/articles';
 import { ESTAMP_STATE_CODES, getEstampState, isIndianStateName, MIN_DUTY } from '../estamp/states';

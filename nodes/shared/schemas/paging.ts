@@ -1,5 +1,5 @@
 /** Paging and list queries (specification 2.13). Query values arrive as strings, hence the coercion. */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { DEFAULTS } from '../assumptions';
 

@@ -6,7 +6,7 @@
  * `invalid_enum_value`, as the API reports them); rules across fields add `custom`
  * issues with a message that names the rule.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 /** A problem found by a rule that runs outside zod; the path is relative to what was checked. */
 export interface FieldIssue {

@@ -1,5 +1,5 @@
 /** Recipients of envelopes (specification 2.3, 2.5) and the recipient limit. */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { DEFAULTS } from '../assumptions';
 import { checkContact, email, phone, required } from './primitives';

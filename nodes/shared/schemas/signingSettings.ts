@@ -3,7 +3,7 @@
  * (specification 2.4). Called "signing settings" here so that "workflow" means an n8n
  * workflow or the reusable-workflow resource.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { GUESSED_VALUES } from '../assumptions';
 import { checkEstampPresence, EstampConfigSchema } from './estamp';

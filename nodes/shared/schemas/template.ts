@@ -1,5 +1,5 @@
 /** Templates and their form fields (specification 2.8, 2.9, 4.2). */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { PagingQuerySchema } from './paging';
 import type { FieldIssue } from './primitives';

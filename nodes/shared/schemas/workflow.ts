@@ -1,5 +1,5 @@
 /** Reusable workflows (specification 2.11, 4.4). */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { checkEstampPresence, EstampConfigSchema } from './estamp';
 import { PagingQuerySchema } from './paging';

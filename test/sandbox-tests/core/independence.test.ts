@@ -114,7 +114,7 @@ describe('sandbox independence', () => {
 			write('test/helpers/bridge.ts', "export { A } from '../../nodes/shared/schemas';");
 			write(
 				'test/sandbox/clean.ts',
-				"import { z } from 'zod';\nimport { x } from './spec/limits';",
+				"import { z } from 'zod/v3';\nimport { x } from './spec/limits';",
 			);
 			write('test/sandbox/spec/limits.ts', 'export const x = 1;');
 			write('test/sandbox/direct.ts', "import { A } from '../../nodes/shared/schemas';");

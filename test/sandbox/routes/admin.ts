@@ -2,7 +2,7 @@
  * Test control of the sandbox under /__sandbox (no API key). See server.ts for the list.
  */
 import { Router, type Response } from 'express';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { runHourlyChecks } from '../envelopes';
 import { emitEvent } from '../webhooks';
 import { validate, validationError } from '../http';

@@ -7,7 +7,7 @@
  * of the workspace get NOT_FOUND there, as for a template they cannot reach.
  */
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { TEMPLATE_STATUSES } from '../spec/limits';
 
 import { rulesFor } from '../spec';

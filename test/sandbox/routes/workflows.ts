@@ -10,7 +10,7 @@
  * uses the latest published version and creates one envelope per configured document.
  */
 import { Router, type Request, type Response } from 'express';
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import { GUESSED_DEFAULTS } from '../guesses';
 import { rulesFor } from '../spec';
 import { PATHS } from '../spec/paths';

@@ -3,7 +3,7 @@
  * states, the KA catalog (data copied from the specification), duty limits, parties and
  * shipping. States without a catalog in the specification follow the mode's choice (V14).
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { ModeChoices } from '../variant';
 import { KA_ARTICLES } from './ka-articles';
 import { DUTY_CEILING, ESTAMP_STATES, MIN_DUTY, SHOWN_STATE_MAXIMUM } from './limits';

@@ -3,7 +3,7 @@
  * by the sandbox from the specification (2.2-2.4, 2.13, 4.1, 4.3, 8). Enum values the
  * specification does not list in full come from the mode's choices (variant.ts).
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { GUESSED_DEFAULTS } from '../guesses';
 import type { ModeChoices } from '../variant';
 import { estampConfigSchema } from './estamp';

@@ -3,7 +3,7 @@
  * 4.2), written by the sandbox. Field ids may be omitted (generated), as the default
  * guess of docs/assumptions.md says.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { ModeChoices } from '../variant';
 import { MAX_RECIPIENTS, TEMPLATE_STATUSES } from './limits';
 import {

@@ -3,7 +3,7 @@
  * sandbox. Update body, a run's required title and the one-signer rule are the default
  * guesses of docs/assumptions.md.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { ModeChoices } from '../variant';
 import {
 	EMAIL_NOTIFICATIONS,
