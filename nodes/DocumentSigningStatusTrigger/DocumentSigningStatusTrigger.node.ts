@@ -1,7 +1,6 @@
 import type {
 	IDataObject,
 	INodeExecutionData,
-	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
@@ -10,7 +9,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { toggle, withTypedParameters } from '../shared/api/parameters';
 import { fetchEnvelopeFile } from '../shared/envelopeFile';
-import { ENVELOPE_STATUS_OPTIONS, statusName } from '../shared/envelopeStatus';
+import { statusName } from '../shared/envelopeStatus';
 import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
 import { apiErrorFields } from '../shared/errors';
 import type { EnvelopeListItem, NodeMemory, StatusMemory } from './poller';
@@ -23,11 +22,8 @@ import {
 	rememberPageSize,
 	takeNew,
 } from './poller';
+import { statusTriggerProperties } from './description';
 import { pollRecipientMode } from './recipientMode';
-
-let propertiesOnce: INodeProperties[] | undefined;
-
-const RECIPIENT_MODE = { show: { event: ['recipientActed'] } };
 
 /**
  * Starts a workflow once per envelope that reaches a chosen status. The service sends no
@@ -43,7 +39,8 @@ export class DocumentSigningStatusTrigger implements INodeType {
 			dark: 'file:../../icons/documentSigning.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 shows each mode's fields only in that mode (1 keeps them all, as saved).
+		version: [1, 1.1],
 		subtitle:
 			'={{ $parameter["event"] === "recipientActed" ? "When a recipient acts" : "When an envelope is " + ($parameter["statuses"] || []).join(" or ") }}',
 		description:
@@ -61,124 +58,15 @@ export class DocumentSigningStatusTrigger implements INodeType {
 				testedBy: 'documentSigningApiTest',
 			},
 		],
-		properties: [
-			{
-				displayName: 'Trigger On',
-				name: 'event',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Envelope Reached a Status',
-						value: 'statusReached',
-						description: 'One run per envelope that reaches a chosen status',
-					},
-					{
-						name: 'Recipient Acted',
-						value: 'recipientActed',
-						description:
-							'One run per recipient who signs, approves, declines or otherwise changes status',
-					},
-				],
-				default: 'statusReached',
-				hint: 'With Recipient Acted, Trigger on Status, Other Statuses and Download Signed PDF below are not used',
-			},
-			{
-				displayName: 'Roles',
-				name: 'roles',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Signer', value: 'signer' },
-					{ name: 'Approver', value: 'approver' },
-					{ name: 'Cc', value: 'cc' },
-				],
-				default: ['signer', 'approver', 'cc'],
-				description: 'Start only for recipients of these roles',
-				displayOptions: RECIPIENT_MODE,
-			},
-			{
-				displayName: 'Changes',
-				name: 'recipientChanges',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Signed', value: 'signed', description: 'The recipient status became signed' },
-					{
-						name: 'Any Other Status Change',
-						value: 'other',
-						description:
-							'Any other new recipient status (approved, declined, ...), passed through as the service gives it',
-					},
-				],
-				default: ['signed', 'other'],
-				description: 'Which recipient status changes start a run',
-				hint: 'Checked at the Poll Times above: one run per recipient action since the last check. Actions before the workflow is first published do not start it.',
-				displayOptions: RECIPIENT_MODE,
-			},
-			{
-				displayName: 'Trigger on Status',
-				name: 'statuses',
-				type: 'multiOptions',
-				options: ENVELOPE_STATUS_OPTIONS,
-				default: ['completed'],
-				description:
-					'Start when an envelope reaches one of these statuses (Completed: every signer signed)',
-				hint: 'Checked at the Poll Times above: starts once for each envelope that reached a status since the last check. Envelopes already there when the workflow is first published do not start it.',
-			},
-			{
-				displayName: 'Other Statuses',
-				name: 'otherStatuses',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. declined, expired',
-				description:
-					'Statuses your service uses beyond the list above, separated by commas; each is matched as the service writes it',
-			},
-			{
-				displayName: 'Download Signed PDF',
-				name: 'downloadSignedPdf',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to attach the signed PDF as binary data to each completed envelope (other statuses get no file)',
-			},
-			{
-				displayName:
-					'Only a completed envelope has a signed PDF: envelopes reaching another status chosen above start without a file, their <code>signedPdfSkipped</code> saying why',
-				name: 'downloadOtherStatusesNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: {
-					show: {
-						event: ['statusReached'],
-						downloadSignedPdf: [true],
-						statuses: ENVELOPE_STATUS_OPTIONS.map((o) => o.value).filter((v) => v !== 'completed'),
-					},
-				},
-			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				required: true,
-				hint: 'The name of the output binary field to put the signed PDF in',
-				displayOptions: { show: { downloadSignedPdf: [true] } },
-			},
-		],
+		properties: statusTriggerProperties,
 	};
 
 	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		// Every parameter read by its declared type (a refused value fails the poll, naming it).
-		const typed = withTypedParameters(this, DocumentSigningStatusTrigger.properties);
+		const typed = withTypedParameters(this, statusTriggerProperties);
 		return await pollTyped.call(typed);
-	}
-
-	/** The description's parameters, read by the typed reader. */
-	static get properties(): INodeProperties[] {
-		propertiesOnce ??= new DocumentSigningStatusTrigger().description.properties;
-		return propertiesOnce;
 	}
 }
 

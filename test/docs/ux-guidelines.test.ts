@@ -357,6 +357,7 @@ describe("n8n's UX guidelines", () => {
 			'documentSigning v1.1',
 			'documentSigning v1.2',
 			'documentSigningStatusTrigger v1',
+			'documentSigningStatusTrigger v1.1',
 			'documentSigningTrigger v1',
 		]);
 		for (const n of Object.values(count)) expect(n).toBeGreaterThan(5);
