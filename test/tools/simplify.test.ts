@@ -7,7 +7,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { resourceModules } from '../../nodes/DocumentSigning/actions/resources';
 import { outputProperties } from '../../nodes/DocumentSigning/actions/shared/output';
+import {
+	SIMPLIFIERS,
+	SIMPLIFIERS_FROM_1_2,
+	WHOLE_ANSWERS,
+} from '../../nodes/DocumentSigning/actions/shared/simplify';
 import { toolDescriptionProperties } from '../../nodes/DocumentSigning/actions/shared/toolDescriptions';
 import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.node';
 import { makePdf, runOp, SIGNER, APPROVER, seedEnvelope } from '../envelope/helpers';
@@ -90,6 +96,22 @@ describe('Simplify and the tool descriptions', () => {
 		]) {
 			expect(ops).toContain(op);
 		}
+	});
+
+	it('every operation is either simplified or listed as output whole, with why', () => {
+		const undecided = Object.entries(resourceModules).flatMap(([resource, module]) =>
+			Object.entries(module ?? {})
+				.filter(([, value]) => typeof (value as { execute?: unknown })?.execute === 'function')
+				.map(([op]) => op)
+				.filter(
+					(op) =>
+						!SIMPLIFIERS[resource]?.[op] &&
+						!SIMPLIFIERS_FROM_1_2[resource]?.[op] &&
+						!WHOLE_ANSWERS[resource]?.[op],
+				)
+				.map((op) => `${resource}.${op}`),
+		);
+		expect(undecided).toEqual([]);
 	});
 
 	it('every operation has its own tool description, shown on the tool variant only', () => {
