@@ -12,7 +12,10 @@
  *   a service on a private network hands out private storage addresses.
  *
  * Literal addresses are read after the URL parser has normalised them (2130706433,
- * 0x7f000001 and 0177.0.0.1 all become 127.0.0.1; IPv4 inside IPv6 is unwrapped). Host names
+ * 0x7f000001 and 0177.0.0.1 all become 127.0.0.1; IPv4 inside IPv6 is unwrapped). The ranges
+ * are written out here rather than read with Node's `net.BlockList` (as n8n's own network
+ * package does): a community node may import only `crypto` of Node's modules; the tests check
+ * these classes against `net.BlockList` (test/security/embedded-ipv4.test.ts). Host names
  * are resolved once (n8n's lookup for nodes) and every address they resolve to is checked;
  * the request then goes to the checked address itself (pinTarget), so a second answer of the
  * name server cannot move it elsewhere.
@@ -96,15 +99,49 @@ function ipv6Groups(host: string): number[] | undefined {
 	return groups.length === 8 && groups.every((g) => Number.isInteger(g)) ? groups : undefined;
 }
 
-/** An IPv4 address carried in IPv6: mapped, IPv4-compatible, NAT64 (64:ff9b::/96), 6to4 (2002::/16). */
+const quad = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
+
+/**
+ * An IPv4 address carried in IPv6 in its last 32 bits: mapped (::ffff:0:0/96), SIIT
+ * (::ffff:0:0:0/96), IPv4-compatible, NAT64 (64:ff9b::/96); or in 6to4 (2002::/16).
+ */
 function embeddedIpv4(groups: number[]): number[] | undefined {
-	const quad = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
 	const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
 	if (zeros(0, 5) && groups[5] === 0xffff) return quad(groups[6], groups[7]);
+	if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return quad(groups[6], groups[7]);
 	if (zeros(0, 6) && (groups[6] !== 0 || groups[7] > 1)) return quad(groups[6], groups[7]);
 	if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return quad(groups[6], groups[7]);
 	if (groups[0] === 0x2002) return quad(groups[1], groups[2]);
 	return undefined;
+}
+
+/** Classes from the most to the least guarded: of several readings of one address, the first wins. */
+const STRICTEST_FIRST: AddressClass[] = [
+	'metadata',
+	'reserved',
+	'loopback',
+	'private',
+	'unique-local',
+	'unspecified',
+	'public',
+];
+
+/**
+ * The local-use NAT64 prefix 64:ff9b:1::/48 (RFC 8215): the gateway's prefix length, which
+ * decides where the IPv4 address sits (RFC 6052: /48, /56, /64 or /96), is not known here.
+ * The /96 place (the last 32 bits, what DNS64 set-ups use) is always read; the other places
+ * count when they carry a link-local, loopback or private address, so no prefix length can
+ * reach an internal address through an address judged public. The strictest reading wins.
+ */
+function localUseNat64(groups: number[]): AddressClass | undefined {
+	if (groups[0] !== 0x64 || groups[1] !== 0xff9b || groups[2] !== 1) return undefined;
+	const bytes = groups.flatMap((g) => [g >> 8, g & 0xff]);
+	const at = (...indexes: number[]) => indexes.map((n) => bytes[n]);
+	const others = [at(6, 7, 9, 10), at(7, 9, 10, 11), at(9, 10, 11, 12)]
+		.map(classifyV4)
+		.filter((kind) => kind === 'metadata' || kind === 'loopback' || kind === 'private');
+	const readings = [classifyV4(at(12, 13, 14, 15)), ...others];
+	return STRICTEST_FIRST.find((kind) => readings.includes(kind));
 }
 
 function classifyV4([a, b, c, d]: number[]): AddressClass {
@@ -120,6 +157,8 @@ function classifyV4([a, b, c, d]: number[]): AddressClass {
 }
 
 function classifyV6(groups: number[]): AddressClass {
+	const nat64 = localUseNat64(groups);
+	if (nat64) return nat64;
 	const inner = embeddedIpv4(groups);
 	if (inner) return classifyV4(inner);
 	if (groups.every((g) => g === 0)) return 'unspecified';

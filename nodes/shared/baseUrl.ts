@@ -94,6 +94,16 @@ function judgeBaseUrl(value: unknown, allowInsecureHttp: boolean): BaseUrlCheck 
 				'The Base URL holds a user name or password: remove them from it (the API key is the only credential the service needs)',
 		};
 	}
+	// Paths are appended to the Base URL as text: `/api/v1?tenant=a` would become
+	// `/api/v1?tenant=a/envelopes`. The raw text is read, as the parser drops a bare `?` or `#`.
+	// Its content is not repeated: a query may hold a token.
+	const mark = /[?#]/.exec(text.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, ''))?.[0];
+	if (mark) {
+		return {
+			ok: false,
+			message: `The Base URL holds ${mark === '?' ? 'a query' : 'a fragment'}: remove everything from "${mark}" on, so it reads like ${BASE_URL_EXAMPLE} (the node adds each path after it)`,
+		};
+	}
 	if (isMetadataHost(url.hostname) || isMetadataPath(url.pathname)) {
 		return {
 			ok: false,

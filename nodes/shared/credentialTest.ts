@@ -12,6 +12,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { isListAnswer } from './api/answerShape';
 import { GUESSED_SCOPES } from './assumptions';
 import { checkBaseUrl } from './baseUrl';
 import { ENDPOINTS } from './endpoints';
@@ -39,13 +40,10 @@ interface Answer {
 	body: unknown;
 }
 
-/** Whether the body is the API's paginated list (spec: `items` and `pageInfo`). */
+/** Whether the body is the API's paginated list (api/answerShape.ts). */
 function isEnvelopeList(text: string): boolean {
 	try {
-		const body = JSON.parse(text) as IDataObject;
-		return (
-			Array.isArray(body?.items) && typeof body.pageInfo === 'object' && body.pageInfo !== null
-		);
+		return isListAnswer(JSON.parse(text));
 	} catch {
 		return false;
 	}
@@ -86,7 +84,7 @@ export async function testCredential(
 		} catch (error) {
 			return {
 				status: 'Error',
-				message: `n8n could not reach the Base URL: ${redactSecret(messageOf(error), key)}`,
+				message: `n8n could not reach the Base URL: ${redactSecret(messageOf(error), [key, String(data.webhookSecret ?? '')])}`,
 			};
 		}
 		if (!isRedirect(answer.statusCode)) break;

@@ -59,7 +59,7 @@ export async function fetchEnvelopeFile(
 			this.getNode(),
 			jsonAnswer
 				? `Download address: the service answered with JSON instead of the PDF (${buffer.length} bytes); no file was stored`
-				: `Download address: the answer is not a PDF (no "%PDF-" in its first 1024 bytes, ${buffer.length} bytes); no file was stored`,
+				: `Download address: the answer is not a PDF (it does not start with "%PDF-", ${buffer.length} bytes); no file was stored`,
 			{
 				itemIndex,
 				description:

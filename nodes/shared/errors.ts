@@ -24,15 +24,62 @@ export interface ApiErrorFields extends IDataObject {
 
 const REDACTED = '[redacted]';
 
-/** Replaces every occurrence of the secret in strings, deeply. */
-export function redactSecret<T>(value: T, secret: string | undefined): T {
-	if (!secret) return value;
-	if (typeof value === 'string') return value.split(secret).join(REDACTED) as T;
-	if (Array.isArray(value)) return value.map((entry) => redactSecret(entry, secret)) as T;
+/** Secrets to keep out of messages: the API key, and the webhook secret where there is one. */
+export type Secrets = string | ReadonlyArray<string | undefined> | undefined;
+
+/** Encoded forms shorter than this are not looked for: they would match by chance. */
+const MIN_ENCODED_CHARS = 8;
+
+/**
+ * The base64 characters that only the secret's bytes decide, at each of the three byte
+ * alignments it can have inside a longer base64 text (a Basic header, "Bearer <key>").
+ */
+function base64Cores(bytes: Buffer): string[] {
+	const cores: string[] = [];
+	for (let before = 0; before < 3; before++) {
+		const text = Buffer.concat([Buffer.alloc(before), bytes]).toString('base64');
+		cores.push(
+			text.slice(Math.ceil((before * 8) / 6), Math.floor(((before + bytes.length) * 8) / 6)),
+		);
+	}
+	return cores;
+}
+
+/** Every form a service may echo a secret in: as is, URL-encoded, base64, base64url, hex. */
+function secretForms(secret: string): string[] {
+	const bytes = Buffer.from(secret, 'utf8');
+	const base64 = base64Cores(bytes);
+	const hex = bytes.toString('hex');
+	const encoded = [
+		encodeURIComponent(secret),
+		...base64,
+		...base64.map((core) => core.replace(/\+/g, '-').replace(/\//g, '_')),
+		hex,
+		hex.toUpperCase(),
+	].filter((form) => form.length >= MIN_ENCODED_CHARS);
+	// Longest first, so a form is replaced whole before a shorter one inside it.
+	return [...new Set([secret, ...encoded])].sort((a, b) => b.length - a.length);
+}
+
+function formsOf(secrets: Secrets): string[] {
+	const list = typeof secrets === 'string' ? [secrets] : (secrets ?? []);
+	return list.filter((secret): secret is string => !!secret).flatMap(secretForms);
+}
+
+/** Replaces every occurrence of the secrets, in each of their encoded forms, in strings, deeply. */
+export function redactSecret<T>(value: T, secrets: Secrets): T {
+	const forms = formsOf(secrets);
+	return forms.length ? redactForms(value, forms) : value;
+}
+
+function redactForms<T>(value: T, forms: string[]): T {
+	if (typeof value === 'string')
+		return forms.reduce((text, form) => text.split(form).join(REDACTED), value as string) as T;
+	if (Array.isArray(value)) return value.map((entry) => redactForms(entry, forms)) as T;
 	if (value !== null && typeof value === 'object') {
 		const copy: IDataObject = {};
 		for (const [key, entry] of Object.entries(value as IDataObject)) {
-			copy[key] = redactSecret(entry, secret);
+			copy[key] = redactForms(entry, forms);
 		}
 		return copy as T;
 	}
@@ -90,7 +137,7 @@ export function apiResponseError(
 	node: INode,
 	status: number,
 	rawBody: string,
-	secret: string | undefined,
+	secret: Secrets,
 	itemIndex?: number,
 ): NodeApiError {
 	const body = redactSecret(parseObject(rawBody), secret);
@@ -147,7 +194,7 @@ export function malformedResponseError(
 	node: INode,
 	status: number,
 	rawBody: string,
-	secret: string | undefined,
+	secret: Secrets,
 	itemIndex?: number,
 ): NodeApiError {
 	const error = new NodeApiError(

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
+import { cancelSignalOf, isStopped, pause, stopNow, throwIfStopped } from './cancel';
 import { NOT_SENT_CODES, systemErrorCode } from './failures';
 import { backoffMs, type RetryPolicy } from './retry';
 
@@ -103,8 +103,9 @@ export async function pinOrRefuse(
 }
 
 function failureReason(error: unknown): string {
+	// n8n 2.x's allow lists (@n8n/config, read in 2.41.1); n8n 1.x has no such protection.
 	if (isN8nSsrfBlock(error))
-		return "the address is refused by n8n's request protection (N8N_SSRF_PROTECTION_ENABLED); ask the n8n administrator to allow it";
+		return "the address is refused by n8n's request protection (N8N_SSRF_PROTECTION_ENABLED); ask the n8n administrator to allow it (its address in N8N_SSRF_ALLOWED_IP_RANGES, or its name in N8N_SSRF_ALLOWED_HOSTNAMES)";
 	return 'the address could not be fetched';
 }
 
@@ -114,7 +115,34 @@ function discard(body: unknown): void {
 	(body as Stream | undefined)?.destroy?.();
 }
 
-/** GETs the address through the guard, hop by hop, reading at most maxBytes. */
+/** One deadline for a whole fetch: hops, headers and body (the request timeout covers headers only). */
+interface Deadline {
+	/** Aborts at the deadline or on n8n's Stop: ends the request or the body being read. */
+	signal: AbortSignal;
+	expired(): boolean;
+	/** Clears the timer once the fetch is over. */
+	end(): void;
+}
+
+function startDeadline(ms: number, cancel: AbortSignal | undefined): Deadline {
+	const expiry = new AbortController();
+	const timer = new AbortController();
+	// n8n-workflow's sleep clears its timer when its signal aborts (2.x; 1.x lets it run out).
+	void (sleep as (ms: number, signal?: AbortSignal) => Promise<void>)(ms, timer.signal).then(
+		() => expiry.abort(),
+		() => undefined,
+	);
+	return {
+		signal: cancel ? AbortSignal.any([cancel, expiry.signal]) : expiry.signal,
+		expired: () => expiry.signal.aborted,
+		end: () => timer.abort(),
+	};
+}
+
+/**
+ * GETs the address through the guard, hop by hop, reading at most maxBytes, all of it within
+ * the run's file deadline (retry.ts); n8n's Stop ends it at once.
+ */
 export async function fetchGuarded(
 	this: ApiContext,
 	address: string,
@@ -134,6 +162,35 @@ export async function fetchGuarded(
 	}
 	// The run's retry policy (pacing.ts), as for its API calls.
 	const { retry: policy } = await runPacing.call(this, options.itemIndex);
+	const cancel = cancelSignalOf(this);
+	const deadline = startDeadline(policy.fileDeadlineMs, cancel);
+	try {
+		return await fetchHops.call(this, url, options, { policy, deadline, fail });
+	} catch (error) {
+		if (isStopped(cancel)) stopNow(false);
+		throw deadline.expired()
+			? fail(
+					`the file did not arrive within ${policy.fileDeadlineMs / 1000} s (the limit for the whole file); the address answers too slowly`,
+				)
+			: error;
+	} finally {
+		deadline.end();
+	}
+}
+
+interface HopSettings {
+	policy: RetryPolicy;
+	deadline: Deadline;
+	fail: (rule: string) => NodeOperationError;
+}
+
+async function fetchHops(
+	this: ApiContext,
+	start: URL,
+	options: GuardedFetchOptions,
+	{ policy, deadline, fail }: HopSettings,
+): Promise<FetchedFile> {
+	let url = start;
 	for (let hop = 0; ; hop++) {
 		const target = await pinOrRefuse.call(this, url, options);
 		const request: IHttpRequestOptions = {
@@ -150,7 +207,7 @@ export async function fetchGuarded(
 		};
 		let response: IN8nHttpFullResponse;
 		try {
-			response = await guardedSend.call(this, request, policy);
+			response = await guardedSend.call(this, request, policy, deadline.signal);
 		} catch (error) {
 			throw fail(failureReason(error));
 		}
@@ -176,7 +233,7 @@ export async function fetchGuarded(
 			discard(body);
 			throw fail(tooLarge(options.maxBytes, `${declared} bytes`));
 		}
-		const buffer = await readCapped(body, options.maxBytes, fail);
+		const buffer = await readCapped(body, options.maxBytes, fail, deadline.signal);
 		return { buffer, url, contentType: headerOf(response.headers, 'content-type') ?? '' };
 	}
 }
@@ -185,11 +242,12 @@ function tooLarge(maxBytes: number, size: string): string {
 	return `the file is larger than ${maxBytes} bytes (${maxBytes / (1024 * 1024)} MB), the limit (${size}); it was not read further`;
 }
 
-/** Reads a stream, abandoning it as soon as it passes maxBytes. */
+/** Reads a stream, abandoning it as soon as it passes maxBytes, or when `abort` fires. */
 async function readCapped(
 	body: Stream,
 	maxBytes: number,
 	fail: (rule: string) => Error,
+	abort: AbortSignal,
 ): Promise<Buffer> {
 	if (Buffer.isBuffer(body)) {
 		if (body.length > maxBytes) throw fail(tooLarge(maxBytes, `${body.length} bytes`));
@@ -197,6 +255,9 @@ async function readCapped(
 	}
 	const chunks: Buffer[] = [];
 	let size = 0;
+	const stop = () => discard(body);
+	if (abort.aborted) stop();
+	abort.addEventListener('abort', stop, { once: true });
 	try {
 		for await (const chunk of body) {
 			size += chunk.length;
@@ -209,6 +270,8 @@ async function readCapped(
 	} catch (error) {
 		if (error instanceof AddressRefused) throw fail(error.reason);
 		throw fail('the address could not be fetched (the answer broke off)');
+	} finally {
+		abort.removeEventListener('abort', stop);
 	}
 	return Buffer.concat(chunks);
 }
@@ -236,13 +299,14 @@ async function guardedSend(
 	this: ApiContext,
 	options: IHttpRequestOptions,
 	policy: RetryPolicy,
+	signal: AbortSignal,
 ): Promise<IN8nHttpFullResponse> {
 	const headers: IDataObject = {};
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
 		if (name.toLowerCase() !== 'authorization') headers[name] = value;
 	}
-	// n8n's Stop ends a fetch as it ends an API request: nothing new starts, the one in flight is aborted.
-	const signal = cancelSignalOf(this);
+	// The fetch's deadline or n8n's Stop (fetchGuarded tells which): nothing new starts, the
+	// request in flight is aborted.
 	for (let attempt = 0; ; attempt++) {
 		throwIfStopped(signal);
 		try {
@@ -253,10 +317,10 @@ async function guardedSend(
 				disableFollowRedirect: true,
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
-				...(signal ? { abortSignal: signal } : {}),
+				abortSignal: signal,
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
-			if (signal?.aborted) stopNow(false);
+			if (signal.aborted) stopNow(false);
 			const code = systemErrorCode(error);
 			const retry = code !== undefined && NOT_SENT_CODES.has(code) && code !== 'ENOTFOUND';
 			// The cause stays readable (guardedFetch.ts tells n8n's SSRF refusals apart).

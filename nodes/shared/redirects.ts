@@ -4,6 +4,7 @@
  *
  * - a redirect to another origin is never followed: the key goes only to the Base URL's
  *   origin, and the error names the other origin so the user can check the Base URL;
+ * - nor one whose Location holds a user name or password (they would go as Basic auth);
  * - a redirect within the origin is followed (at most MAX_SAME_ORIGIN_REDIRECTS times) when
  *   the request stays the same: any redirect of a read, or 307/308 of any method. A 301,
  *   302 or 303 answered to a write would turn it into a GET (or send it twice), so it is
@@ -55,6 +56,12 @@ export function nextRedirect({
 	if (!target) {
 		return {
 			refuse: `The API answered ${request} with a redirect (HTTP ${statusCode}) without a valid address to go to. Check the Base URL in the credential.`,
+		};
+	}
+	// n8n's helpers would send a Location's user name and password as Basic authentication.
+	if (target.username !== '' || target.password !== '') {
+		return {
+			refuse: `The API answered ${request} with a redirect to an address holding a user name and password; it was not followed, as they would be sent as Basic authentication. Check the Base URL in the credential.`,
 		};
 	}
 	if (target.origin !== origin) {

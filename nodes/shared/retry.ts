@@ -25,6 +25,8 @@ const retryDefaults = {
 	maxRetryAfterMs: 30_000,
 	/** Per-request timeout. */
 	timeoutMs: 60_000,
+	/** A file fetched through the address guard (PDF URL, download): the whole of it, body included. */
+	fileDeadlineMs: 180_000,
 };
 
 export type RetryPolicy = Readonly<typeof retryDefaults>;

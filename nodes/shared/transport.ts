@@ -8,7 +8,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { originOf } from './baseUrl';
 import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
-import { apiResponseError, connectionError, malformedResponseError, redactSecret } from './errors';
+import {
+	apiResponseError,
+	connectionError,
+	malformedResponseError,
+	redactSecret,
+	type Secrets,
+} from './errors';
 import { addressWithoutQuery, bodyText, isJson, messageOf, systemErrorCode } from './failures';
 import { type ApiContext, CREDENTIAL_TYPE } from './context';
 import { pacingOf, type RunPacing } from './pacing';
@@ -54,6 +60,11 @@ export async function runPacing(this: ApiContext, itemIndex?: number): Promise<R
 	return pacing;
 }
 
+/** Kept out of every message: the key, and the webhook secret the service also knows. */
+function secretsOf(pacing: RunPacing): Secrets {
+	return [pacing.secret, String(pacing.credentials.webhookSecret ?? '')];
+}
+
 /** Calls the API at `<baseUrl><endpoint>` with the credential's key and returns the parsed JSON body. */
 export async function apiRequest<T = IDataObject>(
 	this: ApiContext,
@@ -82,7 +93,8 @@ async function apiRequestText(
 	options: ApiRequestOptions,
 ): Promise<string> {
 	const pacing = await runPacing.call(this, options.itemIndex);
-	const { secret, origin } = pacing;
+	const { origin } = pacing;
+	const secret = secretsOf(pacing);
 	// A full address as the path would replace the Base URL (and take the key elsewhere).
 	if (
 		!endpoint.startsWith('/') ||
@@ -180,7 +192,7 @@ export async function storageRequest(
 
 interface SendOptions {
 	resendable: boolean;
-	secret: string | undefined;
+	secret: Secrets;
 	itemIndex?: number;
 	/** When to send again: the run's retry policy (pacing.ts), storage calls included. */
 	policy: RetryPolicy;

@@ -18,12 +18,53 @@ export const PDF_MIME_TYPE = 'application/pdf';
 /** Every PDF starts with these bytes. */
 const PDF_SIGNATURE = Buffer.from('%PDF-', 'latin1');
 
-/** Where a PDF's signature may start: readers accept up to 1024 bytes before it. */
-const PDF_SIGNATURE_WITHIN = 1024;
-
-/** Whether the bytes are a PDF: `%PDF-` within the first 1024 bytes, as readers allow. */
+/**
+ * Whether the bytes start with `%PDF-`. Readers accept up to 1024 bytes before it, but the
+ * spec's upload takes PDF files only and its storage (the sandbox's reading) refuses a file
+ * that does not start with `%PDF-`: checked before the upload, not left to the storage.
+ */
 export function isPdfBytes(buffer: Buffer): boolean {
-	return buffer.subarray(0, PDF_SIGNATURE_WITHIN + PDF_SIGNATURE.length).includes(PDF_SIGNATURE);
+	return buffer.subarray(0, PDF_SIGNATURE.length).equals(PDF_SIGNATURE);
+}
+
+/** How far to look for a `%PDF-` that comes late: where readers stop looking. */
+const LATE_SIGNATURE_WITHIN = 1024;
+
+/** Bytes that count as whitespace before the signature (PDF's white-space characters). */
+const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+
+/** What a file that is not a PDF looks like, from its first bytes (never the bytes themselves). */
+function lookOf(buffer: Buffer): string {
+	const head = buffer.subarray(0, 64).toString('latin1').trimStart().toLowerCase();
+	if (head.startsWith('<!doctype html') || head.startsWith('<html')) return 'an HTML page';
+	if (head.startsWith('<')) return 'an XML or HTML document';
+	if (head.startsWith('{') || head.startsWith('[')) return 'JSON';
+	if (head.startsWith('pk\x03\x04')) return 'a ZIP file (or a Word or Excel document)';
+	if (head.startsWith('\x89png')) return 'a PNG image';
+	if (head.startsWith('\xff\xd8\xff')) return 'a JPEG image';
+	const text = [...head].every(
+		(ch) => ch === '\t' || ch === '\n' || ch === '\r' || (ch >= ' ' && ch <= '~'),
+	);
+	return text ? 'plain text' : 'other binary data';
+}
+
+/**
+ * Why the bytes are not taken as a PDF, for `<field>: <reason>`, or undefined when they start
+ * with `%PDF-`. Says what was found: whitespace or other bytes before a `%PDF-` (to remove),
+ * else what the file looks like. `notPdf` is how the field's other errors say "not a PDF".
+ */
+export function pdfRefusal(buffer: Buffer, notPdf = 'the file is not a PDF'): string | undefined {
+	if (isPdfBytes(buffer)) return undefined;
+	const at = buffer
+		.subarray(0, LATE_SIGNATURE_WITHIN + PDF_SIGNATURE.length)
+		.indexOf(PDF_SIGNATURE);
+	if (at > 0) {
+		const before = [...buffer.subarray(0, at)].every((byte) => WHITESPACE.has(byte))
+			? `${at} byte${at === 1 ? '' : 's'} of whitespace come${at === 1 ? 's' : ''} before it`
+			: `it first appears at byte ${at}`;
+		return `the file does not start with "%PDF-" (${before}); the service stores only files that start with "%PDF-", so remove what comes before it`;
+	}
+	return `${notPdf} (it does not start with "%PDF-"; it looks like ${lookOf(buffer)}); only PDF files can be signed`;
 }
 
 /**
@@ -72,11 +113,8 @@ export async function readPdfFromItem(
 			`the file has ${buffer.length} bytes; the limit is ${MAX_PDF_BYTES} bytes (${MAX_PDF_MB} MB)`,
 		);
 	}
-	if (!isPdfBytes(buffer)) {
-		throw fail(
-			'the file is not a PDF (no "%PDF-" in its first 1024 bytes); only PDF files can be signed',
-		);
-	}
+	const refusal = pdfRefusal(buffer);
+	if (refusal) throw fail(refusal);
 	const declared = (binary.mimeType ?? '').split(';')[0].trim().toLowerCase();
 	if (declared !== PDF_MIME_TYPE && !GENERIC_MIME_TYPES.has(declared)) {
 		throw fail(`the file's type is "${binary.mimeType}"; only ${PDF_MIME_TYPE} is accepted`);
@@ -133,11 +171,8 @@ export async function readPdfFromUrl(
 	const buffer = fetched.buffer;
 	if (buffer.length === 0)
 		throw fail('the address returned an empty file; a PDF document is required');
-	if (!isPdfBytes(buffer)) {
-		throw fail(
-			'the address did not return a PDF (no "%PDF-" in its first 1024 bytes); only PDF files can be signed',
-		);
-	}
+	const refusal = pdfRefusal(buffer, 'the address did not return a PDF');
+	if (refusal) throw fail(refusal);
 	const last = safeDecode(fetched.url.pathname.split('/').pop() ?? '');
 	return {
 		buffer,

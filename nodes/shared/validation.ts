@@ -191,8 +191,8 @@ export function kindOf(value: unknown): string {
 /**
  * The one rule for a free-text field (and an id) mapped from data: text is trimmed, a
  * number or a boolean is taken as its text (an invoice number mapped into Title), an
- * absent value is empty. An object, an array, null or a number that is not finite is
- * refused before any request, naming the field and what it received.
+ * absent value and null (an empty cell mapped in) are empty. An object, an array or a number
+ * that is not finite is refused before any request, naming the field and what it received.
  *
  * @param label  the field as the user sees it, e.g. "Title"
  */
@@ -202,7 +202,7 @@ export function textValue(
 	value: unknown,
 	itemIndex: number,
 ): string {
-	if (value === undefined) return '';
+	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);

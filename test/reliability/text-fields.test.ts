@@ -1,7 +1,8 @@
 /**
  * Free-text fields and ids mapped from data: a number or a boolean is taken as its text,
- * an object, an array or null is refused before any request with an error naming the
- * field and what it received (never "trim is not a function" or "[object Object]"). Limit
+ * an object or an array is refused before any request with an error naming the field and
+ * what it received (never "trim is not a function" or "[object Object]"); null is taken as
+ * absent (test/inputs/null-text.test.ts). Limit
  * and Max Items: a whole number within their range, else refused naming the field.
  */
 import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
@@ -147,7 +148,6 @@ const fields: Field[] = [
 const refused: Array<[string, unknown, string]> = [
 	['an object', { invoice: 7 }, 'received an object'],
 	['an array', [1, 2], 'received an array (2 entries)'],
-	['null', null, 'received null'],
 ];
 
 let h: Harness;

@@ -332,31 +332,26 @@ describe('address guard: PDF URL and service addresses', () => {
 			expect(JSON.stringify(error)).not.toMatch(/ECONNREFUSED|refused/i);
 		});
 
-		it('%PDF- within the first 1024 bytes is a PDF; later, or not at all, is refused', async () => {
+		it('a PDF starts with %PDF-: bytes before it, or none at all, are refused', async () => {
 			const files = await serve('127.0.0.1', (path, res) => {
 				const pad = Number(path.split('/')[1]);
-				res
-					.writeHead(200, { 'content-type': 'application/pdf' })
-					.end(Buffer.concat([Buffer.alloc(pad, 0x20), PDF]));
+				const body = pad < 0 ? Buffer.from('hello') : Buffer.concat([Buffer.alloc(pad, 0x20), PDF]);
+				res.writeHead(200, { 'content-type': 'application/pdf' }).end(body);
 			});
-			try {
-				const ok = await read({
-					url: `http://127.0.0.1:${files.port}/1024/contract.pdf`,
+			const at = async (pad: number) =>
+				await read({
+					url: `http://127.0.0.1:${files.port}/${pad}/contract.pdf`,
 					allowInternal: true,
 				});
+			try {
+				const ok = await at(0);
 				expect(ok.error).toBeUndefined();
-				expect(ok.items('Probe')[0].json).toEqual({
-					fileName: 'contract.pdf',
-					size: PDF.length + 1024,
-				});
-				const late = errorOf(
-					await read({
-						url: `http://127.0.0.1:${files.port}/1025/contract.pdf`,
-						allowInternal: true,
-					}),
+				expect(ok.items('Probe')[0].json).toEqual({ fileName: 'contract.pdf', size: PDF.length });
+				expect(errorOf(await at(1024)).message).toBe(
+					'PDF URL: the file does not start with "%PDF-" (1024 bytes of whitespace come before it); the service stores only files that start with "%PDF-", so remove what comes before it',
 				);
-				expect(late.message).toBe(
-					'PDF URL: the address did not return a PDF (no "%PDF-" in its first 1024 bytes); only PDF files can be signed',
+				expect(errorOf(await at(-1)).message).toBe(
+					'PDF URL: the address did not return a PDF (it does not start with "%PDF-"; it looks like plain text); only PDF files can be signed',
 				);
 			} finally {
 				await close(files);

@@ -40,7 +40,7 @@ describe("n8n's request protection", () => {
 			await probe('readPdfUrl', { url: `http://127.0.0.1:${port}/a.pdf`, allowInternal: true }),
 		);
 		expect(error.message).toBe(
-			"PDF URL: the address is refused by n8n's request protection (N8N_SSRF_PROTECTION_ENABLED); ask the n8n administrator to allow it",
+			"PDF URL: the address is refused by n8n's request protection (N8N_SSRF_PROTECTION_ENABLED); ask the n8n administrator to allow it (its address in N8N_SSRF_ALLOWED_IP_RANGES, or its name in N8N_SSRF_ALLOWED_HOSTNAMES)",
 		);
 		expect(hits).toEqual([]);
 	});

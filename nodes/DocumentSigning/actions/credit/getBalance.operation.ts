@@ -5,9 +5,10 @@ import type {
 	INodeProperties,
 	NodeHint,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { guessedRequest } from '../../../shared/paths';
+import { isBalanceAnswer, NOT_THE_API_HINT } from '../../../shared/api/answerShape';
+import { guessedPath, guessedRequest, pathSetting } from '../../../shared/paths';
 
 /** Get Balance takes no parameters. */
 const properties: INodeProperties[] = [];
@@ -38,5 +39,16 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const response = (await guessedRequest.call(this, 'creditBalance', {
 		itemIndex: i,
 	})) as IDataObject;
+	// Another server's JSON at the Base URL is not a balance (the spec's `context` field).
+	if (!isBalanceAnswer(response)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The answer of ${await guessedPath.call(this, 'creditBalance')} is not a balance as the Document Signing API gives it (it has no context field): ${NOT_THE_API_HINT}`,
+			{
+				itemIndex: i,
+				description: `If the service serves the balance elsewhere, set ${pathSetting('creditBalance')}.`,
+			},
+		);
+	}
 	return [{ json: response }];
 }
