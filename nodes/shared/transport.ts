@@ -200,13 +200,64 @@ interface SendOptions {
 	pacing?: RunPacing;
 }
 
+/** One attempt: the request as n8n sends it, and what came of it for retry.ts to judge. */
+async function sendOnce(
+	this: ApiContext,
+	request: IHttpRequestOptions,
+	{ policy, pacing }: Pick<SendOptions, 'policy' | 'pacing'>,
+	signal: AbortSignal | undefined,
+): Promise<{ response?: IN8nHttpFullResponse; outcome: AttemptOutcome; failure?: unknown }> {
+	const expectJson = request.json === true;
+	const attemptOptions: IHttpRequestOptions = {
+		timeout: policy.timeoutMs,
+		...request,
+		headers: { ...(request.headers ?? {}) },
+		// n8n would follow a redirect to any host with the key: apiRequestText decides.
+		...(pacing ? { disableFollowRedirect: true } : {}),
+		// Status and body are judged here, not by the helper, so retries and error
+		// messages follow the API's rules and the body is parsed once, strictly.
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		...(expectJson ? { encoding: 'text' as const } : {}),
+		...(signal ? { abortSignal: signal } : {}),
+	};
+	try {
+		const answer: IN8nHttpFullResponse = pacing
+			? await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					attemptOptions,
+					{
+						// The credential as read once for this run (n8n still applies its `authenticate` block).
+						credentialsDecrypted: {
+							id: '',
+							name: '',
+							type: CREDENTIAL_TYPE,
+							data: pacing.credentials,
+						},
+					},
+				)
+			: await this.helpers.httpRequest(attemptOptions);
+		const status = answer.statusCode;
+		const malformed =
+			expectJson && status < 400 && !isRedirect(status) && !isJson(bodyText(answer.body));
+		return {
+			response: answer,
+			outcome: { answer: status, retryAfterMs: retryAfterMs(answer.headers, policy), malformed },
+		};
+	} catch (error) {
+		// Aborted by Stop while under way: it may have reached the service.
+		if (signal?.aborted) stopNow(true);
+		return { outcome: { failure: systemErrorCode(error) }, failure: error };
+	}
+}
+
 /** Sends once, then again while retry.ts decides it is safe and useful. */
 async function sendWithRetries(
 	this: ApiContext,
 	request: IHttpRequestOptions,
 	{ resendable, secret, itemIndex, policy, pacing }: SendOptions,
 ): Promise<IN8nHttpFullResponse> {
-	const expectJson = request.json === true;
 	const rate = pacing?.rate;
 	// n8n's Stop: no request starts after it, waits end at once, the one in flight is aborted.
 	const signal = cancelSignalOf(this);
@@ -215,51 +266,12 @@ async function sendWithRetries(
 		throwIfStopped(signal);
 		const ticket = await rate?.acquire(signal);
 		throwIfStopped(signal);
-		const attemptOptions: IHttpRequestOptions = {
-			timeout: policy.timeoutMs,
-			...request,
-			headers: { ...(request.headers ?? {}) },
-			// n8n would follow a redirect to any host with the key: apiRequestText decides.
-			...(pacing ? { disableFollowRedirect: true } : {}),
-			// Status and body are judged here, not by the helper, so retries and error
-			// messages follow the API's rules and the body is parsed once, strictly.
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			...(expectJson ? { encoding: 'text' as const } : {}),
-			...(signal ? { abortSignal: signal } : {}),
-		};
-
-		let response: IN8nHttpFullResponse | undefined;
-		let outcome: AttemptOutcome;
-		let failure: unknown;
-		try {
-			const answer: IN8nHttpFullResponse = pacing
-				? await this.helpers.httpRequestWithAuthentication.call(
-						this,
-						CREDENTIAL_TYPE,
-						attemptOptions,
-						{
-							// The credential as read once for this run (n8n still applies its `authenticate` block).
-							credentialsDecrypted: {
-								id: '',
-								name: '',
-								type: CREDENTIAL_TYPE,
-								data: pacing.credentials,
-							},
-						},
-					)
-				: await this.helpers.httpRequest(attemptOptions);
-			const status = answer.statusCode;
-			const malformed =
-				expectJson && status < 400 && !isRedirect(status) && !isJson(bodyText(answer.body));
-			outcome = { answer: status, retryAfterMs: retryAfterMs(answer.headers, policy), malformed };
-			response = answer;
-		} catch (error) {
-			// Aborted by Stop while under way: it may have reached the service.
-			if (signal?.aborted) stopNow(true);
-			failure = error;
-			outcome = { failure: systemErrorCode(error) };
-		}
+		const { response, outcome, failure } = await sendOnce.call(
+			this,
+			request,
+			{ policy, pacing },
+			signal,
+		);
 
 		const attempts = { attempt, rateLimited };
 		const decision = decideRetry(outcome, attempts, resendable, rate !== undefined, policy);
