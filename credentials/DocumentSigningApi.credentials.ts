@@ -45,7 +45,7 @@ export class DocumentSigningApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether a Base URL starting with http:// may point at another machine. The API key then travels unencrypted: turn this on only for a service on a network you trust.',
+				'Whether a Base URL starting with http:// may point at another machine. The API key then travels unencrypted: turn this on only for a service on a network you trust. Only true or the text "true" turns it on.',
 		},
 		{
 			displayName: 'API Key',

@@ -49,7 +49,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to start the workflow for deliveries that cannot be verified because the credential has no webhook secret. Anyone who learns the URL could then start this workflow.',
+			'Whether to start the workflow for deliveries that cannot be verified because the credential has no webhook secret. Anyone who learns the URL could then start this workflow. Set by an expression, only true or the text "true" turns it on; other text refuses every delivery.',
 	},
 	{
 		displayName:

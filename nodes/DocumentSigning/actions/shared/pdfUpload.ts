@@ -135,7 +135,7 @@ export const pdfUploadOptions: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether the PDF URL may point at this machine or a private network (127.0.0.0/8, 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7). Link-local and cloud metadata addresses are refused either way.',
+				'Whether the PDF URL may point at this machine or a private network (127.0.0.0/8, 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7). Link-local and cloud metadata addresses are refused either way. Set by an expression, only true or the text "true" turns it on; other text stops the item.',
 			hint: 'Off by default: a URL typed, mapped from data or chosen by an AI agent could otherwise read internal services (databases, admin pages) and send them out as a PDF',
 			displayOptions: { show: { '/pdfSource': ['url'] } },
 		},
