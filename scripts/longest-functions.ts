@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: reads the source tree, not published (package.json "files" is dist/ only) */
+/* eslint-disable no-console, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: reads the source tree, not published (package.json "files" is dist/ only) */
 /**
  * The longest functions of the product (nodes/ and credentials/), for `npm run functions`
  * and CI: prints the longest and fails when one is over the bound. A function that only
@@ -42,7 +42,10 @@ function nameOf(node: ts.Node): string {
  * only `return <object or array literal>` (or an arrow to one).
  */
 function onlyDescribes(node: ts.FunctionLikeDeclaration): boolean {
-	if (node.type && /\bINode(Properties|TypeDescription|PropertyOptions)\b/.test(node.type.getText()))
+	if (
+		node.type &&
+		/\bINode(Properties|TypeDescription|PropertyOptions)\b/.test(node.type.getText())
+	)
 		return true;
 	const body = node.body;
 	if (!body) return false;
@@ -58,7 +61,9 @@ function onlyDescribes(node: ts.FunctionLikeDeclaration): boolean {
 	return returnsLiteral && rest && last.getFullWidth() > body.getFullWidth() / 2;
 }
 
-export function functionLengths(files = [...sources(path.join(ROOT, 'nodes')), ...sources(path.join(ROOT, 'credentials'))]): FunctionLength[] {
+export function functionLengths(
+	files = [...sources(path.join(ROOT, 'nodes')), ...sources(path.join(ROOT, 'credentials'))],
+): FunctionLength[] {
 	const out: FunctionLength[] = [];
 	for (const file of files) {
 		const text = readFileSync(file, 'utf8');
