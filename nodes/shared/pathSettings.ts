@@ -30,20 +30,16 @@ export const GUESSED_PATHS = {
 
 export type GuessedEndpoint = keyof typeof GUESSED_PATHS;
 
-export const WHERE = 'the credential (Document Signing API), section "Service Paths"';
+export const WHERE = 'the credential (Document Signing API), below Webhook Secret';
 
 /**
- * The credential's block of path fields (appended at the end of its properties). The
- * defaults are literals (a lint rule) equal to ENDPOINTS (test/credential checks it).
+ * The credential's path fields (appended after the fields every user fills). No notice and no
+ * switch: n8n's credential form shows a notice as a warning, and a field hidden behind a
+ * switch is dropped from the credential before a node reads it, so a credential saved with a
+ * changed path would lose it. The defaults are literals (a lint rule) equal to ENDPOINTS
+ * (test/docs/endpoints.test.ts checks it).
  */
 export const GUESSED_PATH_PROPERTIES: INodeProperties[] = [
-	{
-		displayName:
-			'Service Paths: where the service serves these endpoints. The defaults are the usual paths; change one only when your service serves it elsewhere (its API reference or support tells you).',
-		name: 'guessedPathsNotice',
-		type: 'notice',
-		default: '',
-	},
 	{
 		displayName: GUESSED_PATHS.creditBalance.label,
 		name: GUESSED_PATHS.creditBalance.field,
@@ -51,6 +47,7 @@ export const GUESSED_PATH_PROPERTIES: INodeProperties[] = [
 		default: '/credits/balance',
 		placeholder: `e.g. ${ENDPOINTS.creditBalance}`,
 		description: 'Path of the credit balance (Credit > Get Balance), after the Base URL',
+		hint: 'Optional, like the two paths below: keep the default unless your service serves this endpoint elsewhere (its API reference or support tells you)',
 	},
 	{
 		displayName: GUESSED_PATHS.workflows.label,

@@ -103,7 +103,7 @@ describe('Create Document mappers', () => {
 		);
 		expect(withFields.fields.length).toBeGreaterThan(0);
 		expect(withFields.emptyFieldsNotice).toBe(
-			`Map Automatically fills each field from the input item's field of the same key: ${withFields.fields.map((f) => f.id).join(', ')}`,
+			`The template's field keys, which the input items' field names must match: ${withFields.fields.map((f) => f.id).join(', ')}`,
 		);
 		const none = await resourceMapping.getPrefillFields.call(
 			loadOptionsContext(h, parameters(await seedLease(h, { formFields: [] }))),

@@ -11,7 +11,7 @@
  * (test/ui-check/checks.ts). Screenshots go to .ui-check/ (git ignores it).
  *
  * Env: E2E_STACK names the stack folder under .e2e/ (default "ui-check"); UI_CHECK_ONLY=<text>
- * opens only the panels whose title contains it (`credential`: only the credential; `agent`: only the AI-agent tool checks; `findings`: only the first-use findings of test/ui-check/findings*.ts, with their screenshots in .ui-check/findings/, and the check that no default is refused; `findings-c`: only part C). Prints `N passed, N failed` last.
+ * opens only the panels whose title contains it (`credential`: only the credential; `agent`: only the AI-agent tool checks; `findings`: only the first-use findings of test/ui-check/findings*.ts, with their screenshots in .ui-check/findings/, and the check that no default is refused; `findings-c`: only part C; `findings-d`: only part D). Prints `N passed, N failed` last.
  */
 import { execFileSync } from 'child_process';
 import { existsSync, mkdirSync } from 'fs';
@@ -40,6 +40,7 @@ import { checkAgentTools } from './agent';
 import { checkCredential, checkPanel, tally } from './checks';
 import { checkFindingsB } from './findings-b';
 import { checkFindingsC } from './findings-c';
+import { checkFindingsD } from './findings-d';
 import { CHROMIUM, Editor } from './editor';
 import { checkDefaults, checkFindings } from './findings';
 import { credentialFields, latestVersion, nodeDescriptions, type Panel, panels } from './panels';
@@ -186,7 +187,8 @@ async function main(): Promise<void> {
 			await checkFindings(browser, stack);
 			await checkFindingsB(browser, stack);
 		}
-		if (!only || only.startsWith('findings')) await checkFindingsC(browser, stack);
+		if (!only || only === 'findings' || only === 'findings-c') await checkFindingsC(browser, stack);
+		if (!only || only === 'findings' || only === 'findings-d') await checkFindingsD(browser, stack);
 		if (!only || only === 'findings') await checkDefaults();
 
 		if (!only || 'credential'.includes(only)) {

@@ -98,10 +98,11 @@ export async function getPrefillFields(this: ILoadOptionsFunctions): Promise<Res
 	});
 	if (!fields.length)
 		return { fields, emptyFieldsNotice: 'This template has no fields for the sender to fill' };
-	// Shown by n8n in Map Automatically (where it lists no fields): the keys input items must carry.
+	// Shown by n8n in Map Automatically (where it lists no fields), above its own notice that
+	// input fields must be named as the template's: the names, which that notice does not give.
 	const keys = fields.map((f) => f.id).join(', ');
 	return {
 		fields,
-		emptyFieldsNotice: `Map Automatically fills each field from the input item's field of the same key: ${keys}`,
+		emptyFieldsNotice: `The template's field keys, which the input items' field names must match: ${keys}`,
 	};
 }

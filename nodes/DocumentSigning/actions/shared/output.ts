@@ -80,7 +80,7 @@ function outputOptions(resource: string, operation: string): INodeProperties[] {
 			required: true,
 			placeholder: 'e.g. envelopeId, status, recipients',
 			description:
-				'Comma-separated names of the fields to return, as in the Raw output (a field the answer lacks is left out)',
+				'Comma-separated names of the fields to return, as in the Raw output, case included. A name the answer lacks is left out and named under the output, with the fields the answer has.',
 			displayOptions: { show: { ...show, output: ['fields'] } },
 		},
 	];
@@ -111,7 +111,39 @@ function selectFields(this: IExecuteFunctions, i: number, json: IDataObject): ID
 		);
 	const out: IDataObject = {};
 	for (const name of names) if (json[name] !== undefined) out[name] = json[name];
+	const missing = names.filter((name) => json[name] === undefined);
+	if (missing.length) reportMissingFields.call(this, missing, json);
 	return out;
+}
+
+/** The names already reported in a run: one hint per name, not one per item. */
+const reported = new WeakMap<object, Set<string>>();
+/** At most this many of the answer's fields are listed in the hint. */
+const LISTED_FIELDS = 40;
+
+/**
+ * A hint under the output (a warning, not an error: an optional field is absent from some
+ * answers, and an AI tool's call still gets its item) naming each field the answer lacks,
+ * the answer's own fields, and the one a name differs from only by case (`envelopeID`).
+ */
+function reportMissingFields(this: IExecuteFunctions, missing: string[], json: IDataObject): void {
+	const seen = reported.get(this) ?? new Set<string>();
+	reported.set(this, seen);
+	const fresh = missing.filter((name) => !seen.has(name));
+	if (!fresh.length) return;
+	for (const name of fresh) seen.add(name);
+	const fields = Object.keys(json);
+	const named = fresh.map((name) => {
+		const near = fields.find((field) => field.toLowerCase() === name.toLowerCase());
+		return near ? `"${name}" (did you mean "${near}"?)` : `"${name}"`;
+	});
+	const listed = fields.slice(0, LISTED_FIELDS).join(', ');
+	const more = fields.length > LISTED_FIELDS ? `, and ${fields.length - LISTED_FIELDS} more` : '';
+	this.addExecutionHints?.({
+		message: `Fields: ${named.join(', ')} ${fresh.length > 1 ? 'are' : 'is'} not in the answer, so left out. Names are matched exactly, case included; the answer has: ${listed || '(no fields)'}${more}.`,
+		type: 'warning',
+		location: 'outputPane',
+	});
 }
 
 /** The operation's output items shaped by the item's Simplify or Output (binary data kept). */

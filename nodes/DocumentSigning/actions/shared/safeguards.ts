@@ -46,6 +46,8 @@ const LINKS: INodeProperties = {
 	default: false,
 	description:
 		"Whether the output keeps each recipient's signing link (actionUrl), with which anyone holding it signs in that recipient's name. Added, it is off: links are left out until you turn it on. Not added, the tool variant leaves the links out and the node keeps them. An expression must give true or false (or that text).",
+	// Shown under the switch, not only in its tooltip: the risk of turning it on.
+	hint: "On, the output holds each recipient's signing link: whoever gets it (an AI model too) can sign in that recipient's name",
 };
 
 /** Which safeguards each operation offers: those that add people, send, or answer with links. */

@@ -104,6 +104,16 @@ const properties: INodeProperties[] = [
 		description: `Array of {templateRecipientId, name, email and/or phone}, exactly one per template role (at most ${MAX_RECIPIENTS}). A whole document payload is accepted too.`,
 		displayOptions: { show: { recipientsInput: ['json'] } },
 	},
+	// The mapper shows its label only in Map Each Field; in Map Automatically its mode select
+	// would read as part of Recipients. n8n 2.x draws this as a section header (as its Slack
+	// node does); n8n 1.x, which has no section headers, as a small notice.
+	{
+		displayName: 'Prefill Fields',
+		name: 'prefillHeading',
+		type: 'notice',
+		default: '',
+		typeOptions: { sectionHeader: true },
+	},
 	{
 		displayName: 'Prefill Fields',
 		name: 'prefill',
@@ -115,7 +125,7 @@ const properties: INodeProperties[] = [
 		// Map Automatically fits here (one item per document, its columns named as the
 		// template's field keys), not for Recipients: a role's name, e-mail and phone are
 		// three fields of one person, which items do not carry under the role's id.
-		typeOptions: mapper('getPrefillFields', 'Prefill Fields', 'field', 'fields', true),
+		typeOptions: mapper('getPrefillFields', 'Values to Prefill', 'field', 'fields', true),
 	},
 	...signingSettingsProperties(
 		{ show },

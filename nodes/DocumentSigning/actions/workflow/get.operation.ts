@@ -13,7 +13,7 @@ import { simplifyOutput } from '../shared/output';
 const properties: INodeProperties[] = [
 	{
 		...workflowIdProperty,
-		hint: 'Read from the path the credential sets ("Signing Workflow Get Path", default /workflows/{workflowId}). The answer is output as the service gives it.',
+		hint: "Read from the credential's Signing Workflow Get Path (default /workflows/{workflowId}); the option below says how much of the answer is returned",
 	},
 ];
 
