@@ -185,7 +185,7 @@ export const RESOURCE_ASSUMPTIONS: Assumption[] = [
 		guess:
 			'`GET /credits/balance` returns `context`, `balance` (number) and `currency` (`credits`).',
 		differs:
-			'Another path: Get Balance fails with the 404 and names the credential field "Credit Balance Path" (credential, Service Paths); set it there. Other fields: output as the service answers them.',
+			'Another path: Get Balance fails with the 404 and names the credential field "Credit Balance Path" (the credential\'s last fields, below Webhook Secret); set it there. Other fields: output as the service answers them.',
 	},
 	{
 		topic: 'Reusable workflow list and get',

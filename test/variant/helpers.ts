@@ -24,7 +24,7 @@ export {
 export { byId, runTemplateOp, seedTemplate, keyWith } from '../template/helpers';
 export { runWorkflowOp, seedWorkflow, runParams, configFor } from '../workflow/helpers';
 
-/** The credential fields a user sets for the variant service (credential, "Service Paths"). */
+/** The credential fields a user sets for the variant service (the credential's path fields). */
 export const VARIANT_PATHS = {
 	creditBalancePath: '/credits/wallet',
 	workflowListPath: '/workflow-definitions',

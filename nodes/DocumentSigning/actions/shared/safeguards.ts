@@ -37,7 +37,7 @@ const DRAFT_ONLY: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether this node must never send: a created document stays a draft (Send Immediately is ignored) and a send is refused before any request, saying that a person sends it',
+		'Whether this node must never send: a created document stays a draft (Send Immediately is ignored) and a send is refused before any request, saying that a person sends it. Set by an expression, only false or the text "false" turns it off.',
 };
 const LINKS: INodeProperties = {
 	displayName: 'Include Signing Links',
@@ -45,7 +45,7 @@ const LINKS: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether the output keeps each recipient's signing link (actionUrl), with which anyone holding it signs in that recipient's name. Added, it is off: links are left out until you turn it on. Not added, the tool variant leaves the links out and the node keeps them. An expression must give true or false (or that text).",
+		"Whether the output keeps each recipient's signing link (actionUrl), with which anyone holding it signs in that recipient's name. Added, it is off: links are left out until you turn it on. Not added, the tool variant leaves the links out and the node keeps them. Set by an expression, only true or the text 'true' keeps them.",
 	// Shown under the switch, not only in its tooltip: the risk of turning it on.
 	hint: "On, the output holds each recipient's signing link: whoever gets it (an AI model too) can sign in that recipient's name",
 };

@@ -137,7 +137,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send the document to its recipients right after creating it. If the send fails, the error names the draft so it can be sent later instead of created again.',
+			'Whether to send the document to its recipients right after creating it. If the send fails, the error names the draft so it can be sent later instead of created again. Set by an expression, only true or the text "true" sends.',
 	},
 ];
 
