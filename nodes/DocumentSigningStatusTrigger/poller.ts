@@ -1,26 +1,59 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import type { RecipientMemory } from './recipients';
-
-import { DEFAULTS } from '../shared/assumptions';
+import { ASSUMPTIONS_URL, DEFAULTS } from '../shared/assumptions';
 import { STATUS_POLL } from './pollPolicy';
 import type { Page, PageSize } from '../shared/pagination';
 import { followShortPage, readPage } from '../shared/pagination';
 import { apiPath } from '../shared/endpoints';
+import type { Budget } from './budget';
+import type { WalkHint } from './walk';
 
 /**
  * Reading `GET /envelopes?status=...` for the status trigger.
  *
  * The list is assumed to show the newest change first (`updatedAt` descending, see
  * assumptions.ts). Each status keeps a cursor (the newest `updatedAt` already handled)
- * and the ids handled at or near it. A poll reads pages until it passes the cursor, so
- * any number of pages of changes between two polls is read. Once a page shows another
- * order, this poll and every later one of the status read every page instead.
+ * and the ids handled at or near it. A poll walks the list from the cursor up (walk.ts),
+ * so any number of pages of changes between two polls is read, over several polls when
+ * one budget does not reach the top. Once a page shows another order, this poll and every
+ * later one of the status read every page instead (`readChanged` with `allPages`).
  */
 
-/** The oldest change a poll reads: the cursor minus the overlap. */
-export const readFrom = (memory: StatusMemory): number | undefined =>
-	memory.cursor === undefined ? undefined : memory.cursor - STATUS_POLL.overlapMs;
+/** The oldest change a poll reads: where the last walk left it (nextFrom), else the cursor less the overlap. */
+export function readFrom(memory: { cursor?: number; from?: number }): number | undefined {
+	if (memory.cursor === undefined) return undefined;
+	if (memory.from === undefined) return memory.cursor - STATUS_POLL.overlapMs;
+	return Math.min(memory.from, memory.cursor);
+}
+
+/** The service's time at least (its newest change seen, aged by the local time since) at local time `local`. */
+export interface ServiceTime {
+	at: number;
+	local: number;
+}
+
+/**
+ * Sets where the next poll reads from. A change may show in the list a little after its stamp
+ * (up to the overlap), so only a change stamped less than the overlap before the walk read its
+ * place can have been missed. Every read of this poll came after its start, when the service's
+ * time was at least `clock.at`: the next poll reads again from that less the overlap, or from
+ * the cursor when that is older. So a drain through an old backlog does not read its last
+ * minute of changes again each poll.
+ */
+export function nextFrom(
+	memory: { cursor?: number; from?: number; clock?: ServiceTime },
+	newest: number | undefined,
+	local: number,
+): void {
+	const before = memory.clock;
+	const aged = before && local >= before.local ? before.at + (local - before.local) : -Infinity;
+	const at = Math.max(aged, newest ?? -Infinity);
+	if (!Number.isFinite(at)) return;
+	memory.clock = { at, local };
+	if (memory.cursor !== undefined)
+		memory.from = Math.min(memory.cursor, at - STATUS_POLL.overlapMs);
+}
 
 /**
  * Statuses an envelope does not leave and does not change in: their `updatedAt` is when
@@ -42,6 +75,13 @@ export interface StatusMemory {
 	seen: Record<string, number>;
 	/** The list was seen in another order than assumed: every poll reads every page. */
 	readAll?: boolean;
+	/** Where the last walk stopped, to find the cursor's page again at once. */
+	hint?: WalkHint;
+	/** A first poll's reading of a status other than final is not done: it records, nothing starts. */
+	baseline?: boolean;
+	/** The oldest change the next poll reads (nextFrom). */
+	from?: number;
+	clock?: ServiceTime;
 }
 
 export interface ReadResult {
@@ -66,6 +106,7 @@ export async function readChanged(
 	since: number | undefined,
 	allPages: boolean,
 	size: PageSize = { limit: STATUS_POLL.pageSize },
+	budget?: Budget,
 ): Promise<ReadResult> {
 	for (let attempt = 0; ; attempt++) {
 		const found = new Map<string, EnvelopeListItem>();
@@ -79,13 +120,12 @@ export async function readChanged(
 		// kept in `size`, which the caller remembers for later polls.
 		const path = apiPath('envelopes');
 		for (let page = DEFAULTS.page; ; page++) {
-			const response = (await readPage.call(
-				this,
-				path,
-				{ status },
-				page,
-				size,
-			)) as Page<EnvelopeListItem>;
+			if (budget && page > DEFAULTS.page && !budget.allows('list'))
+				throw everyPageTooLong(this, status, page - 1);
+			const read = async () => await readPage.call(this, path, { status }, page, size);
+			const response = (await (budget
+				? budget.timed('list', read)
+				: read())) as Page<EnvelopeListItem>;
 			const items = Array.isArray(response.items) ? response.items : [];
 			const total = response.pageInfo?.total;
 			if (firstTotal === undefined) firstTotal = total;
@@ -110,6 +150,24 @@ export async function readChanged(
 		if (!shrank || attempt >= STATUS_POLL.maxRestarts)
 			return { items: [...found.values()], ordered };
 	}
+}
+
+/** A list in another order is read whole each poll; this one does not fit the poll's budget. */
+function everyPageTooLong(context: IPollFunctions, status: string, pages: number) {
+	return new NodeOperationError(
+		context.getNode(),
+		`The envelope list of status "${status}" is not in newest-change-first order, so each poll reads all of it, and ${pages} pages did not fit in the poll's budget`,
+		{
+			description: `Only a list in that order can be read over several polls (assumption "Envelope list order", ${ASSUMPTIONS_URL}). Raise N8N_SCHEDULER_POLL_TIMEOUT, or choose fewer statuses.`,
+		},
+	);
+}
+
+/** Records one handled envelope: its id near the cursor, and the cursor at its change. */
+export function record(memory: StatusMemory, item: EnvelopeListItem, now: number): void {
+	const t = time(item);
+	memory.seen[item.id] = Number.isFinite(t) ? t : now;
+	if (Number.isFinite(t)) memory.cursor = Math.max(memory.cursor ?? -Infinity, t);
 }
 
 /**
@@ -145,7 +203,7 @@ export function takeNew(
  * ones are never read again); others keep the newest `seenLimit` ids, so an envelope changed
  * again while staying in the status (a signature on a pending envelope) is not new.
  */
-function prune(status: string, memory: StatusMemory): void {
+export function prune(status: string, memory: StatusMemory): void {
 	const from = readFrom(memory) ?? -Infinity;
 	let entries = Object.entries(memory.seen);
 	if (FINAL_STATUSES.has(status)) entries = entries.filter(([, t]) => t >= from);
@@ -155,34 +213,4 @@ function prune(status: string, memory: StatusMemory): void {
 		entries = entries.filter(([, t], index) => index < STATUS_POLL.seenLimit || t >= from);
 	}
 	memory.seen = Object.fromEntries(entries);
-}
-
-/** What the node keeps in the workflow's static data. */
-export interface NodeMemory extends IDataObject {
-	statuses?: Record<string, StatusMemory>;
-	/** Recipient Acted: what the last poll saw. */
-	recipients?: RecipientMemory;
-	/** The page size the service took (a refused size is not asked again). */
-	pageSize?: number;
-}
-
-/** Polls running in this process, by workflow and node. */
-export const inFlight = new Set<string>();
-
-/** The page size to ask: the one the service took last time, else the largest assumed. */
-export function pageSize(this: IPollFunctions): PageSize {
-	// A test run reads no memory: reading it would create the node's entry.
-	if (this.getMode() === 'manual') return { limit: STATUS_POLL.pageSize };
-	const kept = Number((this.getWorkflowStaticData('node') as NodeMemory).pageSize);
-	const limit =
-		Number.isInteger(kept) && kept >= 1
-			? Math.min(kept, STATUS_POLL.pageSize)
-			: STATUS_POLL.pageSize;
-	return { limit };
-}
-
-/** A refused size is remembered, so later polls do not ask it (and get refused) again. */
-export function rememberPageSize(memory: NodeMemory, size: PageSize): void {
-	if (size.limit < STATUS_POLL.pageSize) memory.pageSize = size.limit;
-	else delete memory.pageSize;
 }

@@ -1,21 +1,24 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULTS } from '../shared/assumptions';
+import { ASSUMPTIONS_URL, DEFAULTS } from '../shared/assumptions';
 import { apiPath } from '../shared/endpoints';
 import { statusName } from '../shared/envelopeStatus';
 import type { Page, PageSize } from '../shared/pagination';
 import { followShortPage, readPage } from '../shared/pagination';
 import { apiRequest } from '../shared/transport';
-import { FINAL_STATUSES } from './poller';
+import { type Budget, inOrder, type PollBudget } from './budget';
+import { FINAL_STATUSES, nextFrom, readFrom, type ServiceTime } from './poller';
+import { type WalkHint, walkList } from './walk';
 
 /**
  * The "Recipient Acted" mode. The service sends no event for a recipient's action, so each
- * poll reads the envelope list (every page) and compares each envelope's `status`,
- * `completedActions` and `updatedAt` with the last poll; only an envelope that changed is
- * read in detail (`GET /envelopes/{id}/status`), and its recipients' statuses are compared
- * with those seen last. A poll costs ceil(N / page size) list requests plus one per changed
- * envelope.
+ * poll walks the envelope list (newest change first, walk.ts) from its cursor up and compares
+ * each envelope's `status`, `completedActions` and `updatedAt` with what it kept; only an
+ * envelope that changed is read in detail (`GET /envelopes/{id}/status`), and its recipients'
+ * statuses are compared with those seen last. A poll costs the list pages down to its cursor
+ * plus one read per changed envelope; the first poll reads every page (and every open envelope
+ * where someone already acted), over several polls when one budget is not enough.
  */
 
 /** Tunables; a test may lower them. */
@@ -34,10 +37,26 @@ export interface EnvelopeMemory {
 }
 
 export interface RecipientMemory {
-	/** Open envelopes by id. Envelopes in a final status are dropped once handled. */
+	/** Envelopes by id: open ones, and final ones while the next poll reads them again. */
 	envelopes: Record<string, EnvelopeMemory>;
-	/** The newest `createdAt` listed by the last poll: an unknown envelope older than it is not new. */
+	/**
+	 * The newest `createdAt` listed while every poll read every page (a memory kept before the
+	 * walk, or a list in another order): an unknown envelope created up to it is not new.
+	 */
 	createdUpTo?: string;
+	/** The newest change handled (ms): the next poll reads the list from it less the overlap. */
+	cursor?: number;
+	/** Where the last walk stopped, to find the cursor's page again at once. */
+	hint?: WalkHint;
+	/** The first walk over the whole list is not done: what it finds is recorded, nothing starts. */
+	baseline?: boolean;
+	/** The list was seen in another order than assumed: every poll reads every page. */
+	readAll?: boolean;
+	/** The oldest change the next poll reads (poller.ts nextFrom). */
+	from?: number;
+	clock?: ServiceTime;
+	/** The newest change of an envelope dropped to bound the memory: one created up to it may be such. */
+	droppedUpTo?: string;
 }
 
 interface ListItem extends IDataObject {
@@ -76,12 +95,22 @@ const keyOf = (r: ProgressRecipient): string =>
 /** The status a recipient has before acting (the specification shows `pending`). */
 const NOT_ACTED = 'pending';
 
-/** Every envelope of the list, every page; the page size the service took is kept in `size`. */
-async function readList(this: IPollFunctions, size: PageSize): Promise<ListItem[]> {
+/**
+ * Every envelope of the list, every page; the page size the service took is kept in `size`.
+ * With a budget, a list that does not fit in it fails the poll, saying so.
+ */
+async function readList(
+	this: IPollFunctions,
+	size: PageSize,
+	budget?: Budget,
+): Promise<ListItem[]> {
 	const path = apiPath('envelopes');
 	const found = new Map<string, ListItem>();
 	for (let page = DEFAULTS.page; ; page++) {
-		const response = (await readPage.call(this, path, {}, page, size)) as Page<ListItem>;
+		if (budget && page > DEFAULTS.page && !budget.allows('list'))
+			throw wholeListTooLong(this, page - 1);
+		const read = async () => await readPage.call(this, path, {}, page, size);
+		const response = (await (budget ? budget.timed('list', read) : read())) as Page<ListItem>;
 		const items = Array.isArray(response.items) ? response.items : [];
 		for (const item of items) {
 			if (item && typeof item.id === 'string' && typeof item.status === 'string')
@@ -91,6 +120,16 @@ async function readList(this: IPollFunctions, size: PageSize): Promise<ListItem[
 		followShortPage(this, response, size, path, page);
 	}
 	return [...found.values()];
+}
+
+function wholeListTooLong(context: IPollFunctions, pages: number): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`The envelope list is not in newest-change-first order, so each poll reads all of it, and ${pages} pages did not fit in the poll's budget`,
+		{
+			description: `Only a list in that order can be read over several polls (assumption "Envelope list order", ${ASSUMPTIONS_URL}). Raise N8N_SCHEDULER_POLL_TIMEOUT.`,
+		},
+	);
 }
 
 /** The signing progress (2.7): the envelope's status and counts with its recipients, one read. */
@@ -183,82 +222,182 @@ export function passes(filters: RecipientFilters, recipient: ProgressRecipient):
 	return filters.roles.includes(role) || !ALL_ROLES.includes(role);
 }
 
+/** What one poll of Recipient Acted gathers and keeps. */
+interface RecipientRun {
+	state: RecipientMemory;
+	filters: RecipientFilters;
+	budget: PollBudget;
+	items: INodeExecutionData[];
+	/** A status read failed after some actions were found: the poll ends with those. */
+	stopped: boolean;
+}
+
 /**
- * One poll. `memory` undefined: the first poll after activation, which records what it sees
- * and starts nothing. Returns the items and the memory to keep once they are out.
+ * One poll. `memory` undefined: the first poll after activation, whose walk over the whole
+ * list records what it sees and starts nothing (over several polls when the list is long).
+ * Returns the items and the memory to keep once they are out.
  */
 export async function pollRecipients(
 	this: IPollFunctions,
 	memory: RecipientMemory | undefined,
 	size: PageSize,
 	filters: RecipientFilters,
+	budget: PollBudget,
 ): Promise<{ items: INodeExecutionData[]; memory: RecipientMemory }> {
-	const listed = await readList.call(this, size);
-	const known = memory?.envelopes ?? {};
-	const next: Record<string, EnvelopeMemory> = {};
-	const items: INodeExecutionData[] = [];
-	let createdUpTo = memory?.createdUpTo;
+	const run: RecipientRun = { state: startOf(memory), filters, budget, items: [], stopped: false };
+	const { state } = run;
+	if (!state.readAll) {
+		const walked = await walkList.call(this, {
+			path: apiPath('envelopes'),
+			qs: {},
+			size,
+			floor: readFrom(state),
+			hint: state.hint,
+			budget,
+			handle: async (listed: ListItem[]) => await handleEnvelopes.call(this, run, listed),
+		});
+		if (walked.hint) state.hint = walked.hint;
+		nextFrom(state, walked.newest, budget.startedAt);
+		if (walked.end === 'top') {
+			delete state.baseline;
+			// Nothing listed yet: every envelope that comes later is new.
+			state.cursor ??= 0;
+		}
+		if (walked.end !== 'unordered') return { items: run.items, memory: finish(state) };
+		state.readAll = true;
+		delete state.hint;
+		delete state.from;
+		delete state.clock;
+	}
+	// The list is in another order than assumed: every page each poll, as read.
+	const listed = await readList.call(this, size, budget);
+	const handled = await handleEnvelopes.call(this, run, listed);
+	if (handled === listed.length) {
+		delete state.baseline;
+		for (const envelope of listed) {
+			const created = String(envelope.createdAt ?? '');
+			if (!state.createdUpTo || created > state.createdUpTo) state.createdUpTo = created;
+		}
+	}
+	return { items: run.items, memory: finish(state) };
+}
 
-	for (const envelope of listed) {
-		const before = known[envelope.id];
-		const now: EnvelopeMemory = {
-			s: envelope.status,
-			c: Number(envelope.completedActions ?? 0),
-			u: String(envelope.updatedAt ?? ''),
-		};
-		const created = String(envelope.createdAt ?? '');
-		if (createdUpTo === undefined || created > createdUpTo) createdUpTo = created;
-		const unchanged =
-			before !== undefined && before.s === now.s && before.c === now.c && before.u === now.u;
-		// Listed by an earlier poll and dropped as final, or older than the last poll's newest (a
-		// baseline): not new.
-		const seenBefore =
-			memory === undefined ||
-			(before === undefined &&
-				memory.createdUpTo !== undefined &&
-				created !== '' &&
-				created <= memory.createdUpTo);
+function asNodeError(context: IPollFunctions, error: unknown): Error {
+	return error instanceof NodeApiError || error instanceof NodeOperationError
+		? error
+		: new NodeOperationError(context.getNode(), error as Error);
+}
 
-		if (unchanged) {
-			next[envelope.id] = before;
-			continue;
-		}
-		// A new envelope nobody acted on yet: nothing to read.
-		const fresh = before === undefined && now.c === 0 && (now.s === 'draft' || now.s === 'pending');
-		if (fresh && !seenBefore) {
-			next[envelope.id] = now;
-			continue;
-		}
-		if (before === undefined && seenBefore) {
-			// Recorded as it is. Recipients are read only where some already acted.
-			if (FINAL_STATUSES.has(now.s)) continue;
-			if (now.c > 0) now.r = statusesOf((await readProgress.call(this, envelope.id)).recipients);
-			next[envelope.id] = now;
-			continue;
-		}
-		// Changed since the last poll, or new since it: read in detail and compare.
-		const progress = await readProgress.call(this, envelope.id);
+/** The memory this poll works on: a copy, and for one kept before the walk, its cursor. */
+function startOf(memory: RecipientMemory | undefined): RecipientMemory {
+	if (!memory) return { envelopes: {}, baseline: true };
+	const state: RecipientMemory = { ...memory, envelopes: { ...(memory.envelopes ?? {}) } };
+	if (state.cursor !== undefined || state.baseline || state.readAll) return state;
+	// Kept before the walk: every poll read every page, so changes after it are newer than the
+	// newest it recorded; an unknown envelope created up to createdUpTo was listed by it.
+	const times = [...Object.values(state.envelopes).map((e) => e.u), state.createdUpTo]
+		.map((u) => Date.parse(u ?? ''))
+		.filter(Number.isFinite);
+	if (times.length > 0) state.cursor = Math.max(...times);
+	else state.baseline = true;
+	return state;
+}
+
+/** What one listed envelope needs: nothing, to be recorded, read and recorded, or read and compared. */
+type Step = 'keep' | 'record' | 'recordRead' | 'compare';
+
+function stepOf(state: RecipientMemory, envelope: ListItem): Step {
+	const before = state.envelopes[envelope.id];
+	const c = Number(envelope.completedActions ?? 0);
+	const u = String(envelope.updatedAt ?? '');
+	if (before && before.s === envelope.status && before.c === c && before.u === u) return 'keep';
+	if (before) return 'compare';
+	const created = String(envelope.createdAt ?? '');
+	// The baseline, or an envelope an earlier poll listed (and dropped as final, or to bound the
+	// memory): recorded as it is. Recipients are read only where some already acted.
+	const listedBefore =
+		created !== '' &&
+		((state.createdUpTo !== undefined && created <= state.createdUpTo) ||
+			(state.droppedUpTo !== undefined && created <= state.droppedUpTo));
+	if (state.baseline || listedBefore)
+		return c > 0 && !FINAL_STATUSES.has(envelope.status) ? 'recordRead' : 'record';
+	// A new envelope nobody acted on yet: nothing to read.
+	if (c === 0 && (envelope.status === 'draft' || envelope.status === 'pending')) return 'record';
+	// New since the last poll with actions already: read in detail and compare.
+	return 'compare';
+}
+
+/**
+ * Handles listed envelopes, oldest change first: an envelope that changed is read in detail
+ * (a few at a time while the budget allows) and its recipients compared with those seen last.
+ * Returns how many were handled; the memory records exactly those.
+ */
+async function handleEnvelopes(
+	this: IPollFunctions,
+	run: RecipientRun,
+	listed: ListItem[],
+): Promise<number> {
+	if (run.stopped) return 0;
+	const steps = listed.map((envelope) => stepOf(run.state, envelope));
+	const reads = (k: number) => steps[k] === 'recordRead' || steps[k] === 'compare';
+	const done = await inOrder(
+		listed.map((_, k) => k),
+		run.budget,
+		'progress',
+		reads,
+		async (k) => (reads(k) ? await readProgress.call(this, listed[k].id) : undefined),
+	);
+	done.results.forEach((progress, k) => apply(run, listed[k], steps[k], progress));
+	if (done.failure !== undefined && !run.budget.cut(done.failure)) {
+		// A status read failing after its retries: with nothing found yet the poll fails (n8n
+		// shows it and backs off); after some, those go out and the next poll starts here.
+		if (run.items.length === 0) throw asNodeError(this, done.failure);
+		run.stopped = true;
+	}
+	return done.results.length;
+}
+
+function apply(run: RecipientRun, envelope: ListItem, step: Step, progress?: Progress): void {
+	const { state } = run;
+	const t = Date.parse(String(envelope.updatedAt ?? ''));
+	if (Number.isFinite(t)) state.cursor = Math.max(state.cursor ?? -Infinity, t);
+	if (step === 'keep') return;
+	const now: EnvelopeMemory = {
+		s: envelope.status,
+		c: Number(envelope.completedActions ?? 0),
+		u: String(envelope.updatedAt ?? ''),
+	};
+	if (progress && step === 'compare') {
 		const current = asOf(envelope, progress);
-		const previous = before?.r ?? {};
+		const previous = state.envelopes[envelope.id]?.r ?? {};
 		for (const recipient of progress.recipients) {
 			const was = previous[keyOf(recipient)] ?? NOT_ACTED;
 			const status = String(recipient.status ?? '');
 			if (status === '' || status === was) continue;
-			if (passes(filters, recipient)) items.push(toItem(current, recipient, was));
+			if (passes(run.filters, recipient)) run.items.push(toItem(current, recipient, was));
 		}
-		now.r = statusesOf(progress.recipients);
-		if (!FINAL_STATUSES.has(now.s)) next[envelope.id] = now;
 	}
-
-	return { items, memory: { envelopes: bound(next), ...(createdUpTo ? { createdUpTo } : {}) } };
+	if (progress) now.r = statusesOf(progress.recipients);
+	state.envelopes[envelope.id] = now;
 }
 
-/** Keeps the most recently changed open envelopes. */
-function bound(envelopes: Record<string, EnvelopeMemory>): Record<string, EnvelopeMemory> {
-	const entries = Object.entries(envelopes);
-	if (entries.length <= RECIPIENT_POLL.envelopeLimit) return envelopes;
-	entries.sort((a, b) => (a[1].u < b[1].u ? 1 : a[1].u > b[1].u ? -1 : 0));
-	return Object.fromEntries(entries.slice(0, RECIPIENT_POLL.envelopeLimit));
+/**
+ * The memory to keep: envelopes in a final status only while the next poll reads them again
+ * (they change no more), and the most recently changed others up to the bound.
+ */
+function finish(state: RecipientMemory): RecipientMemory {
+	const from = readFrom(state) ?? -Infinity;
+	let entries = Object.entries(state.envelopes).filter(
+		([, e]) => !FINAL_STATUSES.has(e.s) || !(Date.parse(e.u) < from),
+	);
+	if (entries.length > RECIPIENT_POLL.envelopeLimit) {
+		entries.sort((a, b) => (a[1].u < b[1].u ? 1 : a[1].u > b[1].u ? -1 : 0));
+		for (const [, dropped] of entries.slice(RECIPIENT_POLL.envelopeLimit)) {
+			if (!state.droppedUpTo || dropped.u > state.droppedUpTo) state.droppedUpTo = dropped.u;
+		}
+		entries = entries.slice(0, RECIPIENT_POLL.envelopeLimit);
+	}
+	return { ...state, envelopes: Object.fromEntries(entries) };
 }
 
 /** A test run: the newest action seen in the list's most recently changed envelope that has one. */

@@ -255,8 +255,14 @@ export function output(execution: Execution, node: string): ExecutionItem {
 	return item;
 }
 
-/** Stops n8n's process and starts it again on the same port and data (its log so far kept beside the new one). */
-export async function restartN8n(stack: Stack): Promise<void> {
+/**
+ * Stops n8n's process and starts it again on the same port and data (its log so far kept beside
+ * the new one); `env` adds n8n settings for the new process, `whileStopped` runs in between.
+ */
+export async function restartN8n(
+	stack: Stack,
+	options: { env?: Record<string, string>; whileStopped?: () => Promise<void> } = {},
+): Promise<void> {
 	const pid = stack.processes.pidOf('n8n');
 	expect(pid !== undefined, 'n8n is not running');
 	process.kill(-pid, 'SIGTERM');
@@ -271,10 +277,11 @@ export async function restartN8n(stack: Stack): Promise<void> {
 	await fs
 		.rename(path.join(stack.dir, 'n8n.log'), path.join(stack.dir, 'n8n.before-restart.log'))
 		.catch(() => undefined);
+	await options.whileStopped?.();
 	await stack.startN8nProcess(
 		'n8n',
 		['start'],
-		stack.n8nEnv(),
+		stack.n8nEnv(options.env),
 		`${stack.n8nUrl}/healthz/readiness`,
 	);
 	await waitFor(
