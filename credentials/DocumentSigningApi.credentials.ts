@@ -6,8 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { checkBaseUrl, originOf } from '../nodes/shared/baseUrl';
-import { GUESSED_PATH_PROPERTIES } from '../nodes/shared/pathSettings';
+import { checkBaseUrl, originOf } from '../nodes/shared/guard/baseUrl';
+import { GUESSED_PATH_PROPERTIES } from '../nodes/shared/api/pathSettings';
 import { credentialSafetySetting } from '../nodes/shared/api/parameters';
 
 /**
@@ -99,5 +99,5 @@ export class DocumentSigningApi implements ICredentialType {
 	}
 
 	// No declarative `test`: n8n would follow redirects with the key and could not check the
-	// Base URL. The nodes name a function test instead (`testedBy`, nodes/shared/credentialTest.ts).
+	// Base URL. The nodes name a function test instead (`testedBy`, nodes/shared/http/credentialTest.ts).
 }

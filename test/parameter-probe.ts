@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/node-connection-type-literal -- test code: test-only node types, not published (package.json "files" is dist/ only); "main" as a literal keeps the file free of runtime imports (the e2e run loads it alone) */
 /**
- * The differential check of nodes/shared/runParameters.ts, which reads `{{ $json.x }}` from
+ * The differential check of nodes/shared/api/runParameters.ts, which reads `{{ $json.x }}` from
  * the item itself instead of asking n8n: the expressions, the item values and a probe node
  * that reads every parameter of every item through the shortcut and through n8n's own
  * `getNodeParameter`, and lists each difference (value, type or error).

@@ -4,7 +4,7 @@
  * RETRY_POLICY. A test file that needs other waits puts this module's view of the policy in
  * its place, once, at the top of the file (jest hoists it above the imports):
  *
- *   jest.mock('../../nodes/shared/retry', () =>
+ *   jest.mock('../../nodes/shared/pacing/retry', () =>
  *   	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
  *   );
  *
@@ -12,24 +12,24 @@
  * `setRetryPolicy` (one test). jest gives each test file its own modules: nothing set here
  * reaches another file.
  */
-import type * as Retry from '../nodes/shared/retry';
-import type { RetryPolicy } from '../nodes/shared/retry';
+import type * as Retry from '../nodes/shared/pacing/retry';
+import type { RetryPolicy } from '../nodes/shared/pacing/retry';
 import { PolicyView } from './policy-view';
 
 export type RetryPolicyModule = typeof import('./retry-policy');
 
 let policy: PolicyView<RetryPolicy> | undefined;
 
-/** nodes/shared/retry.ts with RETRY_POLICY reading the policy set here (the product's until set). */
+/** nodes/shared/pacing/retry.ts with RETRY_POLICY reading the policy set here (the product's until set). */
 export function retryModule(): typeof Retry {
-	const actual = jest.requireActual<typeof Retry>('../nodes/shared/retry');
+	const actual = jest.requireActual<typeof Retry>('../nodes/shared/pacing/retry');
 	policy = new PolicyView(actual.RETRY_POLICY);
 	return { ...actual, RETRY_POLICY: policy.view };
 }
 
 /** Runs retry from now on with the product's defaults and `overrides`; returns the policy. */
 export function setRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
-	return PolicyView.set(policy, 'nodes/shared/retry (retryModule())', overrides);
+	return PolicyView.set(policy, 'nodes/shared/pacing/retry (retryModule())', overrides);
 }
 
 /** `overrides` for each test of the file or describe it is called in; the defaults after each. */

@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { resourceHints, resourceProperties } from './actions/resources';
 import { router, runSettingsDescription } from './actions/router';
 import { NODE_VERSIONS } from './actions/shared/versions';
-import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
+import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/http/credentialTest';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
 const PROPERTIES = [...resourceProperties, ...runSettingsDescription];

@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { withTypedParameters } from '../shared/api/parameters';
-import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
+import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/http/credentialTest';
 import { PollBudget, pollBudgetMs, withinBudget } from './budget';
 import { statusTriggerProperties } from './description';
 import { exclusive } from './overlap';

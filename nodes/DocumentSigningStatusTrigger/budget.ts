@@ -1,7 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { ExecutionStopped } from '../shared/cancel';
-import type { Clock } from '../shared/clock';
+import { ExecutionStopped } from '../shared/run/cancel';
+import type { Clock } from '../shared/run/clock';
 import { POLL_CLOCK } from './pollClock';
 import { STATUS_POLL } from './pollPolicy';
 

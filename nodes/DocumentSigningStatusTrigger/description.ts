@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ENVELOPE_STATUS_OPTIONS } from '../shared/envelopeStatus';
+import { ENVELOPE_STATUS_OPTIONS } from '../shared/api/envelopeStatus';
 
 /**
  * The Status Trigger's panel. Version 1 shows the fields of Envelope Reached a Status in both

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { PageSize } from '../shared/pagination';
+import type { PageSize } from '../shared/http/pagination';
 import type { StatusMemory } from './poller';
 import { STATUS_POLL } from './pollPolicy';
 import type { RecipientMemory } from './recipients';

@@ -1,4 +1,4 @@
-import { DEFAULTS } from '../shared/assumptions';
+import { DEFAULTS } from '../shared/api/assumptions';
 
 /** How the Status Trigger reads the list (poller.ts). Frozen; a test puts its own in place of this module. */
 const pollDefaults = {

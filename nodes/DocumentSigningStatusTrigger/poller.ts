@@ -1,11 +1,11 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ASSUMPTIONS_URL, DEFAULTS } from '../shared/assumptions';
+import { ASSUMPTIONS_URL, DEFAULTS } from '../shared/api/assumptions';
 import { STATUS_POLL } from './pollPolicy';
-import type { Page, PageSize } from '../shared/pagination';
-import { followShortPage, readPage } from '../shared/pagination';
-import { apiPath } from '../shared/endpoints';
+import type { Page, PageSize } from '../shared/http/pagination';
+import { followShortPage, readPage } from '../shared/http/pagination';
+import { apiPath } from '../shared/api/endpoints';
 import type { Budget } from './budget';
 import type { WalkHint } from './walk';
 

@@ -1,12 +1,12 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ASSUMPTIONS_URL, DEFAULTS } from '../shared/assumptions';
-import { apiPath } from '../shared/endpoints';
-import { statusName } from '../shared/envelopeStatus';
-import type { Page, PageSize } from '../shared/pagination';
-import { followShortPage, readPage } from '../shared/pagination';
-import { apiRequest } from '../shared/transport';
+import { ASSUMPTIONS_URL, DEFAULTS } from '../shared/api/assumptions';
+import { apiPath } from '../shared/api/endpoints';
+import { statusName } from '../shared/api/envelopeStatus';
+import type { Page, PageSize } from '../shared/http/pagination';
+import { followShortPage, readPage } from '../shared/http/pagination';
+import { apiRequest } from '../shared/http/transport';
 import { type Budget, inOrder, type PollBudget } from './budget';
 import { FINAL_STATUSES, nextFrom, readFrom, type ServiceTime } from './poller';
 import { type WalkHint, walkList } from './walk';

@@ -2,23 +2,15 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { toggle } from '../shared/api/parameters';
-import { apiPath } from '../shared/endpoints';
-import { fetchEnvelopeFile } from '../shared/envelopeFile';
-import { statusName } from '../shared/envelopeStatus';
-import { apiErrorFields } from '../shared/errors';
-import type { PageSize } from '../shared/pagination';
+import { apiPath } from '../shared/api/endpoints';
+import { fetchEnvelopeFile } from '../shared/files/envelopeFile';
+import { statusName } from '../shared/api/envelopeStatus';
+import { apiErrorFields } from '../shared/http/errors';
+import type { PageSize } from '../shared/http/pagination';
 import { type Budget, inOrder, type PollBudget } from './budget';
 import { type NodeMemory, pageSize, rememberPageSize } from './memory';
 import type { EnvelopeListItem, StatusMemory } from './poller';
-import {
-	FINAL_STATUSES,
-	nextFrom,
-	prune,
-	readChanged,
-	readFrom,
-	record,
-	takeNew,
-} from './poller';
+import { FINAL_STATUSES, nextFrom, prune, readChanged, readFrom, record, takeNew } from './poller';
 import { walkList } from './walk';
 
 /** "Envelope Reached a Status": one run item per envelope that reached a chosen status. */

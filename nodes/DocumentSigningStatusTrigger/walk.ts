@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { Page, PageSize } from '../shared/pagination';
-import { followShortPage, readPage } from '../shared/pagination';
+import type { Page, PageSize } from '../shared/http/pagination';
+import { followShortPage, readPage } from '../shared/http/pagination';
 import type { Budget } from './budget';
 
 /**

@@ -9,7 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { safetySetting, toggle, typedTriggerParameters } from '../shared/api/parameters';
-import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/credentialTest';
+import { CREDENTIAL_TEST_NAME, testCredential } from '../shared/http/credentialTest';
 import { type PendingClaim, settleOnAnswer, startedResult, testRefusal } from './answer';
 import { bodyBytes, firstUnselected, OTHER_EVENTS, WEBHOOK_EVENTS } from './delivery';
 import { triggerPanel, triggerProperties } from './description';

@@ -1,7 +1,7 @@
 /** The trigger's parameters: events, repeat handling, and the limits a delivery must keep. */
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
-import { REPLAY_WINDOW_MINUTES } from '../shared/assumptions';
+import { REPLAY_WINDOW_MINUTES } from '../shared/api/assumptions';
 import {
 	DEFAULT_SIGNATURE_ALGORITHM,
 	DEFAULT_SIGNATURE_ENCODING,

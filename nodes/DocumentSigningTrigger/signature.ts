@@ -9,7 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from 'crypto';
 
-import { WEBHOOK_SIGNATURE } from '../shared/assumptions';
+import { WEBHOOK_SIGNATURE } from '../shared/api/assumptions';
 import {
 	STANDARD_HEADERS,
 	standardSecretKey,

@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/assumptions';
+import { REPLAY_WINDOW_MINUTES, WEBHOOK_SIGNATURE } from '../shared/api/assumptions';
 import {
 	checkBounds,
 	DEFAULT_LIMITS,

@@ -11,7 +11,7 @@
  * in the same bench, else from scenario 2's grid run once each) through the same sequence:
  * it learns nothing from the first batch, so it shows what a hand-tuned workflow pays here.
  */
-import { RATE_POLICY } from '../../nodes/shared/ratePolicy';
+import { RATE_POLICY } from '../../nodes/shared/pacing/ratePolicy';
 import { dirty, type Measured, rowOf, wantsMore } from './runs';
 import type { SideBySide } from './side-by-side';
 import {

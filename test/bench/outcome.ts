@@ -8,7 +8,7 @@
 
 import type { SandboxInfo, Stack } from '../../scripts/lib/stack';
 import { CALL_NODES, TEMPLATE_ID } from './contenders';
-import { RATE_POLICY } from '../../nodes/shared/ratePolicy';
+import { RATE_POLICY } from '../../nodes/shared/pacing/ratePolicy';
 import { admin } from '../sandbox-admin';
 
 interface LogEntry {

@@ -7,7 +7,7 @@
 import type { IDataObject, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 import { PDFDocument } from 'pdf-lib';
 
-import { DEFAULTS } from '../../nodes/shared/assumptions';
+import { DEFAULTS } from '../../nodes/shared/api/assumptions';
 import {
 	actionNode,
 	chain,

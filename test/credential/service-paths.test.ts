@@ -10,7 +10,7 @@ import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
-import { GUESSED_PATHS } from '../../nodes/shared/pathSettings';
+import { GUESSED_PATHS } from '../../nodes/shared/api/pathSettings';
 
 const properties = new DocumentSigningApi().properties;
 const PATHS: string[] = Object.values(GUESSED_PATHS).map((p) => p.field);

@@ -1,8 +1,8 @@
 /**
- * docs/assumptions.md lists the assumptions of the code (nodes/shared/assumptions.ts), word
+ * docs/assumptions.md lists the assumptions of the code (nodes/shared/api/assumptions.ts), word
  * for word, with what happens when the service differs, and no others.
  */
-import { ASSUMPTIONS } from '../../nodes/shared/assumptions';
+import { ASSUMPTIONS } from '../../nodes/shared/api/assumptions';
 import { readDoc } from './markdown';
 
 const page = readDoc('docs/assumptions.md');

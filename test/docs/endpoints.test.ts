@@ -1,7 +1,7 @@
 /** Every guessed endpoint path is stated in the assumptions table (and so in docs/assumptions.md). */
-import { ASSUMPTIONS } from '../../nodes/shared/assumptions';
-import { apiPath, ENDPOINTS, GUESSED_ENDPOINTS } from '../../nodes/shared/endpoints';
-import { type GuessedEndpoint, GUESSED_PATHS } from '../../nodes/shared/pathSettings';
+import { ASSUMPTIONS } from '../../nodes/shared/api/assumptions';
+import { apiPath, ENDPOINTS, GUESSED_ENDPOINTS } from '../../nodes/shared/api/endpoints';
+import { type GuessedEndpoint, GUESSED_PATHS } from '../../nodes/shared/api/pathSettings';
 import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
 
 describe('endpoint table', () => {

@@ -6,7 +6,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.node';
 import { ARTICLE_EXACT_VALUE } from '../../nodes/DocumentSigning/actions/shared/estamp';
-import { ESTAMP_STATE_CODES, getArticles } from '../../nodes/shared/estamp';
+import { ESTAMP_STATE_CODES, getArticles } from '../../nodes/shared/api/estamp';
 import { type Harness, startHarness } from '../harness';
 import { loadOptionsContext } from '../harness/load-options';
 import { makePdf, seedEnvelope } from './helpers';

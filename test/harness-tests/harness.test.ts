@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { CredentialTestContext } from 'n8n-core';
 
-import { CREDENTIAL_TEST_MESSAGES, testCredential } from '../../nodes/shared/credentialTest';
+import { CREDENTIAL_TEST_MESSAGES, testCredential } from '../../nodes/shared/http/credentialTest';
 import { harnessAdditionalData } from '../harness/additional-data';
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 

@@ -29,7 +29,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 
-import { forgetLearnedPaces } from '../../nodes/shared/rate';
+import { forgetLearnedPaces } from '../../nodes/shared/pacing/rate';
 import { startSandbox } from '../sandbox/server';
 import { admin, adminPost } from '../sandbox-admin';
 import { executionDataStartingAt, harnessAdditionalData } from './additional-data';

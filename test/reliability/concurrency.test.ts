@@ -5,7 +5,7 @@ import { actionNode, chain, type Harness, seedNode, startHarness } from '../harn
 import { runOp, seedEnvelope } from '../envelope/helpers';
 import { type RetryPolicyModule, useRetryPolicy } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

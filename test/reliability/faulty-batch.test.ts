@@ -12,7 +12,7 @@ import {
 import { makePdf, pdfItem, recipientFields, SIGNER } from '../envelope/helpers';
 import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

@@ -1,7 +1,7 @@
 import { useProbeHarness } from '../transport/setup';
 import type { RetryPolicyModule } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

@@ -4,7 +4,7 @@
  * engine in-process (the harness, with the source), and fails on any difference: value,
  * type or error. e2e suite 80 runs the same cases in a real n8n of each line.
  */
-import { readingOncePerRun } from '../../nodes/shared/runParameters';
+import { readingOncePerRun } from '../../nodes/shared/api/runParameters';
 import { chain, type Harness, seedNode, startHarness } from '../harness';
 import {
 	CASES,

@@ -23,7 +23,7 @@ import { makePdf, pdfItem, recipientFields, SIGNER, seedEnvelope } from '../enve
 import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 import { sampleEvents } from '../trigger/events';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

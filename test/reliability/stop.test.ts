@@ -11,7 +11,7 @@ import { actionNode, chain, type Harness, seedNode, startHarness } from '../harn
 import { seedEnvelope } from '../envelope/helpers';
 import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

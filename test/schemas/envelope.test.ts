@@ -10,7 +10,7 @@ import {
 	recipientTotalIssue,
 	SignaturePlacementSchema,
 	SigningSettingsSchema,
-} from '../../nodes/shared/schemas';
+} from '../../nodes/shared/api/schemas';
 import { codes, problems } from './helpers';
 
 const signer = (n = 1, over: Record<string, unknown> = {}) => ({

@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { EstampConfigSchema, SigningSettingsSchema } from '../../nodes/shared/schemas';
+import { EstampConfigSchema, SigningSettingsSchema } from '../../nodes/shared/api/schemas';
 import {
 	DUTY_CEILING,
 	ESTAMP_STATE_CODES,
@@ -11,7 +11,7 @@ import {
 	getEstampState,
 	hasStampActNumber,
 	isIndianStateName,
-} from '../../nodes/shared/estamp';
+} from '../../nodes/shared/api/estamp';
 import { codes, problems } from './helpers';
 
 const party = (name: string) => ({
@@ -73,7 +73,7 @@ describe('e-stamp states', () => {
 
 describe('KA article catalog', () => {
 	const specText = fs.readFileSync(
-		path.join(__dirname, '../../nodes/shared/estamp/catalogs/KA.json'),
+		path.join(__dirname, '../../nodes/shared/api/estamp/catalogs/KA.json'),
 		'utf8',
 	);
 

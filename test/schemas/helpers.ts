@@ -1,6 +1,6 @@
 import type { z } from 'zod/v3';
 
-import { formatZodIssues } from '../../nodes/shared/schemas';
+import { formatZodIssues } from '../../nodes/shared/api/schemas';
 
 /** Parses and returns the issue lines (empty when the value is accepted). */
 export function problems(schema: z.ZodTypeAny, value: unknown): string[] {

@@ -6,14 +6,14 @@
  */
 import { z, type ZodTypeAny } from 'zod/v3';
 
-import { droppedKeys, validateInput } from '../../nodes/shared/validation';
+import { droppedKeys, validateInput } from '../../nodes/shared/api/validation';
 import {
 	AddRecipientsSchema,
 	EnvelopeCreateSchema,
 	TemplateCreateSchema,
 	WorkflowCreateSchema,
 	WorkflowRunSchema,
-} from '../../nodes/shared/schemas';
+} from '../../nodes/shared/api/schemas';
 import { type Harness, startHarness } from '../harness';
 import {
 	estampParams,

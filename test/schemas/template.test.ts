@@ -9,7 +9,7 @@ import {
 	TemplateListQuerySchema,
 	TemplateUpdateSchema,
 	type TemplateForDocument,
-} from '../../nodes/shared/schemas';
+} from '../../nodes/shared/api/schemas';
 import { codes, problems } from './helpers';
 
 const textField = (over: Record<string, unknown> = {}) => ({

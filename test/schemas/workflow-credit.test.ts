@@ -6,7 +6,7 @@ import {
 	WorkflowRunSchema,
 	workflowRunIssues,
 	WorkflowUpdateSchema,
-} from '../../nodes/shared/schemas';
+} from '../../nodes/shared/api/schemas';
 import { codes, problems } from './helpers';
 
 const config = (over: Record<string, unknown> = {}) => ({

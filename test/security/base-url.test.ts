@@ -11,8 +11,8 @@ import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject, NodeParameterValueType } from 'n8n-workflow';
 import { CredentialTestContext } from 'n8n-core';
 
-import { checkBaseUrl } from '../../nodes/shared/baseUrl';
-import { CREDENTIAL_TEST_MESSAGES, testCredential } from '../../nodes/shared/credentialTest';
+import { checkBaseUrl } from '../../nodes/shared/guard/baseUrl';
+import { CREDENTIAL_TEST_MESSAGES, testCredential } from '../../nodes/shared/http/credentialTest';
 import { harnessAdditionalData } from '../harness/additional-data';
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 

@@ -8,11 +8,11 @@
  */
 import { BlockList, isIPv4 } from 'net';
 
-import { type AddressClass, classifyHost, classifyIp } from '../../nodes/shared/addressGuard';
+import { type AddressClass, classifyHost, classifyIp } from '../../nodes/shared/guard/addressGuard';
 import { errorOf, useProbeHarness } from '../transport/setup';
 import type { RetryPolicyModule } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

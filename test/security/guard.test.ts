@@ -17,13 +17,13 @@ import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import { hostname } from 'os';
 
-import { classifyIp } from '../../nodes/shared/addressGuard';
-import { MAX_PDF_BYTES } from '../../nodes/shared/upload';
+import { classifyIp } from '../../nodes/shared/guard/addressGuard';
+import { MAX_PDF_BYTES } from '../../nodes/shared/files/upload';
 import { actionNode, chain, seedNode } from '../harness';
 import { errorOf, useProbeHarness } from '../transport/setup';
 import type { RetryPolicyModule } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

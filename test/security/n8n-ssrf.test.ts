@@ -14,7 +14,7 @@ import type { AddressInfo } from 'net';
 import { errorOf, useProbeHarness } from '../transport/setup';
 import type { RetryPolicyModule } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

@@ -20,7 +20,7 @@ import { probeNode } from '../transport/probe';
 import { errorOf, PROBE_WAITS, useProbeHarness } from '../transport/setup';
 import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

@@ -8,11 +8,11 @@ import http from 'http';
 import type { AddressInfo } from 'net';
 import type { INode } from 'n8n-workflow';
 
-import { apiResponseError, malformedResponseError } from '../../nodes/shared/errors';
+import { apiResponseError, malformedResponseError } from '../../nodes/shared/http/errors';
 import { errorOf, useProbeHarness } from '../transport/setup';
 import type { RetryPolicyModule } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

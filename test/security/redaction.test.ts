@@ -5,7 +5,7 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { apiResponseError, malformedResponseError } from '../../nodes/shared/errors';
+import { apiResponseError, malformedResponseError } from '../../nodes/shared/http/errors';
 
 const node: INode = {
 	id: 'n',

@@ -9,12 +9,12 @@ import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { CredentialTestContext } from 'n8n-core';
 
-import { testCredential } from '../../nodes/shared/credentialTest';
+import { testCredential } from '../../nodes/shared/http/credentialTest';
 import { harnessAdditionalData } from '../harness/additional-data';
 import { errorOf, useProbeHarness } from '../transport/setup';
 import type { RetryPolicyModule } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

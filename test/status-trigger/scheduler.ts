@@ -19,7 +19,7 @@ import { deepCopy } from 'n8n-workflow';
 import { PollContext } from 'n8n-core';
 
 import { DocumentSigningStatusTrigger } from '../../nodes/DocumentSigningStatusTrigger/DocumentSigningStatusTrigger.node';
-import type { Clock } from '../../nodes/shared/clock';
+import type { Clock } from '../../nodes/shared/run/clock';
 import { harnessAdditionalData } from '../harness/additional-data';
 import type { HarnessCredentials } from '../harness/credentials';
 import {

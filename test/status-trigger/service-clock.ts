@@ -13,8 +13,8 @@
  * then `const clock = useServiceClock(h.sandbox.state, 700)`.
  */
 import type * as PollClock from '../../nodes/DocumentSigningStatusTrigger/pollClock';
-import { ExecutionStopped, throwIfStopped } from '../../nodes/shared/cancel';
-import { type Clock, realClock } from '../../nodes/shared/clock';
+import { ExecutionStopped, throwIfStopped } from '../../nodes/shared/run/cancel';
+import { type Clock, realClock } from '../../nodes/shared/run/clock';
 
 export type ServiceClockModule = typeof import('./service-clock');
 

@@ -10,7 +10,7 @@ import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 import { act, complete, completedEnvelopes, listRequests, sent } from './helpers';
 import { type PollPolicyModule, setPollPolicy } from './poll-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 jest.mock('../../nodes/DocumentSigningStatusTrigger/pollPolicy', () =>

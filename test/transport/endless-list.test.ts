@@ -8,7 +8,7 @@ import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
 
-import { DEFAULT_MAX_ITEMS } from '../../nodes/shared/pagination';
+import { DEFAULT_MAX_ITEMS } from '../../nodes/shared/http/pagination';
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 
 let h: Harness;

@@ -3,11 +3,11 @@ import { inspect } from 'util';
 
 import type { INode } from 'n8n-workflow';
 
-import { apiResponseError, fieldErrorLines } from '../../nodes/shared/errors';
+import { apiResponseError, fieldErrorLines } from '../../nodes/shared/http/errors';
 import { errorOf, useProbeHarness } from './setup';
 import type { RetryPolicyModule } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

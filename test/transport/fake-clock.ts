@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: a macrotask turn lets promise chains settle; not published (package.json "files" is dist/ only) */
-import { ExecutionStopped, throwIfStopped } from '../../nodes/shared/cancel';
-import type { Clock } from '../../nodes/shared/clock';
+import { ExecutionStopped, throwIfStopped } from '../../nodes/shared/run/cancel';
+import type { Clock } from '../../nodes/shared/run/clock';
 
 /** Lets every promise chain that can go on without time go on (a macrotask turn). */
 export const settle = async (): Promise<void> =>

@@ -8,11 +8,11 @@ import type { AddressInfo } from 'net';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
-import { checkBaseUrl, isLoopbackHost, isMetadataHost } from '../../nodes/shared/baseUrl';
+import { checkBaseUrl, isLoopbackHost, isMetadataHost } from '../../nodes/shared/guard/baseUrl';
 import { errorOf, useProbeHarness } from './setup';
 import type { RetryPolicyModule } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

@@ -1,8 +1,8 @@
-import { newCredentialState } from '../../nodes/shared/credentialState';
-import { LIMIT_POLICY } from '../../nodes/shared/limiter';
-import { RETRY_POLICY } from '../../nodes/shared/retry';
-import { RATE_POLICY } from '../../nodes/shared/ratePolicy';
-import { RateController } from '../../nodes/shared/rate';
+import { newCredentialState } from '../../nodes/shared/pacing/credentialState';
+import { LIMIT_POLICY } from '../../nodes/shared/pacing/limiter';
+import { RETRY_POLICY } from '../../nodes/shared/pacing/retry';
+import { RATE_POLICY } from '../../nodes/shared/pacing/ratePolicy';
+import { RateController } from '../../nodes/shared/pacing/rate';
 import { FakeClock } from './fake-clock';
 
 /** How the service counts: fixed windows of its clock (`offsetMs` after ours), or a sliding log. */

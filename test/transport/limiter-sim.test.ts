@@ -1,4 +1,4 @@
-import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
+import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/pacing/limiter';
 import { FakeClock } from './fake-clock';
 
 /**

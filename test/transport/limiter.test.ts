@@ -1,8 +1,8 @@
 import { sleep } from 'n8n-workflow';
 
-import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
-import { RATE_POLICY, type Ticket } from '../../nodes/shared/ratePolicy';
-import { RateWindow } from '../../nodes/shared/rateWindow';
+import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/pacing/limiter';
+import { RATE_POLICY, type Ticket } from '../../nodes/shared/pacing/ratePolicy';
+import { RateWindow } from '../../nodes/shared/pacing/rateWindow';
 import { FakeClock } from './fake-clock';
 
 /** The sliding window alone (the guess of fixed windows off): what these tests are about. */

@@ -1,9 +1,9 @@
-import { ExecutionStopped } from '../../nodes/shared/cancel';
-import { CredentialStates, newCredentialState } from '../../nodes/shared/credentialState';
-import { FixedLimit } from '../../nodes/shared/concurrency';
-import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/limiter';
-import { RateController } from '../../nodes/shared/rate';
-import { RATE_POLICY, type Ticket } from '../../nodes/shared/ratePolicy';
+import { ExecutionStopped } from '../../nodes/shared/run/cancel';
+import { CredentialStates, newCredentialState } from '../../nodes/shared/pacing/credentialState';
+import { FixedLimit } from '../../nodes/shared/pacing/concurrency';
+import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/pacing/limiter';
+import { RateController } from '../../nodes/shared/pacing/rate';
+import { RATE_POLICY, type Ticket } from '../../nodes/shared/pacing/ratePolicy';
 import { FakeClock, settle } from './fake-clock';
 
 /** The order in which waiting acquires got their place. */

@@ -15,16 +15,16 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { inspect } from 'util';
 
-import { apiRequestAllItems } from '../../nodes/shared/pagination';
-import { apiRequest } from '../../nodes/shared/transport';
-import type { Resolver } from '../../nodes/shared/addressGuard';
-import { fetchGuarded } from '../../nodes/shared/guardedFetch';
+import { apiRequestAllItems } from '../../nodes/shared/http/pagination';
+import { apiRequest } from '../../nodes/shared/http/transport';
+import type { Resolver } from '../../nodes/shared/guard/addressGuard';
+import { fetchGuarded } from '../../nodes/shared/files/guardedFetch';
 import {
 	MAX_PDF_BYTES,
 	readPdfFromItem,
 	readPdfFromUrl,
 	uploadPdf,
-} from '../../nodes/shared/upload';
+} from '../../nodes/shared/files/upload';
 import { actionNode } from '../harness';
 
 export const PROBE_TYPE = 'transportProbe';

@@ -2,7 +2,7 @@
 import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 import { errorOf, PROBE_WAITS, useProbeHarness } from './setup';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

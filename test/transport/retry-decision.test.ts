@@ -1,11 +1,11 @@
-import { MAYBE_SENT_CODES, NOT_SENT_CODES } from '../../nodes/shared/failures';
+import { MAYBE_SENT_CODES, NOT_SENT_CODES } from '../../nodes/shared/pacing/failures';
 import {
 	type AttemptOutcome,
 	decideRetry,
 	RETRY_POLICY,
 	type RetryDecision,
 	retryAfterMs,
-} from '../../nodes/shared/retry';
+} from '../../nodes/shared/pacing/retry';
 
 const policy = {
 	...RETRY_POLICY,

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_PDF_BYTES } from '../../nodes/shared/upload';
+import { MAX_PDF_BYTES } from '../../nodes/shared/files/upload';
 import { pdfOfSize } from '../fixtures';
 import type { SeedItem } from '../harness';
 import { errorOf, useProbeHarness } from './setup';
 import type { RetryPolicyModule } from '../retry-policy';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

@@ -19,7 +19,7 @@ import {
 	seedWorkflow,
 } from './helpers';
 
-jest.mock('../../nodes/shared/retry', () =>
+jest.mock('../../nodes/shared/pacing/retry', () =>
 	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
 );
 

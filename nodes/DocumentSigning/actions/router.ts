@@ -7,12 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { cancelSignalOf, ExecutionStopped, isStopped } from '../../shared/cancel';
-import { apiErrorFields } from '../../shared/errors';
-import { FixedLimit } from '../../shared/concurrency';
-import { openPacing } from '../../shared/pacing';
-import type { RateSettings, RateStats } from '../../shared/rate';
-import { readingOncePerRun } from '../../shared/runParameters';
+import { cancelSignalOf, ExecutionStopped, isStopped } from '../../shared/run/cancel';
+import { apiErrorFields } from '../../shared/http/errors';
+import { FixedLimit } from '../../shared/pacing/concurrency';
+import { openPacing } from '../../shared/pacing/pacing';
+import type { RateSettings, RateStats } from '../../shared/pacing/rate';
+import { readingOncePerRun } from '../../shared/api/runParameters';
 import type { OperationModule } from './node.type';
 import { resourceModules as resources } from './resources';
 import { FROM_1_2, UP_TO_1_1 } from './shared/versions';

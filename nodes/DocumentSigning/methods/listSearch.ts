@@ -1,8 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiPath } from '../../shared/endpoints';
-import { explainGuessedPath, guessedPath } from '../../shared/paths';
-import { apiRequest } from '../../shared/transport';
+import { apiPath } from '../../shared/api/endpoints';
+import { explainGuessedPath, guessedPath } from '../../shared/http/paths';
+import { apiRequest } from '../../shared/http/transport';
 
 const PAGE_SIZE = 50;
 

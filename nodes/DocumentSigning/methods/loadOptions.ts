@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { articleOptions } from '../actions/shared/estamp';
 import { fetchPublished } from '../actions/workflow/published';
-import { resourceId } from '../../shared/validation';
+import { resourceId } from '../../shared/api/validation';
 
 /** Article choices for the selected e-stamp state (no request: the catalog is bundled). */
 export async function getEstampArticles(

@@ -14,7 +14,7 @@ import {
 	roleLabel,
 	senderFields,
 } from '../actions/template/documentMapping';
-import { resourceId } from '../../shared/validation';
+import { resourceId } from '../../shared/api/validation';
 
 const PART_LABELS = { name: 'Name', email: 'Email', phone: 'Phone' } as const;
 

@@ -1,5 +1,5 @@
 /**
- * nodes/shared/runParameters.ts reads `{{ $json.x }}` from the item itself instead of asking
+ * nodes/shared/api/runParameters.ts reads `{{ $json.x }}` from the item itself instead of asking
  * n8n: in this n8n (each line), the probe of test/parameter-probe.ts reads every case over
  * every value through the installed package's shortcut and through n8n's own
  * `getNodeParameter`, and any difference (value, type or error) fails the check.

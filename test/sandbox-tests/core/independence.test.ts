@@ -109,18 +109,18 @@ describe('sandbox independence', () => {
 				mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
 				writeFileSync(path.join(root, file), text);
 			};
-			write('nodes/shared/schemas/index.ts', 'export const A = 1;');
+			write('nodes/shared/api/schemas/index.ts', 'export const A = 1;');
 			write('credentials/Api.credentials.ts', 'export const B = 1;');
-			write('test/helpers/bridge.ts', "export { A } from '../../nodes/shared/schemas';");
+			write('test/helpers/bridge.ts', "export { A } from '../../nodes/shared/api/schemas';");
 			write(
 				'test/sandbox/clean.ts',
 				"import { z } from 'zod/v3';\nimport { x } from './spec/limits';",
 			);
 			write('test/sandbox/spec/limits.ts', 'export const x = 1;');
-			write('test/sandbox/direct.ts', "import { A } from '../../nodes/shared/schemas';");
+			write('test/sandbox/direct.ts', "import { A } from '../../nodes/shared/api/schemas';");
 			write('test/sandbox/routes/indirect.ts', "import { A } from '../../helpers/bridge';");
 			write('test/sandbox/req.ts', "const c = require('../../credentials/Api.credentials');");
-			write('test/sandbox/reexport.ts', "export * from '../../nodes/shared/schemas/index';");
+			write('test/sandbox/reexport.ts', "export * from '../../nodes/shared/api/schemas/index';");
 			write('test/sandbox/typeonly.ts', "import type { A } from '../../nodes';");
 			write('test/sandbox/pkg.ts', `import { A } from '${PACKAGE_NAME}/dist/nodes';`);
 
@@ -138,7 +138,7 @@ describe('sandbox independence', () => {
 				'test/sandbox/typeonly.ts',
 			]);
 			expect(found).toContain(
-				'test/sandbox/routes/indirect.ts -> test/helpers/bridge.ts -> nodes/shared/schemas',
+				'test/sandbox/routes/indirect.ts -> test/helpers/bridge.ts -> nodes/shared/api/schemas',
 			);
 		} finally {
 			rmSync(root, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isBalanceAnswer, NOT_THE_API_HINT } from '../../../shared/api/answerShape';
-import { guessedPath, guessedRequest, pathSetting } from '../../../shared/paths';
+import { guessedPath, guessedRequest, pathSetting } from '../../../shared/http/paths';
 
 /** Get Balance takes no parameters. */
 const properties: INodeProperties[] = [];

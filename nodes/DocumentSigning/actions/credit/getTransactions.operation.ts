@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { GUESSED_VALUES } from '../../../shared/assumptions';
-import { CreditTransactionsQuerySchema } from '../../../shared/schemas';
+import { apiPath } from '../../../shared/api/endpoints';
+import { GUESSED_VALUES } from '../../../shared/api/assumptions';
+import { CreditTransactionsQuerySchema } from '../../../shared/api/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
 import { simplifyOutput } from '../shared/output';

@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { AddRecipientsSchema, hasSigner, MAX_RECIPIENTS } from '../../../shared/schemas';
-import { apiPath } from '../../../shared/endpoints';
-import { apiRequest } from '../../../shared/transport';
-import { inputError, validateInput } from '../../../shared/validation';
+import { AddRecipientsSchema, hasSigner, MAX_RECIPIENTS } from '../../../shared/api/schemas';
+import { apiPath } from '../../../shared/api/endpoints';
+import { apiRequest } from '../../../shared/http/transport';
+import { inputError, validateInput } from '../../../shared/api/validation';
 import { readJsonParameter } from '../shared/params';
 import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { readRecipients, recipientProperties } from '../shared/recipients';

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { fetchEnvelopeFile } from '../../../shared/envelopeFile';
-import { apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/api/endpoints';
+import { fetchEnvelopeFile } from '../../../shared/files/envelopeFile';
+import { apiRequest } from '../../../shared/http/transport';
 import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { defaultChangedIn1_1 } from '../shared/versions';
 import { toggle } from '../../../shared/api/parameters';

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { ENVELOPE_STATUS_OPTIONS, OTHER_STATUS_HINT } from '../../../shared/envelopeStatus';
-import { EnvelopeListQuerySchema } from '../../../shared/schemas';
+import { apiPath } from '../../../shared/api/endpoints';
+import { ENVELOPE_STATUS_OPTIONS, OTHER_STATUS_HINT } from '../../../shared/api/envelopeStatus';
+import { EnvelopeListQuerySchema } from '../../../shared/api/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { withEnvelopeId } from '../shared/envelopeId';
 import { simplifyOutput } from '../shared/output';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/validation';
+import { inputError } from '../../../shared/api/validation';
 import { readSafeguards } from './safeguards';
 
 /**

@@ -6,9 +6,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { getArticles } from '../../../shared/estamp/articles';
-import { ESTAMP_STATES, INDIAN_STATE_NAMES, MIN_DUTY } from '../../../shared/estamp/states';
-import { EstampPayeeSchema } from '../../../shared/schemas';
+import { getArticles } from '../../../shared/api/estamp/articles';
+import { ESTAMP_STATES, INDIAN_STATE_NAMES, MIN_DUTY } from '../../../shared/api/estamp/states';
+import { EstampPayeeSchema } from '../../../shared/api/schemas';
 import { checkEstampFields } from './estampCheck';
 import { partyProperties, readParty } from './estampParties';
 import { compact, enumOptions } from './params';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { EstampConfigSchema } from '../../../shared/schemas';
-import { readableIssues, validationError } from '../../../shared/validation';
+import { EstampConfigSchema } from '../../../shared/api/schemas';
+import { readableIssues, validationError } from '../../../shared/api/validation';
 
 /**
  * The e-stamp fields of the panel checked on their own, so a problem names the field the

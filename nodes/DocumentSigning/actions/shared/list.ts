@@ -12,8 +12,8 @@ import {
 	DEFAULT_MAX_ITEMS,
 	LIST_ITEMS_CEILING,
 	returnAllOrLimit,
-} from '../../../shared/pagination';
-import { limitValue, validateInput } from '../../../shared/validation';
+} from '../../../shared/http/pagination';
+import { limitValue, validateInput } from '../../../shared/api/validation';
 import { compact } from './params';
 import { toggle } from '../../../shared/api/parameters';
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { resourceId } from '../../../shared/validation';
+import { resourceId } from '../../../shared/api/validation';
 
 export interface LocatorSpec {
 	/** Shown name of the thing picked, e.g. "Envelope". */

@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { isToolRun } from '../../../shared/runCache';
-import { inputError } from '../../../shared/validation';
+import { isToolRun } from '../../../shared/run/runCache';
+import { inputError } from '../../../shared/api/validation';
 import { SIMPLIFIERS, SIMPLIFIERS_FROM_1_2 } from './simplify';
 import { FROM_1_2, UP_TO_1_1 } from './versions';
 import { toggle } from '../../../shared/api/parameters';

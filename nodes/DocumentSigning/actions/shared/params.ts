@@ -5,8 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { isToolRun } from '../../../shared/runCache';
-import { inputError, textValue } from '../../../shared/validation';
+import { isToolRun } from '../../../shared/run/runCache';
+import { inputError, textValue } from '../../../shared/api/validation';
 
 /** Drops empty strings and undefined so optional fields are not sent. */
 export function compact(values: IDataObject | undefined): IDataObject | undefined {

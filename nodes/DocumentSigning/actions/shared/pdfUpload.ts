@@ -1,9 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { PdfFile } from '../../../shared/upload';
-import { MAX_PDF_MB, readPdfFromItem, readPdfFromUrl, uploadPdf } from '../../../shared/upload';
-import { isToolRun } from '../../../shared/runCache';
+import type { PdfFile } from '../../../shared/files/upload';
+import {
+	MAX_PDF_MB,
+	readPdfFromItem,
+	readPdfFromUrl,
+	uploadPdf,
+} from '../../../shared/files/upload';
+import { isToolRun } from '../../../shared/run/runCache';
 import { FROM_1_1 } from './versions';
 import { readText } from './params';
 import { safetySetting } from '../../../shared/api/parameters';

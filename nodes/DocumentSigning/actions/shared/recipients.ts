@@ -6,7 +6,7 @@ import {
 	RecipientRoleSchema,
 	SignatureMethodSchema,
 	VerificationMethodSchema,
-} from '../../../shared/schemas';
+} from '../../../shared/api/schemas';
 import { compact, enumOptions, inputModeProperty, readJsonList } from './params';
 
 export const ROLE_OPTIONS = enumOptions(RecipientRoleSchema, {

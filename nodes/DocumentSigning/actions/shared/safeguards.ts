@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isToolRun } from '../../../shared/runCache';
-import { inputError } from '../../../shared/validation';
+import { isToolRun } from '../../../shared/run/runCache';
+import { inputError } from '../../../shared/api/validation';
 import { safetySetting } from '../../../shared/api/parameters';
 
 /**

@@ -9,7 +9,7 @@ import {
 	EmailNotificationsSchema,
 	SigningModeSchema,
 	SUGGESTED_WHATSAPP_NOTIFICATIONS,
-} from '../../../shared/schemas';
+} from '../../../shared/api/schemas';
 import { estampPickerProperties, readEstampConfig } from './estamp';
 import { compact, enumOptions, toTimestamp } from './params';
 import { VERIFICATION_OPTIONS } from './recipients';

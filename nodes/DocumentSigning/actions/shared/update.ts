@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/validation';
+import { inputError } from '../../../shared/api/validation';
 import { readText } from './params';
 
 /**

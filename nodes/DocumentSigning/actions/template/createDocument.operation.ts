@@ -6,15 +6,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
+import { apiPath } from '../../../shared/api/endpoints';
 import {
 	DocumentCreateSchema,
 	documentCreateIssues,
 	MAX_RECIPIENTS,
-} from '../../../shared/schemas';
-import { apiRequest } from '../../../shared/transport';
-import { issueLines } from '../../../shared/fieldNames';
-import { validateInput, validationError } from '../../../shared/validation';
+} from '../../../shared/api/schemas';
+import { apiRequest } from '../../../shared/http/transport';
+import { issueLines } from '../../../shared/api/fieldNames';
+import { validateInput, validationError } from '../../../shared/api/validation';
 import { readText } from '../shared/params';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';
 import {

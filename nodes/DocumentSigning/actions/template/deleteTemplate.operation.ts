@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/api/endpoints';
+import { apiRequest } from '../../../shared/http/transport';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
 
 const properties: INodeProperties[] = [

@@ -7,11 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import type { TemplateForDocument } from '../../../shared/schemas';
-import { effectiveRole } from '../../../shared/schemas';
-import { apiRequest } from '../../../shared/transport';
-import { inputError } from '../../../shared/validation';
+import { apiPath } from '../../../shared/api/endpoints';
+import type { TemplateForDocument } from '../../../shared/api/schemas';
+import { effectiveRole } from '../../../shared/api/schemas';
+import { apiRequest } from '../../../shared/http/transport';
+import { inputError } from '../../../shared/api/validation';
 import { readJsonList } from '../shared/params';
 
 /**

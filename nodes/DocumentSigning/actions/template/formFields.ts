@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { FieldAssigneeTypeSchema, ShownFieldTypeSchema } from '../../../shared/schemas';
+import { FieldAssigneeTypeSchema, ShownFieldTypeSchema } from '../../../shared/api/schemas';
 import { compact, enumOptions, inputModeProperty, readJsonList } from '../shared/params';
 
 const FIELD_VALUES: INodeProperties[] = [

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/api/endpoints';
+import { apiRequest } from '../../../shared/http/transport';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
 import { simplifyOutput } from '../shared/output';
 

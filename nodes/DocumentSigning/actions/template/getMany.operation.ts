@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { TemplateListQuerySchema, TemplateStatusSchema } from '../../../shared/schemas';
+import { apiPath } from '../../../shared/api/endpoints';
+import { TemplateListQuerySchema, TemplateStatusSchema } from '../../../shared/api/schemas';
 import { listAll, listProperties } from '../shared/list';
 import { enumOptions } from '../shared/params';
 import { simplifyOutput } from '../shared/output';

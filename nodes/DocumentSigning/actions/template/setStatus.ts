@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import type { TemplateStatusSchema } from '../../../shared/schemas';
-import { apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/api/endpoints';
+import type { TemplateStatusSchema } from '../../../shared/api/schemas';
+import { apiRequest } from '../../../shared/http/transport';
 import { getTemplateId } from '../shared/locators';
 
 /** Archive and Restore: PATCH the template's status (the same body twice gives the same result). */

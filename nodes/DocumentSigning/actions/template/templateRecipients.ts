@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readRecipients } from '../shared/recipients';
-import { inputError } from '../../../shared/validation';
+import { inputError } from '../../../shared/api/validation';
 
 /**
  * The template recipients of item `i`, [] when none. Each needs its own ID: fields are

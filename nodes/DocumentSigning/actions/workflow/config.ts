@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/validation';
+import { inputError } from '../../../shared/api/validation';
 import { compact, inputModeProperty, readJsonParameter } from '../shared/params';
 import { ROLE_OPTIONS, signingMethodProperties } from '../shared/recipients';
 import { readSigningSettings, signingSettingsProperties } from '../shared/signingSettings';

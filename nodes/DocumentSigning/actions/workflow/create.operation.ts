@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { WorkflowCreateSchema } from '../../../shared/schemas';
-import { apiRequest } from '../../../shared/transport';
-import { validateInput } from '../../../shared/validation';
+import { apiPath } from '../../../shared/api/endpoints';
+import { WorkflowCreateSchema } from '../../../shared/api/schemas';
+import { apiRequest } from '../../../shared/http/transport';
+import { validateInput } from '../../../shared/api/validation';
 import { compact, readText } from '../shared/params';
 import { configProperties, readConfig } from './config';
 

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { guessedRequest } from '../../../shared/paths';
+import { guessedRequest } from '../../../shared/http/paths';
 import { getWorkflowId, workflowIdProperty } from '../shared/locators';
 import { simplifyOutput } from '../shared/output';
 

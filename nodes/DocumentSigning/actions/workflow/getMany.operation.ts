@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/pagination';
-import { explainGuessedPath, guessedPath } from '../../../shared/paths';
-import { WorkflowListQuerySchema } from '../../../shared/schemas';
+import { returnAllOrLimit } from '../../../shared/http/pagination';
+import { explainGuessedPath, guessedPath } from '../../../shared/http/paths';
+import { WorkflowListQuerySchema } from '../../../shared/api/schemas';
 import { listAll } from '../shared/list';
 import { simplifyOutput } from '../shared/output';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { guessedRequest, pathSetting } from '../../../shared/paths';
-import type { WorkflowParticipant } from '../../../shared/schemas';
+import { guessedRequest, pathSetting } from '../../../shared/http/paths';
+import type { WorkflowParticipant } from '../../../shared/api/schemas';
 
 export interface PublishedWorkflow {
 	name: string;

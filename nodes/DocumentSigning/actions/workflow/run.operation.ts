@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/endpoints';
-import { WorkflowRunSchema } from '../../../shared/schemas';
-import { apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/api/endpoints';
+import { WorkflowRunSchema } from '../../../shared/api/schemas';
+import { apiRequest } from '../../../shared/http/transport';
 import { checkAllowedRecipients } from '../shared/allowedRecipients';
 import { readSigningLinks, refuseSendWhenDraftOnly } from '../shared/safeguards';
-import { inputError, validateInput } from '../../../shared/validation';
+import { inputError, validateInput } from '../../../shared/api/validation';
 import { compact, inputModeProperty, readJsonList, readText } from '../shared/params';
 import { withEnvelopeId } from '../shared/envelopeId';
 import { getWorkflowId, workflowIdProperty } from '../shared/locators';

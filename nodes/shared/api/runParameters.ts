@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
-import { readTyped, valueAtPath } from './api/parameters';
+import { readTyped, valueAtPath } from './parameters';
 
 /**
  * A node run's context that reads each parameter as few times as its value allows. n8n

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 
-import { type Clock, realClock } from './clock';
+import { type Clock, realClock } from '../run/clock';
 import { AdaptiveLimit, LIMIT_POLICY, type LimitPolicy } from './limiter';
 import { RATE_POLICY, type RatePolicy } from './ratePolicy';
 import { RateWindow } from './rateWindow';

@@ -1,5 +1,5 @@
-import { throwIfStopped } from './cancel';
-import { WaitQueue } from './clock';
+import { throwIfStopped } from '../run/cancel';
+import { WaitQueue } from '../run/clock';
 
 /** The limit a run's items take a place from: the user's fixed number here, the adaptive one in limiter.ts. */
 

@@ -1,15 +1,15 @@
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { cancelSignalOf, isStopped, pause, stopNow, throwIfStopped } from './cancel';
-import { NOT_SENT_CODES, systemErrorCode } from './failures';
-import { backoffMs, type RetryPolicy } from './retry';
+import { cancelSignalOf, isStopped, pause, stopNow, throwIfStopped } from '../run/cancel';
+import { NOT_SENT_CODES, systemErrorCode } from '../pacing/failures';
+import { backoffMs, type RetryPolicy } from '../pacing/retry';
 
-import type { GuardPolicy, PinnedTarget, ResolvedAddress, Resolver } from './addressGuard';
-import { AddressRefused, pinTarget } from './addressGuard';
-import { isRedirect } from './redirects';
-import type { ApiContext } from './context';
-import { runPacing } from './transport';
+import type { GuardPolicy, PinnedTarget, ResolvedAddress, Resolver } from '../guard/addressGuard';
+import { AddressRefused, pinTarget } from '../guard/addressGuard';
+import { isRedirect } from '../http/redirects';
+import type { ApiContext } from '../run/context';
+import { runPacing } from '../http/transport';
 
 /**
  * Fetching an address other than the API's through the address guard (addressGuard.ts):

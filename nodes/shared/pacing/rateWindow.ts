@@ -1,4 +1,4 @@
-import { type Clock, realClock, WaitQueue } from './clock';
+import { type Clock, realClock, WaitQueue } from '../run/clock';
 import { FixedWindowGuess } from './fixedWindow';
 import { RATE_POLICY, type RatePolicy, type Ticket } from './ratePolicy';
 

@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ASSUMPTIONS_URL } from './assumptions';
+import { ASSUMPTIONS_URL } from '../api/assumptions';
 import { apiErrorFields } from './errors';
-import { ENDPOINTS } from './endpoints';
-import type { GuessedEndpoint } from './pathSettings';
-import { GUESSED_PATHS, WHERE } from './pathSettings';
-import { credentialsOf } from './runCache';
-import { type ApiContext, CREDENTIAL_TYPE } from './context';
+import { ENDPOINTS } from '../api/endpoints';
+import type { GuessedEndpoint } from '../api/pathSettings';
+import { GUESSED_PATHS, WHERE } from '../api/pathSettings';
+import { credentialsOf } from '../run/runCache';
+import { type ApiContext, CREDENTIAL_TYPE } from '../run/context';
 import type { ApiRequestOptions } from './transport';
 import { apiRequest } from './transport';
 

@@ -3,9 +3,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fetchGuarded, pinOrRefuse } from './guardedFetch';
-import { isRedirect } from './redirects';
-import type { ApiContext } from './context';
-import { storageRequest } from './transport';
+import { isRedirect } from '../http/redirects';
+import type { ApiContext } from '../run/context';
+import { storageRequest } from '../http/transport';
 
 /** Largest PDF the service accepts: 10 MB (spec 2.1 and part 8). */
 export const MAX_PDF_BYTES = 10_485_760;

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { fieldNameOfDotted } from './fieldNames';
+import { fieldNameOfDotted } from '../api/fieldNames';
 
 /**
  * Errors of the API and of the network, turned into n8n errors.

@@ -1,5 +1,5 @@
-import { throwIfStopped } from './cancel';
-import { type Clock, realClock, WaitQueue } from './clock';
+import { throwIfStopped } from '../run/cancel';
+import { type Clock, realClock, WaitQueue } from '../run/clock';
 import type { ConcurrencyLimit, Outcome } from './concurrency';
 
 /**

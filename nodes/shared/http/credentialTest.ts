@@ -12,14 +12,14 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { isListAnswer } from './api/answerShape';
-import { GUESSED_SCOPES } from './assumptions';
-import { checkBaseUrl } from './baseUrl';
-import { ENDPOINTS } from './endpoints';
+import { isListAnswer } from '../api/answerShape';
+import { GUESSED_SCOPES } from '../api/assumptions';
+import { checkBaseUrl } from '../guard/baseUrl';
+import { ENDPOINTS } from '../api/endpoints';
 import { redactSecret } from './errors';
-import { bodyText, messageOf } from './failures';
+import { bodyText, messageOf } from '../pacing/failures';
 import { isRedirect, nextRedirect } from './redirects';
-import { credentialSafetySetting } from './api/parameters';
+import { credentialSafetySetting } from '../api/parameters';
 
 export const CREDENTIAL_TEST_NAME = 'documentSigningApiTest';
 

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiPath } from './endpoints';
-import type { ApiContext } from './context';
+import { apiPath } from '../api/endpoints';
+import type { ApiContext } from '../run/context';
 import { fetchGuarded } from './guardedFetch';
-import { apiRequest } from './transport';
+import { apiRequest } from '../http/transport';
 import { isPdfBytes, MAX_PDF_BYTES, PDF_MIME_TYPE } from './upload';
 
 /**

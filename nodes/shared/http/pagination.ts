@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ASSUMPTIONS_URL, DEFAULTS } from './assumptions';
+import { ASSUMPTIONS_URL, DEFAULTS } from '../api/assumptions';
 import { apiErrorFields } from './errors';
-import type { ApiContext } from './context';
+import type { ApiContext } from '../run/context';
 import { apiRequest } from './transport';
 
 /** The most a Limit or Max Items takes: beyond it a list belongs in several runs. */

@@ -1,13 +1,13 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { checkBaseUrl } from './baseUrl';
+import { checkBaseUrl } from '../guard/baseUrl';
 import { holdCredentialState } from './credentialState';
 import { type ConcurrencyLimit, FixedLimit } from './concurrency';
 import { RateController, type RateSettings } from './rate';
 import type { RetryPolicy } from './retry';
-import { credentialsOf } from './runCache';
-import { type ApiContext, CREDENTIAL_TYPE } from './context';
-import { credentialSafetySetting } from './api/parameters';
+import { credentialsOf } from '../run/runCache';
+import { type ApiContext, CREDENTIAL_TYPE } from '../run/context';
+import { credentialSafetySetting } from '../api/parameters';
 
 /**
  * One object per node run for everything its requests share with the credential: the

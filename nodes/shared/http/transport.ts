@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { originOf } from './baseUrl';
-import { cancelSignalOf, pause, stopNow, throwIfStopped } from './cancel';
+import { originOf } from '../guard/baseUrl';
+import { cancelSignalOf, pause, stopNow, throwIfStopped } from '../run/cancel';
 import {
 	apiResponseError,
 	connectionError,
@@ -15,18 +15,24 @@ import {
 	redactSecret,
 	type Secrets,
 } from './errors';
-import { addressWithoutQuery, bodyText, isJson, messageOf, systemErrorCode } from './failures';
-import { type ApiContext, CREDENTIAL_TYPE } from './context';
-import { pacingOf, type RunPacing } from './pacing';
+import {
+	addressWithoutQuery,
+	bodyText,
+	isJson,
+	messageOf,
+	systemErrorCode,
+} from '../pacing/failures';
+import { type ApiContext, CREDENTIAL_TYPE } from '../run/context';
+import { pacingOf, type RunPacing } from '../pacing/pacing';
 import {
 	type AttemptOutcome,
 	backoffMs,
 	decideRetry,
 	type RetryPolicy,
 	retryAfterMs,
-} from './retry';
+} from '../pacing/retry';
 import { isRedirect, nextRedirect } from './redirects';
-import { oncePerRun } from './runCache';
+import { oncePerRun } from '../run/runCache';
 
 /**
  * The only module that does HTTP. API calls carry the credential's Bearer key (added by
