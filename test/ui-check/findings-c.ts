@@ -118,6 +118,12 @@ const NODES = [
 		STATUS_TRIGGER,
 		1600,
 	),
+	// The same Recipient Acted trigger as saved by version 1 (before) and as added now (1.1).
+	node('Recipient Acted v1', { event: 'recipientActed' }, STATUS_TRIGGER, 2200),
+	{
+		...node('Recipient Acted v1.1', { event: 'recipientActed' }, STATUS_TRIGGER, 2400),
+		typeVersion: 1.1,
+	},
 	{
 		...node('Balance Tool', { resource: 'credit', operation: 'getBalance' }, `${NODE}Tool`, 2000),
 		typeVersion: ACTION_VERSION,
@@ -369,6 +375,31 @@ export async function checkFindingsC(editor: Editor, stack: Stack): Promise<void
 			expect(
 				/signedPdfSkipped/.test(text),
 				'nothing says that envelopes of other statuses start without the file',
+			);
+		},
+	);
+
+	await step(
+		'findings C: Status Trigger 1.1 with Recipient Acted shows only its own fields; version 1 keeps its panel as saved',
+		async () => {
+			const statusFields = ['Trigger on Status', 'Other Statuses', 'Download Signed PDF'];
+			const panelOf = async (name: string, picture: string) => {
+				await open(name);
+				const parameters = editor.ndv.getByTestId('node-parameters');
+				await parameters.getByText('Roles', { exact: true }).first().waitFor({ timeout: 10_000 });
+				await shot(editor, picture, [parameters], 700);
+				return flat(await parameters.innerText());
+			};
+			const before = await panelOf('Recipient Acted v1', 'status-trigger-v1-recipient-acted');
+			const after = await panelOf('Recipient Acted v1.1', 'status-trigger-v1.1-recipient-acted');
+			const shownAfter = statusFields.filter((field) => after.includes(field));
+			expect(
+				shownAfter.length === 0,
+				`version 1.1 shows ${shownAfter.join(', ')}: ${after.slice(0, 300)}`,
+			);
+			expect(
+				statusFields.every((field) => before.includes(field)),
+				`version 1 no longer shows its saved fields: ${before.slice(0, 300)}`,
 			);
 		},
 	);
