@@ -43,6 +43,7 @@ export async function writeCustomNodes(folder: string, stack: Stack): Promise<vo
 		'dist',
 		'nodes',
 		'shared',
+		'api',
 		'runParameters.js',
 	);
 	await fs.writeFile(
