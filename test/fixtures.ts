@@ -32,6 +32,7 @@ export async function waitFor<T>(
 		const value = await check();
 		if (value) return value;
 		if (Date.now() > end) throw new Error('timed out waiting');
+		// real time: the sandbox works over HTTP on real timers; ends as soon as `check` holds
 		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
 }

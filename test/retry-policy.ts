@@ -1,4 +1,8 @@
 /**
+ * Harness runs take short retry waits from the harness (`startHarness({ retry })`,
+ * `h.retryPolicy(...)`, test/harness/retry.ts): use that. What follows is for a test that
+ * runs the product outside the harness's `run`.
+ *
  * Short retry waits for in-process runs, without a mutable policy in the product. A run takes
  * its retry policy with the others from credentialState.ts, whose default is retry.ts's frozen
  * RETRY_POLICY. A test file that needs other waits puts this module's view of the policy in

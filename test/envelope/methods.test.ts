@@ -5,6 +5,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { DocumentSigning } from '../../nodes/DocumentSigning/DocumentSigning.node';
+import * as envelope from '../../nodes/DocumentSigning/actions/envelope/Envelope.resource';
 import { ARTICLE_EXACT_VALUE } from '../../nodes/DocumentSigning/actions/shared/estamp';
 import { ESTAMP_STATE_CODES, getArticles } from '../../nodes/shared/api/estamp';
 import { type Harness, startHarness } from '../harness';
@@ -167,12 +168,19 @@ describe('envelope editor methods', () => {
 		);
 	});
 
-	it('the node offers every envelope operation with the fixed values', () => {
+	it('the node offers every envelope operation with the fixed values, each one it can run', () => {
 		const description = new DocumentSigning().description;
 		const operation = description.properties.find(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('envelope'),
 		);
-		expect((operation?.options as Array<{ value: string }>).map((o) => o.value).sort()).toEqual([
+		const offered = (operation?.options as Array<{ value: string }>).map((o) => o.value).sort();
+		// what the router runs for each value: the resource's module of that name
+		const runnable = Object.entries(envelope)
+			.filter(([, module]) => typeof (module as { execute?: unknown }).execute === 'function')
+			.map(([name]) => name)
+			.sort();
+		expect(runnable).toEqual(offered);
+		expect(offered).toEqual([
 			'addRecipients',
 			'checkEstamp',
 			'create',

@@ -30,11 +30,13 @@ import { Workflow } from 'n8n-workflow';
 import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 
 import { forgetLearnedPaces } from '../../nodes/shared/pacing/rate';
+import type { RetryPolicy } from '../../nodes/shared/pacing/retry';
 import { startSandbox } from '../sandbox/server';
 import { admin, adminPost } from '../sandbox-admin';
 import { executionDataStartingAt, harnessAdditionalData } from './additional-data';
 import type { HarnessCredentials } from './credentials';
 import { addNodeType, nodeTypes, registerSeed, SEED_NODE_TYPE, type SeedItem } from './node-types';
+import { HarnessRetry } from './retry';
 import { NODE_VERSIONS } from '../../nodes/DocumentSigning/actions/shared/versions';
 
 export type { HarnessCredentials } from './credentials';
@@ -153,9 +155,12 @@ export async function startHarness(
 	options: {
 		nodeTypes?: Record<string, INodeType>;
 		/** Start the sandbox in its variant mode (docs/sandbox.md). */ variant?: boolean;
+		/** Retry waits of every run (the product's defaults with these); `retryPolicy` changes them. */
+		retry?: Partial<RetryPolicy>;
 	} = {},
 ) {
 	await initBinaryData();
+	const retry = new HarnessRetry(options.retry);
 	for (const [name, type] of Object.entries(options.nodeTypes ?? {})) addNodeType(name, type);
 	const sandbox: Sandbox = await startSandbox({ port: 0, variant: options.variant });
 	let executions = 0;
@@ -200,6 +205,7 @@ export async function startHarness(
 
 		const start = nodes.find((node) => node.type === SEED_NODE_TYPE) ?? workflow.getStartNode();
 		if (!start) throw new Error('The workflow has no start node');
+		const releaseRetry = retry.holdFor(credentials);
 		const runExecutionData = executionDataStartingAt(start, [[{ json: {} }]]);
 
 		const execution = new WorkflowExecute(
@@ -214,6 +220,7 @@ export async function startHarness(
 			stoppedAt = Date.now();
 			execution.cancel();
 		};
+		// real time: n8n's Stop pressed this long after the start, as a user would
 		const stopTimer =
 			options.stopAfterMs === undefined ? undefined : setTimeout(stop, options.stopAfterMs);
 		const stopWhen = options.stopWhen;
@@ -221,12 +228,17 @@ export async function startHarness(
 			? (async () => {
 					while (!settled && stoppedAt === undefined) {
 						if (await stopWhen()) stop();
+						// real time: asks again in 20 ms; the run goes on meanwhile
 						else await new Promise((resolve) => setTimeout(resolve, 20));
 					}
 				})()
 			: undefined;
 		// After a cancel it settles once the running node has returned (p-cancelable, shouldReject false).
-		await execution;
+		try {
+			await execution;
+		} finally {
+			releaseRetry();
+		}
 		const settledAt = Date.now();
 		settled = true;
 		clearTimeout(stopTimer);
@@ -261,6 +273,15 @@ export async function startHarness(
 		await adminPost(sandbox, 'reset', {});
 		// A new sandbox has new limits: no pace learned from an earlier case's 429s.
 		forgetLearnedPaces();
+		retry.restore();
+	}
+
+	/**
+	 * Retry waits of the next runs: the product's defaults with `overrides` (none: the
+	 * defaults); `reset` goes back to the harness's `retry` option. Returns the policy.
+	 */
+	function retryPolicy(overrides?: Partial<RetryPolicy>): RetryPolicy {
+		return retry.set(overrides);
 	}
 
 	/** Calls the API directly (to seed data), with the sandbox's key unless another is given. */
@@ -285,7 +306,16 @@ export async function startHarness(
 		await adminPost(sandbox, 'faults', spec);
 	}
 
-	return { sandbox, run, api, requests, reset, fault, close: async () => await sandbox.close() };
+	return {
+		sandbox,
+		run,
+		api,
+		requests,
+		reset,
+		fault,
+		retryPolicy,
+		close: async () => await sandbox.close(),
+	};
 }
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;

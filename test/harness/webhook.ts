@@ -321,6 +321,7 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 			while (executions.length < count) {
 				const left = deadline - Date.now();
 				if (left <= 0) throw new Error(`expected ${count} executions, saw ${executions.length}`);
+				// real time: a deadline only; each finished execution wakes it at once
 				await new Promise<void>((resolve) => {
 					const timer = setTimeout(resolve, left);
 					executionWaiters.push(() => {

@@ -3,21 +3,23 @@ import type { IDataObject, IPairedItemData, NodeParameterValueType } from 'n8n-w
 
 import { actionNode, chain, type Harness, seedNode, startHarness } from '../harness';
 import { runOp, seedEnvelope } from '../envelope/helpers';
-import { type RetryPolicyModule, useRetryPolicy } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 const byItem = { __rl: true, mode: 'id', value: '={{ $json.envelopeId }}' };
 
 let h: Harness;
 beforeAll(async () => {
-	h = await startHarness();
+	h = await startHarness({ retry: { baseDelayMs: 10, maxDelayMs: 50 } });
 });
 afterAll(async () => await h.close());
 beforeEach(async () => await h.reset());
-useRetryPolicy({ baseDelayMs: 10, maxDelayMs: 50 });
+
+/**
+ * The start of the next whole second, when the sandbox's per-second limit opens a new window.
+ * Real time: the limit counts on the wall clock, as the run the test watches does.
+ */
+async function nextSecond(): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+}
 
 async function seedMany(count: number): Promise<string[]> {
 	const ids: string[] = [];
@@ -92,7 +94,7 @@ describe('one rate controller per run and credential', () => {
 	it('a 429 pauses every item for Retry-After, then the pace resumes lower; all items succeed', async () => {
 		const ids = await seedMany(60);
 		await h.fault({ rateLimitPerSecond: 20, retryAfterSeconds: 0.2, latencyMs: 2 });
-		await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+		await nextSecond();
 		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
 		const run = await runOp(h, status({ parallelRequests: 10 }), input);
 
@@ -119,7 +121,7 @@ describe('one rate controller per run and credential', () => {
 		const ids = await seedMany(24);
 		await h.fault({ rateLimitPerSecond: 20 });
 		// a new window of the sandbox's limit (the previous test's requests count in theirs)
-		await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+		await nextSecond();
 		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
 		const t0 = Date.now();
 		const run = await runOp(h, status({ parallelRequests: 10, maxRequestsPerSecond: 12 }), input);
@@ -131,9 +133,7 @@ describe('one rate controller per run and credential', () => {
 	it('the later nodes of an execution and another execution soon after start at the pace an earlier node learned', async () => {
 		const ids = await seedMany(40);
 		await h.fault({ rateLimitPerSecond: 20, retryAfterSeconds: 0.2, latencyMs: 2 });
-		const nextWindow = async () =>
-			await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-		await nextWindow();
+		await nextSecond();
 		const input = ids.map((envelopeId) => ({ json: { envelopeId } }));
 		const params = { resource: 'envelope', ...status({ parallelRequests: 10 }) } as Record<
 			string,
@@ -168,7 +168,7 @@ describe('one rate controller per run and credential', () => {
 
 		// Another execution soon after goes on at the learned count (forgetting an idle
 		// credential is tested on a fake clock in pacing-clock.test.ts).
-		await nextWindow();
+		await nextSecond();
 		const soon = await runOp(h, status({ parallelRequests: 10 }), input);
 		expect(soon.result.error).toBeUndefined();
 		// (a count learned a little high is corrected by one 429)
@@ -178,7 +178,7 @@ describe('one rate controller per run and credential', () => {
 	it('two executions at once with one credential share one window: nothing lost, none twice, few 429s', async () => {
 		const ids = await seedMany(60);
 		await h.fault({ rateLimitPerSecond: 20, latencyMs: 5 });
-		await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+		await nextSecond();
 		const half = (k: number) =>
 			ids.slice(k * 30, k * 30 + 30).map((envelopeId) => ({ json: { envelopeId } }));
 		const before = (await h.requests()).length;
@@ -252,7 +252,7 @@ describe('adaptive items at once (no Parallel Requests set)', () => {
 
 	it('creates at a rate limit with latency: every document created once, in item order', async () => {
 		await h.fault({ rateLimitPerSecond: 40, latencyMs: 15 });
-		await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+		await nextSecond();
 		const input = Array.from({ length: 120 }, (_, n) => ({ json: { title: `Adaptive ${n}` } }));
 		const run = await runOp(
 			h,

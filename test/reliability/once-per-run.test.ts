@@ -1,9 +1,4 @@
 import { useProbeHarness } from '../transport/setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 describe('reads once per node run (oncePerRun)', () => {
 	const { h, probe } = useProbeHarness();

@@ -20,12 +20,7 @@ import {
 } from '../harness';
 import { startWebhookRunner } from '../harness/webhook';
 import { makePdf, pdfItem, recipientFields, SIGNER, seedEnvelope } from '../envelope/helpers';
-import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
 import { sampleEvents } from '../trigger/events';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 // The logger n8n hands to nodes (this.logger), from n8n-core's own copy of the container.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -49,9 +44,8 @@ let h: Harness;
 let pdf: Buffer;
 const spies: jest.SpyInstance[] = [];
 beforeAll(async () => {
-	h = await startHarness();
+	h = await startHarness({ retry: { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 1500 } });
 	pdf = await makePdf(1);
-	setRetryPolicy({ baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 1500 });
 	const logger = Container.get(Logger);
 	for (const level of ['error', 'warn', 'info', 'debug']) {
 		spies.push(
@@ -70,7 +64,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	spies.forEach((spy) => spy.mockRestore());
-	setRetryPolicy();
 	await h.close();
 });
 

@@ -20,6 +20,8 @@ interface Field {
 	/** The label the error must name. */
 	label: string;
 	params: IDataObject;
+	/** The operation reaches the service with this field alone filled by the item. */
+	sends?: boolean;
 }
 
 const fields: Field[] = [
@@ -50,6 +52,7 @@ const fields: Field[] = [
 	},
 	{
 		name: 'envelope get status: Envelope ID',
+		sends: true,
 		label: 'Envelope',
 		params: { resource: 'envelope', operation: 'getStatus', envelopeId: byV },
 	},
@@ -75,11 +78,13 @@ const fields: Field[] = [
 	},
 	{
 		name: 'template duplicate: New Name',
+		sends: true,
 		label: 'New Name',
 		params: { resource: 'template', operation: 'duplicate', templateId: byId('tpl_1'), newName: V },
 	},
 	{
 		name: 'template update: Name',
+		sends: true,
 		label: 'Name',
 		params: {
 			resource: 'template',
@@ -91,6 +96,7 @@ const fields: Field[] = [
 	},
 	{
 		name: 'template update: Description',
+		sends: true,
 		label: 'Description',
 		params: {
 			resource: 'template',
@@ -102,6 +108,7 @@ const fields: Field[] = [
 	},
 	{
 		name: 'template get: Template ID',
+		sends: true,
 		label: 'Template',
 		params: { resource: 'template', operation: 'get', templateId: byV },
 	},
@@ -117,6 +124,7 @@ const fields: Field[] = [
 	},
 	{
 		name: 'signing workflow update: Name',
+		sends: true,
 		label: 'Name',
 		params: {
 			resource: 'workflow',
@@ -187,6 +195,14 @@ describe.each(fields.map((field) => [field.name, field] as const))('%s', (_name,
 		const run = await runItems(field.params, [42, true]);
 		for (const item of run.items)
 			expect(String(item.json.error ?? '')).not.toContain('must be text');
+		if (!field.sends) return; // refused for another field first: the one check is above
+		// the service got the text: "42" in the body or /42 in the path, not the number 42
+		const sent = run.requests.map((r) => JSON.stringify([r.path, r.body]));
+		expect(sent).toHaveLength(2);
+		for (const text of ['42', 'true']) {
+			const asText = new RegExp(`"${text}"|/${text}[/"]`);
+			expect(sent.filter((request) => asText.test(request))).toHaveLength(1);
+		}
 	});
 });
 

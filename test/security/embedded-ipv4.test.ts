@@ -10,11 +10,6 @@ import { BlockList, isIPv4 } from 'net';
 
 import { type AddressClass, classifyHost, classifyIp } from '../../nodes/shared/guard/addressGuard';
 import { errorOf, useProbeHarness } from '../transport/setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 const octets = (v4: string) => v4.split('.').map(Number);
 const hex = (high: number, low: number) => ((high << 8) | low).toString(16);

@@ -21,11 +21,6 @@ import { classifyIp } from '../../nodes/shared/guard/addressGuard';
 import { MAX_PDF_BYTES } from '../../nodes/shared/files/upload';
 import { actionNode, chain, seedNode } from '../harness';
 import { errorOf, useProbeHarness } from '../transport/setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 const PDF = Buffer.from('%PDF-1.7\n% a small test file\n%%EOF\n', 'latin1');
 

@@ -12,11 +12,6 @@ import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
 import { errorOf, useProbeHarness } from '../transport/setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 describe("n8n's request protection", () => {
 	const { probe } = useProbeHarness();

@@ -18,11 +18,6 @@ import { actionNode, chain, seedNode } from '../harness';
 import { pdfItem, recipientFields, SIGNER } from '../envelope/helpers';
 import { probeNode } from '../transport/probe';
 import { errorOf, PROBE_WAITS, useProbeHarness } from '../transport/setup';
-import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 const { h, probe } = useProbeHarness();
 let pdf: Buffer;
@@ -122,6 +117,7 @@ describe('one deadline for the whole file', () => {
 				res.write(small.subarray(at, at + 1));
 				at++;
 				trickled++;
+				// real time: the file deadline is the product's timer on a real socket
 				await new Promise((resolve) => setTimeout(resolve, 100));
 			}
 			if (!res.destroyed) res.end();
@@ -135,7 +131,7 @@ describe('one deadline for the whole file', () => {
 	afterAll(async () => await close(slow));
 	beforeEach(() => {
 		trickled = 0;
-		setRetryPolicy({ ...PROBE_WAITS, fileDeadlineMs: 1500 });
+		h().retryPolicy({ ...PROBE_WAITS, fileDeadlineMs: 1500 });
 	});
 
 	it('a PDF URL sending one byte at a time is abandoned at the deadline', async () => {
@@ -152,6 +148,7 @@ describe('one deadline for the whole file', () => {
 		);
 		expect(took).toBeLessThan(6000);
 		const sentAtEnd = trickled;
+		// real time: four bytes' worth of the trickle, to show the socket is closed
 		await new Promise((resolve) => setTimeout(resolve, 400));
 		expect(trickled - sentAtEnd).toBeLessThanOrEqual(1); // the connection was closed
 	}, 30_000);
@@ -195,7 +192,7 @@ describe('one deadline for the whole file', () => {
 	}, 30_000);
 
 	it("n8n's Stop ends the fetch at once, before the deadline", async () => {
-		setRetryPolicy({ ...PROBE_WAITS, fileDeadlineMs: 20_000 });
+		h().retryPolicy({ ...PROBE_WAITS, fileDeadlineMs: 20_000 });
 		const result = await h().run({
 			nodes: [
 				seedNode(),
@@ -210,6 +207,7 @@ describe('one deadline for the whole file', () => {
 		expect((result.settledAt as number) - (result.stoppedAt as number)).toBeLessThan(1000);
 		expect(result.items('Probe')).toEqual([]);
 		const sentAtEnd = trickled;
+		// real time: four bytes' worth of the trickle, to show the socket is closed
 		await new Promise((resolve) => setTimeout(resolve, 400));
 		expect(trickled - sentAtEnd).toBeLessThanOrEqual(1);
 	}, 30_000);

@@ -10,11 +10,6 @@ import type { INode } from 'n8n-workflow';
 
 import { apiResponseError, malformedResponseError } from '../../nodes/shared/http/errors';
 import { errorOf, useProbeHarness } from '../transport/setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 const node: INode = {
 	id: 'n',

@@ -12,11 +12,6 @@ import { CredentialTestContext } from 'n8n-core';
 import { testCredential } from '../../nodes/shared/http/credentialTest';
 import { harnessAdditionalData } from '../harness/additional-data';
 import { errorOf, useProbeHarness } from '../transport/setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 interface Seen {
 	url: string;

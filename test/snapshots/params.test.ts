@@ -34,6 +34,20 @@ describe('parameter snapshots', () => {
 			throw new Error(`${bumpAdvice(name, version)}\n  - ${problems.join('\n  - ')}`);
 	});
 
+	it.each(cases)(
+		'%s v%s: the snapshot holds every parameter and option value',
+		(name, version, description) => {
+			const file = snapshotFile(name, version);
+			if (!existsSync(file)) return; // the test above names the missing snapshot
+			// read backwards: what the committed snapshot lacks of the node (a new operation, a new option)
+			const unsaved = breakingChanges(snapshotOf(description, version), readSnapshot(file));
+			if (unsaved.length)
+				throw new Error(
+					`${name} v${version} has parameters its snapshot lacks: run \`${UPDATE_COMMAND}\` and commit ${file}\n  - ${unsaved.join('\n  - ')}`,
+				);
+		},
+	);
+
 	it('every snapshotted version is still declared by its node', () => {
 		const declared = new Map(packageNodes().map((d) => [d.name, versionsOf(d)]));
 		for (const [node, versions] of savedVersions()) {

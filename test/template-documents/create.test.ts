@@ -151,6 +151,15 @@ describe('template documents', () => {
 			);
 			expect(errorText(run)).toBe('');
 			expect(run.items[0].json.status).toBe('draft');
+			// the service got the recipients of the JSON, each as the entry gave it
+			const body = run.requests.find((r) => r.method === 'POST')?.body as IDataObject;
+			expect(body.recipientMapping).toEqual(filled.recipientMapping);
+			const envelopeId = String(run.items[0].json.envelopeId);
+			const progress = await h.api<IDataObject>('GET', `/envelopes/${envelopeId}/status`);
+			expect((progress.recipients as IDataObject[]).map((r) => r.name)).toEqual([
+				'Tenant J',
+				'Agent J',
+			]);
 		}
 	});
 

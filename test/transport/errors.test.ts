@@ -5,11 +5,6 @@ import type { INode } from 'n8n-workflow';
 
 import { apiResponseError, fieldErrorLines } from '../../nodes/shared/http/errors';
 import { errorOf, useProbeHarness } from './setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 describe('API errors as NodeApiError', () => {
 	const { h, probe } = useProbeHarness();

@@ -10,11 +10,6 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { DocumentSigningApi } from '../../credentials/DocumentSigningApi.credentials';
 import { checkBaseUrl, isLoopbackHost, isMetadataHost } from '../../nodes/shared/guard/baseUrl';
 import { errorOf, useProbeHarness } from './setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 interface Server {
 	origin: string;

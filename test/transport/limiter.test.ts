@@ -108,6 +108,7 @@ describe('AdaptiveLimit: slow start', () => {
 		const limit = new AdaptiveLimit();
 		let answerSeenAt: number | undefined;
 		let started = 0;
+		// real time: the limiter's own clock and event loop are what this test is about
 		const busy = (ms: number) => {
 			for (const until = Date.now() + ms; Date.now() < until; );
 		};

@@ -3,11 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULTS } from '../../nodes/shared/api/assumptions';
 import { returnAllOrLimit } from '../../nodes/shared/http/pagination';
 import { useProbeHarness } from './setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 describe('pagination over page, limit and pageInfo.hasNext', () => {
 	const { h, probe } = useProbeHarness();

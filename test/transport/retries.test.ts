@@ -1,10 +1,6 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
-import { type RetryPolicyModule, setRetryPolicy } from '../retry-policy';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
+import { waitFor } from '../fixtures';
 import { errorOf, PROBE_WAITS, useProbeHarness } from './setup';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 const createBody = { fileName: 'contract.pdf', title: 'Retry test' };
 
@@ -34,7 +30,7 @@ describe('transport retries', () => {
 	});
 
 	it('caps Retry-After and gives up after the retry budget with the API error', async () => {
-		const policy = setRetryPolicy({ ...PROBE_WAITS, maxRetryAfterMs: 50 });
+		const policy = h().retryPolicy({ ...PROBE_WAITS, maxRetryAfterMs: 50 });
 		await h().fault({ failures: [{ status: 429 }] });
 		// (the cap itself: retry-decision.test.ts; uncapped, the 10 waits of 1 s would time the test out)
 		const result = await probe('request', { method: 'GET', endpoint: '/envelopes' });
@@ -108,7 +104,7 @@ describe('transport retries', () => {
 	});
 
 	it('retries a read that timed out, but not a create', async () => {
-		setRetryPolicy({ ...PROBE_WAITS, timeoutMs: 300 });
+		h().retryPolicy({ ...PROBE_WAITS, timeoutMs: 300 });
 		await h().fault({ timeout: { count: 1 } });
 		const read = await probe('request', { method: 'GET', endpoint: '/envelopes' });
 		expect(read.error).toBeUndefined();
@@ -122,8 +118,10 @@ describe('transport retries', () => {
 		});
 		const error = errorOf(create);
 		expect(error.description).toMatch(/not sent again/);
-		// The held request is logged when its socket closes; give it a moment.
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		// The held request is logged when its socket closes: until then, not a fixed wait.
+		const held = async () =>
+			(await logFor('POST', '/envelopes')).some((entry) => entry.fault === 'timeout');
+		await waitFor(held);
 		expect(await logFor('POST', '/envelopes')).toHaveLength(1);
 		expect(h().sandbox.state.faults.timeout?.hits).toBe(1);
 	});
@@ -154,7 +152,7 @@ describe('transport retries', () => {
 		const port = (server.address() as { port: number }).port;
 		await new Promise((resolve) => server.close(resolve));
 
-		setRetryPolicy({ baseDelayMs: 100, maxDelayMs: 1000 });
+		h().retryPolicy({ baseDelayMs: 100, maxDelayMs: 1000 });
 		const started = Date.now();
 		const result = await probe(
 			'request',

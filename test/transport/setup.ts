@@ -9,7 +9,6 @@ import {
 	seedNode,
 	startHarness,
 } from '../harness';
-import { useRetryPolicy } from '../retry-policy';
 import { PROBE_TYPE, probeNode, TransportProbe } from './probe';
 
 /** The retry waits of probe runs (Retry-After is kept). */
@@ -17,8 +16,7 @@ export const PROBE_WAITS = { baseDelayMs: 20, maxDelayMs: 200 };
 
 /**
  * Starts a harness with the probe node for the test file and resets the sandbox before each
- * test. Retry waits are shortened (Retry-After is kept): the test file replaces the retry
- * module as test/retry-policy.ts says.
+ * test. Retry waits are shortened (Retry-After is kept); `h().retryPolicy` changes them for a test.
  */
 export function useProbeHarness(): {
 	h: () => Harness;
@@ -31,11 +29,13 @@ export function useProbeHarness(): {
 } {
 	let harness: Harness;
 	beforeAll(async () => {
-		harness = await startHarness({ nodeTypes: { [PROBE_TYPE]: new TransportProbe() } });
+		harness = await startHarness({
+			nodeTypes: { [PROBE_TYPE]: new TransportProbe() },
+			retry: PROBE_WAITS,
+		});
 	});
 	afterAll(async () => await harness.close());
 	beforeEach(async () => await harness.reset());
-	useRetryPolicy(PROBE_WAITS);
 
 	return {
 		h: () => harness,

@@ -11,11 +11,6 @@ import type { Server } from 'http';
 import type { AddressInfo } from 'net';
 
 import { useProbeHarness } from './setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 const TOTAL = 23;
 const SERVED = 10;

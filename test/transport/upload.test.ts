@@ -4,11 +4,6 @@ import { MAX_PDF_BYTES } from '../../nodes/shared/files/upload';
 import { pdfOfSize } from '../fixtures';
 import type { SeedItem } from '../harness';
 import { errorOf, useProbeHarness } from './setup';
-import type { RetryPolicyModule } from '../retry-policy';
-
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
 
 const fileItem = (
 	data: Buffer,

@@ -10,6 +10,7 @@ import { type Harness, startHarness } from '../harness';
 import { startPollRunner } from '../harness/poll';
 import { startWebhookRunner, type WebhookRunner } from '../harness/webhook';
 import { STATUS_POLL } from '../../nodes/DocumentSigningStatusTrigger/pollPolicy';
+import { admin } from '../sandbox-admin';
 import { seedEnvelope, setStatus } from './helpers';
 
 let h: Harness;
@@ -49,7 +50,8 @@ describe('Status Trigger against the variant service', () => {
 		]);
 
 		const later = (await seedEnvelope(h, { title: 'Declined after' })).id as string;
-		await new Promise((resolve) => setTimeout(resolve, 5));
+		// the change comes later on the service's clock (moved, not waited for)
+		await admin(h.sandbox).post('/clock', { advanceSeconds: 1 });
 		await setStatus(h, later, 'declined');
 		const result = await p.poll();
 		expect(
@@ -87,6 +89,7 @@ describe('Document Signing Trigger against the variant service', () => {
 
 	async function deliveries(count: number, r: WebhookRunner): Promise<number[]> {
 		const end = Date.now() + 10_000;
+		// real time: the sandbox delivers over HTTP on its own timers; ends once they have come
 		while (r.deliveries.length < count && Date.now() < end)
 			await new Promise((resolve) => setTimeout(resolve, 25));
 		return r.deliveries.map((d) => d.status);

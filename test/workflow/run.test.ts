@@ -6,7 +6,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
-import { type RetryPolicyModule, useRetryPolicy } from '../retry-policy';
 import {
 	CLIENT_ROW,
 	configFor,
@@ -19,18 +18,13 @@ import {
 	seedWorkflow,
 } from './helpers';
 
-jest.mock('../../nodes/shared/pacing/retry', () =>
-	jest.requireActual<RetryPolicyModule>('../retry-policy').retryModule(),
-);
-
 describe('signing workflow run', () => {
 	let h: Harness;
 
 	beforeAll(async () => {
-		h = await startHarness();
+		h = await startHarness({ retry: { baseDelayMs: 5, maxDelayMs: 20 } });
 	});
 	afterAll(async () => await h.close());
-	useRetryPolicy({ baseDelayMs: 5, maxDelayMs: 20 });
 	beforeEach(async () => {
 		await h.reset();
 		await h.fault({});

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiPath } from '../../shared/api/endpoints';
+import { apiPath, type Endpoint } from '../../shared/api/endpoints';
 import { explainGuessedPath, guessedPath } from '../../shared/http/paths';
 import { apiRequest } from '../../shared/http/transport';
 
@@ -44,62 +44,30 @@ async function searchPage(
 	};
 }
 
-/** Envelopes of the key's workspace for the envelope picker, searched by title. */
-export async function searchEnvelopes(
+type ListSearch = (
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPage.call(this, apiPath('envelopes'), 'title', {}, filter, paginationToken);
+) => Promise<INodeListSearchResult>;
+
+/** The picker of a list endpoint, searched by the API's `search` and narrowed by `query`. */
+function pickerOf(endpoint: Endpoint, labelKey: string, query: IDataObject = {}): ListSearch {
+	return async function (this, filter, paginationToken) {
+		return await searchPage.call(this, apiPath(endpoint), labelKey, query, filter, paginationToken);
+	};
 }
+
+/** Envelopes of the key's workspace for the envelope picker, searched by title. */
+export const searchEnvelopes = pickerOf('envelopes', 'title');
 
 /** Draft envelopes only: the picker of operations that need a draft (Send, Add Recipients). */
-export async function searchDraftEnvelopes(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPage.call(
-		this,
-		apiPath('envelopes'),
-		'title',
-		{ status: 'draft' },
-		filter,
-		paginationToken,
-	);
-}
+export const searchDraftEnvelopes = pickerOf('envelopes', 'title', { status: 'draft' });
 
 /** Active templates of the key's workspace for the template picker, searched by name. */
-export async function searchTemplates(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPage.call(
-		this,
-		apiPath('templates'),
-		'name',
-		{ status: 'active' },
-		filter,
-		paginationToken,
-	);
-}
+export const searchTemplates = pickerOf('templates', 'name', { status: 'active' });
 
 /** Archived templates only: the picker of Restore. */
-export async function searchArchivedTemplates(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchPage.call(
-		this,
-		apiPath('templates'),
-		'name',
-		{ status: 'archived' },
-		filter,
-		paginationToken,
-	);
-}
+export const searchArchivedTemplates = pickerOf('templates', 'name', { status: 'archived' });
 
 /**
  * Signing workflows of the key's workspace, searched by name. The list endpoint has no

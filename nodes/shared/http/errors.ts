@@ -132,14 +132,17 @@ export function fieldErrorLines(body: IDataObject): string[] {
 	return lines;
 }
 
-/** An error answer of the API (status >= 400) as a NodeApiError. */
-export function apiResponseError(
+/** An answer of the service as a NodeApiError: its status, its body as read, the secrets kept out. */
+type AnswerError = (
 	node: INode,
 	status: number,
 	rawBody: string,
 	secret: Secrets,
 	itemIndex?: number,
-): NodeApiError {
+) => NodeApiError;
+
+/** An error answer of the API (status >= 400). */
+export const apiResponseError: AnswerError = (node, status, rawBody, secret, itemIndex) => {
 	const body = redactSecret(parseObject(rawBody), secret);
 	const code = typeof body?.code === 'string' ? body.code : undefined;
 	const apiMessage = typeof body?.message === 'string' ? body.message : undefined;
@@ -168,7 +171,7 @@ export function apiResponseError(
 		fieldErrors,
 	});
 	return error;
-}
+};
 
 /** The request failed on the network, after the allowed retries. */
 export function connectionError(
@@ -190,13 +193,7 @@ export function connectionError(
 }
 
 /** A success answer whose body is not JSON. */
-export function malformedResponseError(
-	node: INode,
-	status: number,
-	rawBody: string,
-	secret: Secrets,
-	itemIndex?: number,
-): NodeApiError {
+export const malformedResponseError: AnswerError = (node, status, rawBody, secret, itemIndex) => {
 	const error = new NodeApiError(
 		node,
 		{ message: 'The service answered with malformed JSON' },
@@ -209,7 +206,7 @@ export function malformedResponseError(
 	);
 	Object.assign(error.context, { apiCode: 'MALFORMED_RESPONSE' });
 	return error;
-}
+};
 
 /** The fields an error item carries under "Continue On Fail". */
 export function apiErrorFields(error: unknown): ApiErrorFields {

@@ -5,18 +5,16 @@ import type {
 	INodeProperties,
 	NodeHint,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { isBalanceAnswer, NOT_THE_API_HINT } from '../../../shared/api/answerShape';
 import { guessedPath, guessedRequest, pathSetting } from '../../../shared/http/paths';
+import { operationPanel } from '../shared/operation';
 
 /** Get Balance takes no parameters. */
 const properties: INodeProperties[] = [];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['credit'], operation: ['getBalance'] } },
-	properties,
-);
+export const description = operationPanel('credit', 'getBalance', properties);
 
 /**
  * The operation has no parameter to carry a hint, so what `context` means is a node hint

@@ -1,16 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
 import { GUESSED_VALUES } from '../../../shared/api/assumptions';
 import { CreditTransactionsQuerySchema } from '../../../shared/api/schemas';
-import { listAll, listProperties } from '../shared/list';
+import { listOutput, listPanel } from '../shared/list';
 import { enumOptions } from '../shared/params';
-import { simplifyOutput } from '../shared/output';
 
-const show = { resource: ['credit'], operation: ['getTransactions'] };
-
-const properties: INodeProperties[] = listProperties(show, [
+export const description = listPanel('credit', 'getTransactions', [
 	{
 		displayName: 'Type',
 		name: 'type',
@@ -29,17 +25,7 @@ const properties: INodeProperties[] = listProperties(show, [
 	},
 ]);
 
-export const description = updateDisplayOptions({ show }, properties);
-
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return simplifyOutput.call(
-		this,
-		i,
-		await listAll.call(
-			this,
-			i,
-			apiPath('creditTransactions'),
-			CreditTransactionsQuerySchema.pick({ type: true }),
-		),
-	);
+	const filters = CreditTransactionsQuerySchema.pick({ type: true });
+	return await listOutput.call(this, i, apiPath('creditTransactions'), filters);
 }

@@ -4,12 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
 import { CreditUsageQuerySchema } from '../../../shared/api/schemas';
-import { apiRequest } from '../../../shared/http/transport';
 import { validateInput } from '../../../shared/api/validation';
+import { callApi, operationPanel } from '../shared/operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -28,10 +27,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['credit'], operation: ['getUsage'] } },
-	properties,
-);
+export const description = operationPanel('credit', 'getUsage', properties);
 
 /**
  * A day as YYYY-MM-DD. The date picker gives `2026-11-01T00:00:00`; an expression may give
@@ -60,9 +56,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		if (day !== '' && day !== undefined && day !== null) query[name] = day as string;
 	}
 	validateInput(this, CreditUsageQuerySchema, query, i, 'usage period');
-	const response = (await apiRequest.call(this, 'GET', apiPath('creditUsage'), {
-		qs: query,
-		itemIndex: i,
-	})) as IDataObject;
-	return [{ json: response }];
+	return [{ json: await callApi.call(this, i, 'GET', apiPath('creditUsage'), { qs: query }) }];
 }

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
 import { fetchEnvelopeFile } from '../../../shared/files/envelopeFile';
@@ -7,6 +6,7 @@ import { apiRequest } from '../../../shared/http/transport';
 import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { defaultChangedIn1_1 } from '../shared/versions';
 import { toggle } from '../../../shared/api/parameters';
+import { operationPanel } from '../shared/operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -48,10 +48,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['envelope'], operation: ['downloadFile'] } },
-	properties,
-);
+export const description = operationPanel('envelope', 'downloadFile', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);

@@ -1,16 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
 import { ENVELOPE_STATUS_OPTIONS, OTHER_STATUS_HINT } from '../../../shared/api/envelopeStatus';
 import { EnvelopeListQuerySchema } from '../../../shared/api/schemas';
-import { listAll, listProperties } from '../shared/list';
+import { listOutput, listPanel } from '../shared/list';
 import { withEnvelopeId } from '../shared/envelopeId';
-import { simplifyOutput } from '../shared/output';
 
-const show = { resource: ['envelope'], operation: ['getMany'] };
-
-const properties: INodeProperties[] = listProperties(show, [
+export const description = listPanel('envelope', 'getMany', [
 	{
 		displayName: 'Status',
 		name: 'status',
@@ -28,19 +24,10 @@ const properties: INodeProperties[] = listProperties(show, [
 	},
 ]);
 
-export const description = updateDisplayOptions({ show }, properties);
-
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const items = await listAll.call(
-		this,
-		i,
-		apiPath('envelopes'),
-		EnvelopeListQuerySchema.pick({ status: true, search: true }),
-	);
+	const filters = EnvelopeListQuerySchema.pick({ status: true, search: true });
 	// Each envelope also under `envelopeId`, as every envelope step outputs it (`id` stays).
-	return simplifyOutput.call(
-		this,
-		i,
-		items.map((item) => ({ ...item, json: withEnvelopeId(item.json, 'envelope') })),
+	return await listOutput.call(this, i, apiPath('envelopes'), filters, (envelope) =>
+		withEnvelopeId(envelope, 'envelope'),
 	);
 }

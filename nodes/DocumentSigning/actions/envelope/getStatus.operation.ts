@@ -1,27 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
-import { apiRequest } from '../../../shared/http/transport';
 import { envelopeIdProperty, getEnvelopeId } from '../shared/locators';
+import { callApi, operationPanel } from '../shared/operation';
 import { simplifyOutput } from '../shared/output';
 
-const properties: INodeProperties[] = [envelopeIdProperty];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['envelope'], operation: ['getStatus'] } },
-	properties,
-);
+export const description = operationPanel('envelope', 'getStatus', [envelopeIdProperty]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const envelopeId = getEnvelopeId.call(this, i);
-	const progress = (await apiRequest.call(this, 'GET', apiPath('envelopeStatus', envelopeId), {
-		itemIndex: i,
-	})) as IDataObject;
+	const progress = await callApi.call(this, i, 'GET', apiPath('envelopeStatus', envelopeId));
 	return simplifyOutput.call(this, i, [{ json: progress }]);
 }

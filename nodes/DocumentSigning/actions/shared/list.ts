@@ -1,6 +1,5 @@
 import type {
 	IDataObject,
-	IDisplayOptions,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -16,13 +15,18 @@ import {
 import { limitValue, validateInput } from '../../../shared/api/validation';
 import { compact } from './params';
 import { toggle } from '../../../shared/api/parameters';
+import type { DocumentSigningMap, DocumentSigningResource } from '../node.type';
+import { operationPanel } from './operation';
+import { simplifyOutput } from './output';
 
-/** The parameters of every Get Many: Return All / Limit, then a Filters collection holding `filters`. */
-export function listProperties(
-	show: IDisplayOptions['show'],
+/** The panel of a Get Many: Return All / Limit, then a Filters collection holding `filters`. */
+export function listPanel<R extends DocumentSigningResource>(
+	resource: R,
+	operation: DocumentSigningMap[R],
 	filters: INodeProperties[],
 ): INodeProperties[] {
-	return [
+	const show = { resource: [resource], operation: [operation] };
+	return operationPanel(resource, operation, [
 		...returnAllOrLimit({ show }),
 		{
 			displayName: 'Filters',
@@ -32,7 +36,7 @@ export function listProperties(
 			default: {},
 			options: filters,
 		},
-	];
+	]);
 }
 
 /**
@@ -71,4 +75,20 @@ export async function listAll(
 		itemIndex: i,
 	})) as IDataObject[];
 	return items.map((json) => ({ json }));
+}
+
+/** A Get Many's output: `listAll`, each listed object shaped by `each`, then as Output asks. */
+export async function listOutput(
+	this: IExecuteFunctions,
+	i: number,
+	path: string,
+	filterSchema: ZodTypeAny,
+	each: (listed: IDataObject) => IDataObject = (listed) => listed,
+): Promise<INodeExecutionData[]> {
+	const items = await listAll.call(this, i, path, filterSchema);
+	return simplifyOutput.call(
+		this,
+		i,
+		items.map(({ json }) => ({ json: each(json) })),
+	);
 }

@@ -1,11 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
-import { apiRequest } from '../../../shared/http/transport';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
+import { callApi, operationPanel } from '../shared/operation';
 
-const properties: INodeProperties[] = [
+export const description = operationPanel('template', 'deleteTemplate', [
 	templateIdProperty,
 	{
 		displayName:
@@ -14,16 +13,11 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['deleteTemplate'] } },
-	properties,
-);
+]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const templateId = getTemplateId.call(this, i);
 	// 204 without a body: the output says what was deleted.
-	await apiRequest.call(this, 'DELETE', apiPath('template', templateId), { itemIndex: i });
+	await callApi.call(this, i, 'DELETE', apiPath('template', templateId));
 	return [{ json: { deleted: true, id: templateId } }];
 }

@@ -1,17 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
 import { TemplateCopySchema } from '../../../shared/api/schemas';
-import { apiRequest } from '../../../shared/http/transport';
 import { validateInput } from '../../../shared/api/validation';
 import { readText } from '../shared/params';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
+import { callApi, operationPanel } from '../shared/operation';
 
 const properties: INodeProperties[] = [
 	templateIdProperty,
@@ -27,10 +21,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['duplicate'] } },
-	properties,
-);
+export const description = operationPanel('template', 'duplicate', properties);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const templateId = getTemplateId.call(this, i);
@@ -42,9 +33,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		'copy',
 	);
 	// Not retried: a resent copy could make a second template.
-	const copy = (await apiRequest.call(this, 'POST', apiPath('templateCopies', templateId), {
-		body,
-		itemIndex: i,
-	})) as IDataObject;
+	const copy = await callApi.call(this, i, 'POST', apiPath('templateCopies', templateId), { body });
 	return [{ json: { ...copy, copiedFrom: templateId } }];
 }

@@ -1,27 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
-import { apiRequest } from '../../../shared/http/transport';
 import { getTemplateId, templateIdProperty } from '../shared/locators';
+import { callApi, operationPanel } from '../shared/operation';
 import { simplifyOutput } from '../shared/output';
 
-const properties: INodeProperties[] = [templateIdProperty];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['get'] } },
-	properties,
-);
+export const description = operationPanel('template', 'get', [templateIdProperty]);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const templateId = getTemplateId.call(this, i);
-	const template = (await apiRequest.call(this, 'GET', apiPath('template', templateId), {
-		itemIndex: i,
-	})) as IDataObject;
+	const template = await callApi.call(this, i, 'GET', apiPath('template', templateId));
 	return simplifyOutput.call(this, i, [{ json: template }]);
 }

@@ -1,15 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
 import { TemplateListQuerySchema, TemplateStatusSchema } from '../../../shared/api/schemas';
-import { listAll, listProperties } from '../shared/list';
+import { listOutput, listPanel } from '../shared/list';
 import { enumOptions } from '../shared/params';
-import { simplifyOutput } from '../shared/output';
 
-const show = { resource: ['template'], operation: ['getMany'] };
-
-const properties: INodeProperties[] = listProperties(show, [
+export const description = listPanel('template', 'getMany', [
 	{
 		displayName: 'Name Contains',
 		name: 'search',
@@ -32,17 +28,7 @@ const properties: INodeProperties[] = listProperties(show, [
 	},
 ]);
 
-export const description = updateDisplayOptions({ show }, properties);
-
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	return simplifyOutput.call(
-		this,
-		i,
-		await listAll.call(
-			this,
-			i,
-			apiPath('templates'),
-			TemplateListQuerySchema.pick({ status: true, search: true }),
-		),
-	);
+	const filters = TemplateListQuerySchema.pick({ status: true, search: true });
+	return await listOutput.call(this, i, apiPath('templates'), filters);
 }

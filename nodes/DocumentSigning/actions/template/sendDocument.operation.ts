@@ -4,14 +4,13 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
-import { apiRequest } from '../../../shared/http/transport';
 import { draftEnvelopeIdProperty, getEnvelopeId } from '../shared/locators';
 import { simplifyOutput } from '../shared/output';
 import { readSigningLinks, refuseSendWhenDraftOnly } from '../shared/safeguards';
 import { normalizeSendResponse } from '../shared/sendAnswer';
+import { callApi, operationPanel } from '../shared/operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,10 +20,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['sendDocument'] } },
-	properties,
-);
+export const description = operationPanel('template', 'sendDocument', properties);
 
 /**
  * POST /documents/{envelopeId}/send. Not resent after a lost connection: the service may
@@ -35,10 +31,8 @@ export async function sendDraftDocument(
 	i: number,
 	envelopeId: string,
 ): Promise<IDataObject> {
-	const response = (await apiRequest.call(this, 'POST', apiPath('documentSend', envelopeId), {
-		body: {},
-		itemIndex: i,
-	})) as IDataObject;
+	const path = apiPath('documentSend', envelopeId);
+	const response = await callApi.call(this, i, 'POST', path, { body: {} });
 	return normalizeSendResponse(envelopeId, response);
 }
 

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/api/endpoints';
 import type { TemplateStatusSchema } from '../../../shared/api/schemas';
-import { apiRequest } from '../../../shared/http/transport';
 import { getTemplateId } from '../shared/locators';
+import { callApi } from '../shared/operation';
 
 /** Archive and Restore: PATCH the template's status (the same body twice gives the same result). */
 export async function setTemplateStatus(
@@ -12,10 +12,7 @@ export async function setTemplateStatus(
 	status: (typeof TemplateStatusSchema.options)[number],
 ): Promise<INodeExecutionData[]> {
 	const templateId = getTemplateId.call(this, i);
-	const response = (await apiRequest.call(this, 'PATCH', apiPath('template', templateId), {
-		body: { status },
-		itemIndex: i,
-		idempotent: true,
-	})) as IDataObject;
-	return [{ json: response }];
+	const path = apiPath('template', templateId);
+	const options = { body: { status }, idempotent: true };
+	return [{ json: await callApi.call(this, i, 'PATCH', path, options) }];
 }
