@@ -1,12 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest or ts-node and is not published (package.json "files" is dist/ only) */
 /**
  * Request-level machinery: request ids, the request log (API and storage requests), and
- * the injected faults of /api/v1 (latency, rate limit, capacity, failures, connection resets,
- * malformed JSON answers, held sockets).
+ * the injected faults of /api/v1 (latency, rate limits: rateLimits.ts, capacity, failures,
+ * connection resets, malformed JSON answers, held sockets).
  */
 import { randomBytes } from 'crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { GUESSED_ERROR_STATUS } from './guesses';
+import { rateLimit } from './rateLimits';
 import { bearerOf, requestIdOf, stateOf } from './http';
 import type { FaultRule } from './state';
 
@@ -68,9 +69,6 @@ function codeForStatus(status: number): string {
 	return found ? found[0] : status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST';
 }
 
-/** Per-key request counts in the current wall-clock second. */
-const windows = new WeakMap<object, Map<string, { second: number; count: number }>>();
-
 /** The capacity fault's line: requests in flight (serving and waiting) and the free slots. */
 interface Line {
 	inFlight: number;
@@ -114,29 +112,7 @@ export function faults(): RequestHandler {
 		const state = stateOf(req);
 		const f = state.faults;
 
-		if (f.rateLimitPerSecond !== null) {
-			const byKey = windows.get(state) ?? new Map();
-			windows.set(state, byKey);
-			const who = bearerOf(req) ?? `ip:${req.ip}`;
-			const second = Math.floor(Date.now() / 1000);
-			const w = byKey.get(who);
-			const current = w && w.second === second ? w : { second, count: 0 };
-			current.count += 1;
-			byKey.set(who, current);
-			if (current.count > f.rateLimitPerSecond) {
-				res.locals.fault = 'rateLimit';
-				// never earlier than the window's end: an honest Retry-After
-				const untilWindowEnd = Math.ceil((second + 1) * 1000 - Date.now()) / 1000;
-				res.setHeader('Retry-After', String(Math.max(f.retryAfterSeconds, untilWindowEnd)));
-				res.status(429).json({
-					code: 'RATE_LIMITED',
-					message: `Rate limit of ${f.rateLimitPerSecond} requests per second exceeded; retry after 1 second`,
-					requestId: requestIdOf(res),
-					timestamp: new Date().toISOString(),
-				});
-				return;
-			}
-		}
+		if (!rateLimit(req, res)) return;
 
 		let release: false | (() => void) = () => undefined;
 		if (f.capacity) {

@@ -219,8 +219,16 @@ export interface FaultSettings {
 	latencyMaxMs: number | null;
 	/** The Retry-After of 429 and 503 answers, in seconds (fractions allowed for fast tests). */
 	retryAfterSeconds: number;
-	/** Requests per second per key beyond which 429 RATE_LIMITED is answered. */
+	/** Requests per second per key beyond which 429 RATE_LIMITED is answered (the clock's seconds). */
 	rateLimitPerSecond: number | null;
+	/** More limits per key, each counted on its own (rateLimits.ts); all must have room. */
+	rateLimits: RateLimitRule[];
+	/** Announce the budget on each limited answer: `RateLimit-*` (IETF draft) or `X-RateLimit-*`. */
+	rateLimitHeaders: 'ietf' | 'x' | null;
+	/** The budget's reset as seconds from now or as epoch seconds (null: ietf seconds, x epoch). */
+	rateLimitReset: 'seconds' | 'epoch' | null;
+	/** A 429's Retry-After: seconds to the millisecond, whole seconds rounded up, or an HTTP date. */
+	retryAfterAs: 'seconds' | 'whole-seconds' | 'date';
 	/**
 	 * A service with a capacity: `slots` requests are served at once (each for the latency);
 	 * more wait in line, so their latency grows with the queue; beyond `maxInFlight` requests
@@ -233,9 +241,22 @@ export interface FaultSettings {
 	timeout: FaultRule | null;
 }
 
+/** A limit of `limit` requests per key per window. */
+export interface RateLimitRule {
+	limit: number;
+	/** The window's length: a second, a minute, an hour, or a number of seconds. */
+	per: 'second' | 'minute' | 'hour' | number;
+	/**
+	 * `clock`: fixed windows on the clock's whole windows; `first-request`: a fixed window from
+	 * the first request after the last one ended; `sliding`: the last window's length up to now.
+	 */
+	window: 'clock' | 'first-request' | 'sliding';
+}
+
 /** What POST /__sandbox/faults and the start options take (every field optional). */
-export type FaultInput = Partial<Omit<FaultSettings, 'failures'>> & {
+export type FaultInput = Partial<Omit<FaultSettings, 'failures' | 'rateLimits'>> & {
 	failures?: Array<Omit<FailureRule, 'hits'>>;
+	rateLimits?: Array<Omit<RateLimitRule, 'window'> & { window?: RateLimitRule['window'] }>;
 };
 
 export interface EstampTiming {
@@ -278,6 +299,10 @@ export function defaultFaults(): FaultSettings {
 		latencyMaxMs: null,
 		retryAfterSeconds: 1,
 		rateLimitPerSecond: null,
+		rateLimits: [],
+		rateLimitHeaders: null,
+		rateLimitReset: null,
+		retryAfterAs: 'seconds',
 		capacity: null,
 		failures: [],
 		connectionReset: null,
@@ -475,6 +500,10 @@ export class SandboxState {
 			latencyMaxMs: input.latencyMaxMs ?? null,
 			retryAfterSeconds: input.retryAfterSeconds ?? 1,
 			rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+			rateLimits: (input.rateLimits ?? []).map((r) => ({ ...r, window: r.window ?? 'clock' })),
+			rateLimitHeaders: input.rateLimitHeaders ?? null,
+			rateLimitReset: input.rateLimitReset ?? null,
+			retryAfterAs: input.retryAfterAs ?? 'seconds',
 			capacity: input.capacity ?? null,
 			failures: (input.failures ?? []).map((f) => ({
 				...(rule(f) as FaultRule),

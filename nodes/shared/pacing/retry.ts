@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAYBE_SENT_CODES, NOT_SENT_CODES } from './failures';
+import { rateSignals } from './signals';
 
 /**
  * When the transport sends a request again: a pure decision from what the last attempt got,
@@ -100,22 +101,15 @@ export function backoffMs(attempt: number, policy: RetryPolicy): number {
 	return Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs);
 }
 
-/** `Retry-After` as seconds or an HTTP date, capped; undefined when absent or unreadable. */
+/**
+ * `Retry-After` as seconds or an HTTP date (against the answer's `Date` when it has one),
+ * capped; undefined when absent or unreadable. Read by signals.ts with the rest.
+ */
 export function retryAfterMs(
 	headers: IDataObject | undefined,
 	policy: RetryPolicy,
 	now = Date.now(),
 ): number | undefined {
-	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
-	const value = Array.isArray(raw) ? raw[0] : raw;
-	if (value === undefined || value === null || value === '') return undefined;
-	const text = String(value).trim();
-	let ms: number;
-	if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-	else {
-		const date = Date.parse(text);
-		if (Number.isNaN(date)) return undefined;
-		ms = Math.max(0, date - now);
-	}
-	return Math.min(ms, policy.maxRetryAfterMs);
+	const { waitMs } = rateSignals({ headers }, now);
+	return waitMs === undefined ? undefined : Math.min(waitMs, policy.maxRetryAfterMs);
 }

@@ -22,6 +22,18 @@ const faultsSchema = z.object({
 	latencyMaxMs: z.number().int().min(0).nullable().optional(),
 	retryAfterSeconds: z.number().min(0).optional(),
 	rateLimitPerSecond: z.number().int().min(1).nullable().optional(),
+	rateLimits: z
+		.array(
+			z.object({
+				limit: z.number().int().min(1),
+				per: z.union([z.enum(['second', 'minute', 'hour']), z.number().positive()]),
+				window: z.enum(['clock', 'first-request', 'sliding']).optional(),
+			}),
+		)
+		.optional(),
+	rateLimitHeaders: z.enum(['ietf', 'x']).nullable().optional(),
+	rateLimitReset: z.enum(['seconds', 'epoch']).nullable().optional(),
+	retryAfterAs: z.enum(['seconds', 'whole-seconds', 'date']).optional(),
 	capacity: z
 		.object({ slots: z.number().int().min(1), maxInFlight: z.number().int().min(1) })
 		.refine((c) => c.maxInFlight >= c.slots, { message: 'maxInFlight must be at least slots' })
