@@ -12,6 +12,8 @@ export interface NodeMemory extends IDataObject {
 	recipients?: RecipientMemory;
 	/** The page size the service took (a refused size is not asked again). */
 	pageSize?: number;
+	/** Emitting polls so far: a poll that finds fewer than this process emitted waits for n8n's commit (overlap.ts). */
+	pollSeq?: number;
 }
 
 /** The page size to ask: the one the service took last time, else the largest assumed. */

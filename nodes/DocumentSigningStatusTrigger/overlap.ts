@@ -13,6 +13,14 @@ interface Running {
 /** Polls running in this process, by workflow and node. */
 const running = new Map<string, Running>();
 
+/** The last emitting poll of each trigger in this process: the number it stamped its memory with, and when. */
+const emitted = new Map<string, { seq: number; at: number }>();
+
+interface Stamped {
+	/** Emitting polls so far, as n8n keeps the memory (pollSeq). */
+	pollSeq?: unknown;
+}
+
 /**
  * Runs one scheduled poll of this node unless an earlier one still runs in this process, so
  * two polls never read and emit the same envelopes.
@@ -31,6 +39,9 @@ export async function exclusive<T>(
 	poll: () => Promise<T>,
 ): Promise<T | null> {
 	const key = `${context.getWorkflow().id}:${context.getNode().id}`;
+	const memory = context.getWorkflowStaticData('node') as Stamped;
+	const seq = Number(memory.pollSeq) || 0;
+	if (awaitingCommit(key, seq)) return null;
 	const earlier = running.get(key);
 	if (earlier) {
 		if (!earlier.budget.spent) return null;
@@ -42,11 +53,36 @@ export async function exclusive<T>(
 	const entry: Running = { budget, done: new Promise<void>((resolve) => (finish = resolve)) };
 	running.set(key, entry);
 	try {
-		return await poll();
+		const result = await poll();
+		if (result !== null) {
+			memory.pollSeq = seq + 1;
+			emitted.set(key, { seq: seq + 1, at: POLL_CLOCK.now() });
+		}
+		return result;
 	} finally {
 		if (running.get(key) === entry) running.delete(key);
 		finish();
 	}
+}
+
+/**
+ * Whether n8n has yet to commit the memory of this trigger's last emitting poll. n8n 2.41's
+ * poll scheduler with durable cursors commits it with the execution the poll's items start,
+ * after the poll has returned, without waiting for it (trigger-execution-context.factory.js
+ * __emit, poll-trigger-task-handler.js): a poll starting before then reads the memory before it
+ * and would start the same envelopes again (an execution with signed PDFs takes seconds to
+ * save). So each emitting poll stamps its memory with a number, and a poll that finds an older
+ * one reads nothing and returns null until n8n has caught up, for at most
+ * STATUS_POLL.commitWaitMs: a commit that failed then repeats its envelopes rather than
+ * losing them. On the classic poller the memory is the same object from poll to poll, so no
+ * poll waits.
+ */
+function awaitingCommit(key: string, seq: number): boolean {
+	const last = emitted.get(key);
+	if (last === undefined) return false;
+	if (seq < last.seq && POLL_CLOCK.now() - last.at < STATUS_POLL.commitWaitMs) return true;
+	emitted.delete(key);
+	return false;
 }
 
 /** Whether the earlier poll ends within STATUS_POLL.overrunWaitMs. */

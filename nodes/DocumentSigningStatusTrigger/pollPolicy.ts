@@ -28,6 +28,11 @@ const pollDefaults = {
 	readsAtOnce: 5,
 	/** How long a poll waits for an earlier one that ran past its budget to end. */
 	overrunWaitMs: 5_000,
+	/**
+	 * How long polls wait for n8n to commit the memory of the last emitting poll (overlap.ts);
+	 * past it, a commit that failed repeats its envelopes rather than losing them.
+	 */
+	commitWaitMs: 2 * 60_000,
 };
 
 export type StatusPollPolicy = Readonly<typeof pollDefaults>;
