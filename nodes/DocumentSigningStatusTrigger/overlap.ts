@@ -54,7 +54,8 @@ export async function exclusive<T>(
 	running.set(key, entry);
 	try {
 		const result = await poll();
-		if (result !== null) {
+		// Items to start: n8n keeps this memory with their execution.
+		if (result !== null && result !== undefined) {
 			memory.pollSeq = seq + 1;
 			emitted.set(key, { seq: seq + 1, at: POLL_CLOCK.now() });
 		}
