@@ -7,7 +7,7 @@ import type { Page, PageSize } from '../shared/http/pagination';
 import { followShortPage, readPage } from '../shared/http/pagination';
 import { apiPath } from '../shared/api/endpoints';
 import type { Budget } from './budget';
-import type { WalkHint } from './walk';
+import type { WalkHint, WalkResult } from './walk';
 
 /**
  * Reading `GET /envelopes?status=...` for the status trigger.
@@ -161,6 +161,37 @@ function everyPageTooLong(context: IPollFunctions, status: string, pages: number
 			description: `Only a list in that order can be read over several polls (assumption "Envelope list order", ${ASSUMPTIONS_URL}). Raise N8N_SCHEDULER_POLL_TIMEOUT, or choose fewer statuses.`,
 		},
 	);
+}
+
+/** What a walk's memory keeps, in both modes (StatusMemory, RecipientMemory). */
+interface WalkedMemory {
+	cursor?: number;
+	hint?: WalkHint;
+	baseline?: boolean;
+	readAll?: boolean;
+	from?: number;
+	clock?: ServiceTime;
+}
+
+/**
+ * Keeps what a walk over the list learned: where it stopped, where the next poll reads from,
+ * and, at the top, that the baseline is done. Returns false when the list showed another
+ * order than assumed: from then on every poll reads every page.
+ */
+export function afterWalk(memory: WalkedMemory, walked: WalkResult, startedAt: number): boolean {
+	if (walked.hint) memory.hint = walked.hint;
+	nextFrom(memory, walked.newest, startedAt);
+	if (walked.end === 'top') {
+		delete memory.baseline;
+		// Nothing listed yet: every envelope that gets there later is new.
+		memory.cursor ??= 0;
+	}
+	if (walked.end !== 'unordered') return true;
+	memory.readAll = true;
+	delete memory.hint;
+	delete memory.from;
+	delete memory.clock;
+	return false;
 }
 
 /** Records one handled envelope: its id near the cursor, and the cursor at its change. */

@@ -8,7 +8,7 @@ import type { Page, PageSize } from '../shared/http/pagination';
 import { followShortPage, readPage } from '../shared/http/pagination';
 import { apiRequest } from '../shared/http/transport';
 import { type Budget, inOrder, type PollBudget } from './budget';
-import { FINAL_STATUSES, nextFrom, readFrom, type ServiceTime } from './poller';
+import { afterWalk, FINAL_STATUSES, readFrom, type ServiceTime } from './poller';
 import { type WalkHint, walkList } from './walk';
 
 /**
@@ -256,18 +256,8 @@ export async function pollRecipients(
 			budget,
 			handle: async (listed: ListItem[]) => await handleEnvelopes.call(this, run, listed),
 		});
-		if (walked.hint) state.hint = walked.hint;
-		nextFrom(state, walked.newest, budget.startedAt);
-		if (walked.end === 'top') {
-			delete state.baseline;
-			// Nothing listed yet: every envelope that comes later is new.
-			state.cursor ??= 0;
-		}
-		if (walked.end !== 'unordered') return { items: run.items, memory: finish(state) };
-		state.readAll = true;
-		delete state.hint;
-		delete state.from;
-		delete state.clock;
+		if (afterWalk(state, walked, budget.startedAt))
+			return { items: run.items, memory: finish(state) };
 	}
 	// The list is in another order than assumed: every page each poll, as read.
 	const listed = await readList.call(this, size, budget);

@@ -10,7 +10,7 @@ import type { PageSize } from '../shared/http/pagination';
 import { type Budget, inOrder, type PollBudget } from './budget';
 import { type NodeMemory, pageSize, rememberPageSize } from './memory';
 import type { EnvelopeListItem, StatusMemory } from './poller';
-import { FINAL_STATUSES, nextFrom, prune, readChanged, readFrom, record, takeNew } from './poller';
+import { afterWalk, FINAL_STATUSES, prune, readChanged, readFrom, record, takeNew } from './poller';
 import { walkList } from './walk';
 
 /** "Envelope Reached a Status": one run item per envelope that reached a chosen status. */
@@ -88,18 +88,7 @@ async function readStatus(
 				await handleItems.call(this, state, run, share, items),
 			more: () => !run.stopped && (!run.download || share.allows('file')),
 		});
-		if (walked.hint) state.hint = walked.hint;
-		nextFrom(state, walked.newest, run.budget.startedAt);
-		if (walked.end === 'top') {
-			delete state.baseline;
-			// Nothing listed yet: every envelope that gets there later is new.
-			state.cursor ??= 0;
-		}
-		if (walked.end !== 'unordered') return prune(status, state);
-		state.readAll = true;
-		delete state.hint;
-		delete state.from;
-		delete state.clock;
+		if (afterWalk(state, walked, run.budget.startedAt)) return prune(status, state);
 	}
 	await readEveryPage.call(this, status, state, run, share);
 }
