@@ -14,7 +14,8 @@
  * file requests per envelope.
  *
  * Sizes (env): E2E_SCHEDULER_TIMEOUT seconds (8), E2E_SCHEDULER_LIST envelopes (1300),
- * E2E_SCHEDULER_FILES envelopes (100), E2E_SCHEDULER_WAIT seconds to drain (150). The defaults
+ * E2E_SCHEDULER_FILES envelopes (100), E2E_SCHEDULER_WAIT seconds to drain at most (300; the
+ * check ends once both are drained, about 2.5 minutes on a loaded machine). The defaults
  * stall on a trigger that ignores the budget (a list poll then needs 13 pages of 700 ms) and
  * keep the suite under about 4 minutes.
  *
@@ -51,7 +52,7 @@ const setting = (name: string, fallback: number) => {
 const TIMEOUT_S = setting('E2E_SCHEDULER_TIMEOUT', 8);
 const LIST_BACKLOG = setting('E2E_SCHEDULER_LIST', 1300);
 const FILE_BACKLOG = setting('E2E_SCHEDULER_FILES', 100);
-const WAIT_S = setting('E2E_SCHEDULER_WAIT', 150);
+const WAIT_S = setting('E2E_SCHEDULER_WAIT', 300);
 const SCHEDULED = scheduled(process.env.E2E_SCHEDULER);
 
 function scheduled(value: string | undefined): boolean {
