@@ -45,7 +45,7 @@ const SUITES_DIR = path.join(__dirname, 'suites');
 const ONCE_ON_N8N_2: Record<string, string> = {
 	'22-trigger-repeats':
 		"repeats and refusals are the trigger's memory of ids; on 1.x suite 21 checks that this memory is saved and survives a restart",
-	'27-status-trigger-scheduler':
+	'95-status-trigger-scheduler':
 		'n8n 1.x has no poll scheduler: its polls have no timeout and no budget, the classic poller that suite 25 covers',
 	'60-variant':
 		"the service's other shapes are the node's reading of answers; on 1.x every other suite runs the same requests and polls",

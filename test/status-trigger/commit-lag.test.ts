@@ -2,7 +2,7 @@
  * n8n 2.41's poll scheduler hands an emitting poll's items to a new execution and commits the
  * node's memory with that execution, without waiting for it (trigger-execution-context.factory.js
  * __emit; poll-trigger-task-handler.js returns "dispatched"). A poll that starts before that
- * commit reads the memory from before the last emitting poll. On n8n 2.41.1 (e2e suite 27 with
+ * commit reads the memory from before the last emitting poll. On n8n 2.41.1 (e2e suite 95 with
  * signed PDFs) such polls started the previous execution's envelopes again. Here each poll gets
  * the memory n8n would hand it at that moment.
  */

@@ -19,6 +19,10 @@
  * stall on a trigger that ignores the budget (a list poll then needs 13 pages of 700 ms) and
  * keep the suite under about 4 minutes.
  *
+ * It runs last: its 1,400 envelopes send as many events to the example triggers the runner
+ * subscribed, which n8n then works through for minutes, and a suite after it would wait
+ * behind them.
+ *
  * E2E_SCHEDULER=off runs the same drain on n8n's classic poller (no scheduler settings, a
  * 5-minute budget). A classic poll can take a whole default backlog at once, so there the
  * restart comes while the first poll after the backlog is reading it, if nothing is out yet;
