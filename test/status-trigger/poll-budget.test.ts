@@ -177,6 +177,7 @@ async function until(ready: () => Promise<boolean>, ms = 10_000): Promise<void> 
 	const end = Date.now() + ms;
 	while (!(await ready())) {
 		if (Date.now() > end) throw new Error('timed out waiting');
+		// real time: the sandbox answers over real HTTP, which no test clock moves.
 		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
 }
@@ -198,6 +199,7 @@ describe('Status Trigger under the poll scheduler: no work left behind', () => {
 		await until(async () => (await served()) === 3);
 		// The budget runs out while the fourth file is still awaited.
 		clock.pass(start + p.budgetMs - clock.now() + 1);
+		// real time: the aborted request must reach the sandbox over real HTTP.
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		// Past n8n's timeout: a poll still waiting now is abandoned.
 		clock.pass(TIMEOUT_MS);
@@ -206,6 +208,7 @@ describe('Status Trigger under the poll scheduler: no work left behind', () => {
 		expect(tick.kind === 'emitted' && envelopeIds(tick.items)).toEqual(ids.slice(0, 3));
 		// The held request was aborted, and the poll sent nothing after it.
 		const after = (await h.requests()).length;
+		// real time: a request sent after the poll would need this long to show in the sandbox's log.
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		expect((await h.requests()).length).toBe(after);
 		const aborted = (await h.requests()).filter((r) => r.path.endsWith(`${held}/file`));

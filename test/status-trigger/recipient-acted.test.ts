@@ -151,6 +151,7 @@ describe('Status Trigger, Recipient Acted', () => {
 		await h.fault({ latencyMs: 300 });
 		const from = (await h.requests()).length;
 		const polled = runs(p);
+		// real time: until the list request reaches the sandbox over real HTTP.
 		while ((await listRequests(h, from)).length === 0) await sleep(10);
 		await act(envelope.recipients[2].actionUrl as string);
 		const started = await polled;
