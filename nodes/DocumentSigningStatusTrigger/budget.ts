@@ -11,6 +11,8 @@ export interface Budget {
 	/** How many requests of `kind` a quarter of the time left pays for. */
 	affordable(kind: string): number;
 	timed<T>(kind: string, request: () => Promise<T>): Promise<T>;
+	/** Whether `error` is only the budget's end aborting a request. */
+	cut(error: unknown): boolean;
 }
 
 /**
@@ -82,6 +84,7 @@ export class PollBudget implements Budget {
 			allows: (kind) => this.allows(kind, until),
 			affordable: (kind) => this.affordable(kind, until),
 			timed: async (kind, request) => await this.timed(kind, request),
+			cut: (error) => this.cut(error),
 		};
 	}
 

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { ASSUMPTIONS_URL, DEFAULTS } from '../shared/api/assumptions';
 import { apiPath } from '../shared/api/endpoints';
@@ -9,7 +9,7 @@ import { followShortPage, readPage } from '../shared/http/pagination';
 import { apiRequest } from '../shared/http/transport';
 import { type Budget, inOrder, type PollBudget } from './budget';
 import { afterWalk, FINAL_STATUSES, readFrom, type ServiceTime } from './poller';
-import { type WalkHint, walkList } from './walk';
+import { asNodeError, type WalkHint, walkList } from './walk';
 
 /**
  * The "Recipient Acted" mode. The service sends no event for a recipient's action, so each
@@ -270,12 +270,6 @@ export async function pollRecipients(
 		}
 	}
 	return { items: run.items, memory: finish(state) };
-}
-
-function asNodeError(context: IPollFunctions, error: unknown): Error {
-	return error instanceof NodeApiError || error instanceof NodeOperationError
-		? error
-		: new NodeOperationError(context.getNode(), error as Error);
 }
 
 /** The memory this poll works on: a copy, and for one kept before the walk, its cursor. */

@@ -1,5 +1,4 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { toggle } from '../shared/api/parameters';
 import { apiPath } from '../shared/api/endpoints';
@@ -11,7 +10,7 @@ import { type Budget, inOrder, type PollBudget } from './budget';
 import { type NodeMemory, pageSize, rememberPageSize } from './memory';
 import type { EnvelopeListItem, StatusMemory } from './poller';
 import { afterWalk, FINAL_STATUSES, prune, readChanged, readFrom, record, takeNew } from './poller';
-import { walkList } from './walk';
+import { asNodeError, walkList } from './walk';
 
 /** "Envelope Reached a Status": one run item per envelope that reached a chosen status. */
 
@@ -152,12 +151,6 @@ async function handleItems(
 		run.stopped = true;
 	}
 	return done.results.length;
-}
-
-function asNodeError(context: IPollFunctions, error: unknown): Error {
-	return error instanceof NodeApiError || error instanceof NodeOperationError
-		? error
-		: new NodeOperationError(context.getNode(), error as Error);
 }
 
 /** A test run: the newest envelope of each status, and no memory changed. */

@@ -1,4 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Page, PageSize } from '../shared/http/pagination';
 import { followShortPage, readPage } from '../shared/http/pagination';
@@ -324,9 +325,17 @@ async function readWindow<T extends ListedItem>(
 ): Promise<Window<T> | WalkEnd> {
 	// The first page at the size in use may be refused and lowered (readPage): the caller keeps it.
 	const size = page === 1 && limit === walk.size.limit ? walk.size : { limit };
-	const response = (await walk.budget.timed('list', async () =>
-		readPage.call(context, walk.path, walk.qs, page, size),
-	)) as Page<T>;
+	let response: Page<T>;
+	try {
+		response = (await walk.budget.timed('list', async () =>
+			readPage.call(context, walk.path, walk.qs, page, size),
+		)) as Page<T>;
+	} catch (error) {
+		// A read slower than any before it, cut by the budget's end: the walk ends there and
+		// the poll emits what it handled (a loaded n8n can take longer than the service).
+		if (walk.budget.cut(error)) return 'budget';
+		throw asNodeError(context, error);
+	}
 	const items = (Array.isArray(response.items) ? response.items : []).filter(
 		(item): item is T => item !== null && typeof item === 'object' && typeof item.id === 'string',
 	);
@@ -345,4 +354,11 @@ async function readWindow<T extends ListedItem>(
 		total: Number.isInteger(total) && total >= 0 ? total : undefined,
 		hasNext: response.pageInfo?.hasNext === true && items.length > 0,
 	};
+}
+
+/** An error as n8n shows a node's: the transport's are already (NodeApiError); others are wrapped. */
+export function asNodeError(context: IPollFunctions, error: unknown): Error {
+	return error instanceof NodeApiError || error instanceof NodeOperationError
+		? error
+		: new NodeOperationError(context.getNode(), error as Error);
 }

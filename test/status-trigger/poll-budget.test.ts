@@ -183,6 +183,23 @@ async function until(ready: () => Promise<boolean>, ms = 10_000): Promise<void> 
 }
 
 describe('Status Trigger under the poll scheduler: no work left behind', () => {
+	it('a list read held past the budget (a service or an n8n slower than before): the poll ends without failing, and the next one emits', async () => {
+		const p = polls({ statuses: ['completed'] });
+		expect((await p.tick()).kind).toBe('empty');
+		const ids = await completedEnvelopes(h, 3, 'Slow list');
+		await h.fault({ timeout: { path: '/envelopes', count: 1 } });
+		const start = clock.now();
+		const ticking = p.tick();
+		// real time: the list read must reach the sandbox (a held request is logged only when it ends).
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		clock.pass(start + p.budgetMs - clock.now() + 1);
+		const tick = await ticking;
+		expect(tick.kind).toBe('empty');
+		await h.fault({});
+		const next = await p.tick();
+		expect(next.kind === 'emitted' && envelopeIds(next.items)).toEqual(ids);
+	}, 60_000);
+
 	it('a file the service never answers: the budget ends it, the poll emits the envelopes before it, and nothing goes on afterwards', async () => {
 		const p = polls({ statuses: ['completed'], downloadSignedPdf: true });
 		expect((await p.tick()).kind).toBe('empty');
