@@ -68,20 +68,24 @@ export interface EnvelopeListItem extends IDataObject {
 }
 
 /** What the trigger keeps per status in the node's static data. */
-export interface StatusMemory {
-	/** The newest `updatedAt` handled (ms since epoch); absent before the first poll. */
+/** What a walk over the list keeps between polls, in both modes. */
+export interface WalkedMemory {
+	/** The newest change handled (ms since epoch); absent before the first poll. */
 	cursor?: number;
-	/** Handled envelope ids and their `updatedAt` (ms). */
-	seen: Record<string, number>;
 	/** The list was seen in another order than assumed: every poll reads every page. */
 	readAll?: boolean;
 	/** Where the last walk stopped, to find the cursor's page again at once. */
 	hint?: WalkHint;
-	/** A first poll's reading of a status other than final is not done: it records, nothing starts. */
+	/** The first walk over the list is not done: what it finds is recorded, nothing starts. */
 	baseline?: boolean;
 	/** The oldest change the next poll reads (nextFrom). */
 	from?: number;
 	clock?: ServiceTime;
+}
+
+export interface StatusMemory extends WalkedMemory {
+	/** Handled envelope ids and their `updatedAt` (ms). */
+	seen: Record<string, number>;
 }
 
 export interface ReadResult {
@@ -161,16 +165,6 @@ function everyPageTooLong(context: IPollFunctions, status: string, pages: number
 			description: `Only a list in that order can be read over several polls (assumption "Envelope list order", ${ASSUMPTIONS_URL}). Raise N8N_SCHEDULER_POLL_TIMEOUT, or choose fewer statuses.`,
 		},
 	);
-}
-
-/** What a walk's memory keeps, in both modes (StatusMemory, RecipientMemory). */
-interface WalkedMemory {
-	cursor?: number;
-	hint?: WalkHint;
-	baseline?: boolean;
-	readAll?: boolean;
-	from?: number;
-	clock?: ServiceTime;
 }
 
 /**

@@ -8,8 +8,8 @@ import type { Page, PageSize } from '../shared/http/pagination';
 import { followShortPage, readPage } from '../shared/http/pagination';
 import { apiRequest } from '../shared/http/transport';
 import { type Budget, inOrder, type PollBudget } from './budget';
-import { afterWalk, FINAL_STATUSES, readFrom, type ServiceTime } from './poller';
-import { asNodeError, type WalkHint, walkList } from './walk';
+import { afterWalk, FINAL_STATUSES, readFrom, type WalkedMemory } from './poller';
+import { asNodeError, walkList } from './walk';
 
 /**
  * The "Recipient Acted" mode. The service sends no event for a recipient's action, so each
@@ -36,7 +36,7 @@ export interface EnvelopeMemory {
 	r?: Record<string, string>;
 }
 
-export interface RecipientMemory {
+export interface RecipientMemory extends WalkedMemory {
 	/** Envelopes by id: open ones, and final ones while the next poll reads them again. */
 	envelopes: Record<string, EnvelopeMemory>;
 	/**
@@ -44,17 +44,6 @@ export interface RecipientMemory {
 	 * walk, or a list in another order): an unknown envelope created up to it is not new.
 	 */
 	createdUpTo?: string;
-	/** The newest change handled (ms): the next poll reads the list from it less the overlap. */
-	cursor?: number;
-	/** Where the last walk stopped, to find the cursor's page again at once. */
-	hint?: WalkHint;
-	/** The first walk over the whole list is not done: what it finds is recorded, nothing starts. */
-	baseline?: boolean;
-	/** The list was seen in another order than assumed: every poll reads every page. */
-	readAll?: boolean;
-	/** The oldest change the next poll reads (poller.ts nextFrom). */
-	from?: number;
-	clock?: ServiceTime;
 	/** The newest change of an envelope dropped to bound the memory: one created up to it may be such. */
 	droppedUpTo?: string;
 }

@@ -7,7 +7,7 @@
  */
 import { credentialSafetySetting } from '../../nodes/shared/api/parameters';
 import { checkBaseUrl } from '../../nodes/shared/guard/baseUrl';
-import { holdCredentialState } from '../../nodes/shared/pacing/credentialState';
+import { credentialStateKey, holdCredentialState } from '../../nodes/shared/pacing/credentialState';
 import { RETRY_POLICY, type RetryPolicy } from '../../nodes/shared/pacing/retry';
 import type { HarnessCredentials } from './credentials';
 
@@ -38,9 +38,8 @@ export class HarnessRetry {
 		const allowHttp = credentialSafetySetting('allowInsecureHttp', credentials.allowInsecureHttp);
 		const base = checkBaseUrl(credentials.baseUrl, allowHttp);
 		if (!base.ok) return () => {};
-		// The name pacing.ts gives a credential's state: its checked Base URL and its key.
 		const { state, release } = holdCredentialState(
-			`${base.url}\n${String(credentials.apiKey ?? '')}`,
+			credentialStateKey(base.url, String(credentials.apiKey ?? '')),
 		);
 		state.retry = this.policy;
 		return release;

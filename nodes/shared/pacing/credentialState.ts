@@ -108,6 +108,11 @@ export class CredentialStates {
 
 const inProcess = new CredentialStates();
 
+/** The name of a credential's shared state: its checked Base URL and its API key (hashed where kept). */
+export function credentialStateKey(baseUrl: string, apiKey: string): string {
+	return `${baseUrl}\n${apiKey}`;
+}
+
 /** The shared state of `credentialKey`, held by a run until it calls `release`. */
 export function holdCredentialState(credentialKey: string): {
 	state: CredentialState;

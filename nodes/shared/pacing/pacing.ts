@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { checkBaseUrl } from '../guard/baseUrl';
-import { holdCredentialState } from './credentialState';
+import { credentialStateKey, holdCredentialState } from './credentialState';
 import { type ConcurrencyLimit, FixedLimit } from './concurrency';
 import { RateController, type RateSettings } from './rate';
 import type { RetryPolicy } from './retry';
@@ -52,8 +52,7 @@ async function resolve(
 	if (!base.ok) return { refused: base.message };
 	const secret = String(credentials.apiKey ?? '');
 	// The shared state is named by the Base URL and the key (hashed there, never kept in clear).
-	const key = `${base.url}\n${secret}`;
-	const { state, release } = holdCredentialState(key);
+	const { state, release } = holdCredentialState(credentialStateKey(base.url, secret));
 	if (!hold) release(); // kept by its last use, as a request keeps it
 	const limit = settings.parallel === undefined ? state.limit : new FixedLimit(settings.parallel);
 	return {
