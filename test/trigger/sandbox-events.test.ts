@@ -88,6 +88,8 @@ describe('Document Signing Trigger with the sandbox', () => {
 	it('delivers started then failed when the provider fails', async () => {
 		const envelopeId = await sendWithEstamp(PROVIDER_FAILURE_NAME);
 		await runner.waitForExecutions(2);
+		// Real time on purpose: a third event would be a defect, and there is nothing to wait
+		// for when none comes; the sandbox delivers within milliseconds of the first two.
 		await new Promise((resolve) => setTimeout(resolve, 200));
 
 		const executions = [...runner.executions].sort((a, b) => Number(a.id) - Number(b.id));
@@ -115,6 +117,7 @@ describe('Document Signing Trigger with the sandbox', () => {
 		});
 		await sendWithEstamp();
 
+		// Waits for the sandbox's own retry over real HTTP (its backoff is real time), at most 5 s.
 		const deadline = Date.now() + 5000;
 		while (runner.deliveries.length < 2 && Date.now() < deadline)
 			await new Promise((r) => setTimeout(r, 20));
