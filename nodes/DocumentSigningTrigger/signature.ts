@@ -10,6 +10,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
 import { WEBHOOK_SIGNATURE } from '../shared/api/assumptions';
+import { outsideWindow, type SignedAtWindow } from './signedAt';
 import {
 	STANDARD_HEADERS,
 	standardSecretKey,
@@ -89,7 +90,7 @@ export function schemeHeadersSuggest(
 /** `eventId`: the id the scheme signs (Standard Webhooks' `webhook-id`), if any. */
 export type VerifyResult = { ok: true; eventId?: string } | { ok: false; reason: SignatureFailure };
 
-export interface VerifyInput {
+export interface VerifyInput extends SignedAtWindow {
 	/** The request body exactly as received. */
 	rawBody: Buffer | undefined;
 	/** Value(s) of the signature header. */
@@ -101,10 +102,6 @@ export interface VerifyInput {
 	scheme?: SignatureScheme;
 	/** Every request header (lower-case names): the Standard Webhooks scheme reads its own three. */
 	headers?: Record<string, string | string[] | undefined>;
-	/** Timestamped scheme: the accepted window around now (0 turns a side off). */
-	nowMs?: number;
-	maxAgeMs?: number;
-	maxSkewMs?: number;
 }
 
 /**
@@ -200,13 +197,8 @@ type WindowResult = { ok: true; timestamp: string } | { ok: false; reason: Signa
 function timestampInWindow(input: VerifyInput): WindowResult {
 	const timestamp = headerTimestamp(input.header);
 	if (timestamp === undefined) return { ok: false, reason: 'missing_timestamp' };
-	const signedMs = Number(timestamp) * 1000;
-	const now = input.nowMs ?? Date.now();
-	if (input.maxAgeMs && signedMs < now - input.maxAgeMs)
-		return { ok: false, reason: 'stale_timestamp' };
-	if (input.maxSkewMs && signedMs > now + input.maxSkewMs)
-		return { ok: false, reason: 'future_timestamp' };
-	return { ok: true, timestamp };
+	const outside = outsideWindow(timestamp, input);
+	return outside ? { ok: false, reason: outside } : { ok: true, timestamp };
 }
 
 /**

@@ -7,6 +7,8 @@
  */
 import { createHmac, timingSafeEqual } from 'crypto';
 
+import { outsideWindow, type SignedAtWindow } from './signedAt';
+
 export const STANDARD_HEADERS = {
 	id: 'webhook-id',
 	timestamp: 'webhook-timestamp',
@@ -28,16 +30,12 @@ export type StandardFailure =
 
 export type StandardResult = { ok: true; id: string } | { ok: false; reason: StandardFailure };
 
-export interface StandardInput {
+export interface StandardInput extends SignedAtWindow {
 	rawBody: Buffer | undefined;
 	/** Every request header, names in lower case (as Node gives them). */
 	headers: Record<string, string | string[] | undefined>;
 	/** Keys already decoded (standardSecretKey). */
 	keys: readonly Buffer[];
-	nowMs?: number;
-	/** The accepted window around now (0 turns a side off). */
-	maxAgeMs?: number;
-	maxSkewMs?: number;
 }
 
 /** The HMAC key of a secret: the base64 after `whsec_` (the prefix is optional); undefined when not base64. */
@@ -85,12 +83,8 @@ export function verifyStandardWebhook(input: StandardInput): StandardResult {
 	if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'missing_webhook_timestamp' };
 	if (header === '') return { ok: false, reason: 'missing_signature' };
 
-	const signedMs = Number(timestamp) * 1000;
-	const now = input.nowMs ?? Date.now();
-	if (input.maxAgeMs && signedMs < now - input.maxAgeMs)
-		return { ok: false, reason: 'stale_timestamp' };
-	if (input.maxSkewMs && signedMs > now + input.maxSkewMs)
-		return { ok: false, reason: 'future_timestamp' };
+	const outside = outsideWindow(timestamp, input);
+	if (outside) return { ok: false, reason: outside };
 
 	// Entries of other versions (v1a, v2: other algorithms) are skipped, not refused.
 	const candidates = header
