@@ -154,7 +154,7 @@ async function drains(
 	};
 
 	await check(
-		`under ${POLLER}: ${LIST_BACKLOG} completed envelopes (list only) and ${FILE_BACKLOG} with signed PDFs, at 700 ms and 5 requests/s, drain over several polls with an n8n restart in the middle: 0 missed, 0 twice, each file requested once`,
+		`under ${POLLER}: ${LIST_BACKLOG} completed envelopes (list only) and ${FILE_BACKLOG} with signed PDFs, at 700 ms and 5 requests/s, drain over several polls with an n8n restart in the middle: 0 missed, 0 twice, each file served once, again only where the restart stopped the poll that fetched it`,
 		async () => {
 			for (const id of [LIST_WORKFLOW, FILE_WORKFLOW]) {
 				const activated = await stack.api.post(`/workflows/${id}/activate`, {});
@@ -286,15 +286,17 @@ interface Drained {
 	emitted: { list: string[]; files: string[] };
 	/** Seconds from the backlog to the last of it, per workflow (undefined: not drained). */
 	seconds: { list?: number; files?: number };
-	/** n8n was restarted in the middle of the list drain. */
+	/** n8n was restarted in the middle of a drain. */
 	restarted?: boolean;
+	/** When n8n was stopped for the restart (ms since epoch), and the files emitted by then. */
+	restart?: { at: number; filesOut: Set<string> };
 	/** When the watch began (ms since epoch). */
 	startedAt: number;
 }
 
 /**
  * Watches both workflows' executions until both backlogs are out (or the wait ends); restarts
- * n8n once in the middle of the list drain (on the classic poller also while its first poll
+ * n8n once, when either backlog is partway out (on the classic poller also while its first poll
  * after the backlog reads it: `since` names the list's key and where the backlog's log starts).
  */
 async function watchDrain(
@@ -318,14 +320,19 @@ async function watchDrain(
 		}
 		if (drained.seconds.list !== undefined && drained.seconds.files !== undefined) break;
 		const listRuns = new Set(drained.emitted.list).size;
+		const fileRuns = new Set(drained.emitted.files).size;
+		const partway = (out: number, of: number) => out > 0 && out < of;
 		const reading =
 			!SCHEDULED && listRuns === 0 && (await listReads(sandbox, since)) >= RESTART_AFTER_READS;
-		if (!restarted && ((listRuns > 0 && listRuns < backlog.list.length) || reading)) {
+		const middle =
+			partway(listRuns, backlog.list.length) || partway(fileRuns, backlog.files.length);
+		if (!restarted && (middle || reading)) {
 			restarted = true;
 			log(
-				`  n8n restarts in the middle of the drain (${listRuns} of ${backlog.list.length} out${reading ? ', a poll reading the backlog' : ''})`,
+				`  n8n restarts in the middle of the drain (list ${listRuns} of ${backlog.list.length} out, files ${fileRuns} of ${backlog.files.length}${reading ? ', a poll reading the backlog' : ''})`,
 			);
 			await countAbandoned();
+			drained.restart = { at: Date.now(), filesOut: new Set(drained.emitted.files) };
 			await restartN8n(stack, { env: POLLER_ENV });
 		}
 	}
@@ -378,24 +385,48 @@ function report(
 		);
 		if (missed > 0 || twice > 0) failures.push(`${kind}: ${missed} missed, ${twice} twice`);
 	}
-	const files = new Map<string, { served: number; refused: number }>();
+	const files = new Map<string, { served: number[]; refused: number }>();
 	for (const r of requests) {
 		const id = /\/envelopes\/([^/]+)\/file$/.exec(r.path)?.[1];
 		if (!id || r.method !== 'GET') continue;
-		const entry = files.get(id) ?? { served: 0, refused: 0 };
-		if (r.status === 200) entry.served++;
+		const entry = files.get(id) ?? { served: [], refused: 0 };
+		if (r.status === 200) entry.served.push(Date.parse(r.time));
 		else entry.refused++;
 		files.set(id, entry);
 	}
-	const served = backlog.files.map((id) => files.get(id)?.served ?? 0);
+	const served = backlog.files.map((id) => files.get(id)?.served.length ?? 0);
 	const refused = [...files.values()].reduce((sum, f) => sum + f.refused, 0);
+	const again = servedAgain(backlog.files, files, drained.restart);
 	figures.push(
-		`file requests per envelope: ${Math.min(...served)} to ${Math.max(...served)} served, ${refused} refused or cut; ${SCHEDULED ? `n8n abandoned ${abandoned} polls` : 'abandoned polls: not applicable (classic poller)'}`,
+		`file requests per envelope: ${Math.min(...served)} to ${Math.max(...served)} served, ${refused} refused or cut; served again: ${again.cut} downloaded by a poll the restart stopped (n8n keeps nothing of it), ${again.other} otherwise; ${SCHEDULED ? `n8n abandoned ${abandoned} polls` : 'abandoned polls: not applicable (classic poller)'}`,
 	);
 	for (const line of figures) log(`  ${line}`);
-	if (served.some((n) => n !== 1))
-		failures.push(`files served per envelope not 1: ${Math.min(...served)}-${Math.max(...served)}`);
+	if (served.some((n) => n === 0)) failures.push('a file emitted without being served');
+	if (again.other > 0)
+		failures.push(`${again.other} files served again that the restart does not explain`);
 	if (SCHEDULED && abandoned > 0) failures.push(`n8n abandoned ${abandoned} polls`);
-	if (!drained.restarted) failures.push('nothing came out of the list before the wait ended');
+	if (!drained.restarted) failures.push('n8n was not restarted in the middle of a drain');
 	expect(failures.length === 0, failures.join('; '));
+}
+
+/**
+ * Files served more than once, split by why. A poll that n8n's restart stopped had downloaded
+ * files it never emitted (n8n commits nothing of a poll it did not finish): those are fetched
+ * again once, by the poll after the restart. Any other second serve is the trigger's waste.
+ */
+function servedAgain(
+	ids: string[],
+	files: Map<string, { served: number[] }>,
+	restart: Drained['restart'],
+): { cut: number; other: number } {
+	let cut = 0;
+	let other = 0;
+	for (const id of ids) {
+		const served = files.get(id)?.served ?? [];
+		if (served.length < 2) continue;
+		const stopped = restart && served[0] < restart.at && !restart.filesOut.has(id);
+		if (stopped && served.length === 2 && served[1] > restart.at) cut++;
+		else other++;
+	}
+	return { cut, other };
 }
