@@ -45,14 +45,19 @@ const storedIds = (data: IDataObject) =>
 /** An insert that waits for `release()`, then succeeds or fails. */
 function gatedInsert() {
 	let open: (ok: boolean) => void = () => {};
+	let held: () => void = () => {};
 	let calls = 0;
 	const gate = new Promise<boolean>((resolve) => (open = resolve));
+	/** Resolves once the first insert is held at the gate. */
+	const entered = new Promise<void>((resolve) => (held = resolve));
 	return {
 		insertExecution: async () => {
 			if (++calls > 1) return;
+			held();
 			if (!(await gate)) throw new Error('SQLITE_BUSY: database is locked');
 		},
 		release: (ok: boolean) => open(ok),
+		entered,
 	};
 }
 
@@ -106,9 +111,11 @@ describe('Document Signing Trigger: n8n answers the deliveries that start a run'
 			const [event] = sampleEvents(1);
 			const first = post(r.url, event.raw);
 			// The copy arrives while the first is held in n8n's insert.
-			while (r.deliveries.length < 1) await sleep(5);
-			await sleep(100);
+			await gate.entered;
 			const copy = post(r.url, event.raw);
+			while (r.deliveries.length < 2) await sleep(5);
+			// Real time on purpose: a copy answered without waiting for the first would be
+			// answered within this time, and a held copy gives no event to wait for.
 			await sleep(100);
 			expect(r.deliveries.map((d) => d.status)).toEqual([0, 0]);
 			gate.release(ok);
