@@ -5,8 +5,9 @@
  * base64-decoded part of a `whsec_`-prefixed secret. `webhook-id` is the event's id for
  * repeated deliveries.
  */
-import { createHmac, timingSafeEqual } from 'crypto';
+import { createHmac } from 'crypto';
 
+import { constantTimeEqual, type SignatureSchemeRule } from './scheme';
 import { outsideWindow, type SignedAtWindow } from './signedAt';
 
 export const STANDARD_HEADERS = {
@@ -64,15 +65,6 @@ function single(value: string | string[] | undefined): string {
 	return (Array.isArray(value) ? value.join(' ') : (value ?? '')).trim();
 }
 
-/** Constant time for candidates of the expected length; others never match. */
-function equal(candidate: string, expected: string): boolean {
-	const a = Buffer.from(candidate, 'ascii');
-	const b = Buffer.from(expected, 'ascii');
-	return (
-		timingSafeEqual(a.length === b.length ? a : Buffer.alloc(b.length), b) && a.length === b.length
-	);
-}
-
 /** Checks the three headers; on success gives the `webhook-id`. */
 export function verifyStandardWebhook(input: StandardInput): StandardResult {
 	if (!Buffer.isBuffer(input.rawBody)) return { ok: false, reason: 'missing_raw_body' };
@@ -98,7 +90,22 @@ export function verifyStandardWebhook(input: StandardInput): StandardResult {
 	);
 	let matched = false;
 	for (const candidate of candidates) {
-		for (const digest of expected) matched = equal(candidate, digest) || matched;
+		for (const digest of expected) matched = constantTimeEqual(candidate, digest) || matched;
 	}
 	return matched ? { ok: true, id } : { ok: false, reason: 'mismatch' };
 }
+
+export const STANDARD_WEBHOOKS_SCHEME: SignatureSchemeRule = {
+	verify: (input, secrets) => {
+		const keys = secrets.map(standardSecretKey);
+		if (keys.some((key) => key === undefined)) return { ok: false, reason: 'secret_not_base64' };
+		const result = verifyStandardWebhook({
+			...input,
+			headers: input.headers ?? {},
+			keys: keys as Buffer[],
+		});
+		return result.ok ? { ok: true, eventId: result.id } : result;
+	},
+	seenIn: (headers) => headers[STANDARD_HEADERS.signature] !== undefined,
+	where: () => 'webhook-* headers',
+};

@@ -24,9 +24,12 @@ import {
 	isSignatureAlgorithm,
 	isSignatureEncoding,
 	isSignatureScheme,
-	schemeHeadersSuggest,
-	SIGNATURE_FAILURE_TEXT,
 	SIGNATURE_SCHEME_NAMES,
+} from './scheme';
+import {
+	schemeHeadersSuggest,
+	schemeLooksAt,
+	SIGNATURE_FAILURE_TEXT,
 	verifySignature,
 } from './signature';
 
@@ -168,10 +171,7 @@ function checkSignature(
 	if (result.ok) return { signedId: result.eventId };
 	if (result.reason === 'secret_not_base64')
 		return refusal(500, 'CONFIGURATION_ERROR', SIGNATURE_FAILURE_TEXT[result.reason]);
-	const where =
-		scheme === 'standardWebhooks'
-			? 'webhook-* headers'
-			: `header ${headerName}, ${algorithm}, ${encoding}`;
+	const where = schemeLooksAt(scheme, headerName, algorithm, encoding);
 	const suggested = schemeHeadersSuggest(scheme, delivery.headers, headerName);
 	const hint = suggested
 		? `; the headers look signed with the ${SIGNATURE_SCHEME_NAMES[suggested]} scheme (option Signature Scheme)`

@@ -7,7 +7,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
 
-import { computeSignature, verifySignature } from '../../nodes/DocumentSigningTrigger/signature';
+import { computeSignature } from '../../nodes/DocumentSigningTrigger/hmacSchemes';
+import { verifySignature } from '../../nodes/DocumentSigningTrigger/signature';
 import { median, type Row } from './verdict';
 
 const CALLS = 1000;

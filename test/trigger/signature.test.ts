@@ -4,10 +4,12 @@ import { createHmac } from 'crypto';
 import {
 	computeSignature,
 	parseSignatureHeader,
-	verifySignature,
-	type SignatureAlgorithm,
-	type SignatureEncoding,
-} from '../../nodes/DocumentSigningTrigger/signature';
+} from '../../nodes/DocumentSigningTrigger/hmacSchemes';
+import type {
+	SignatureAlgorithm,
+	SignatureEncoding,
+} from '../../nodes/DocumentSigningTrigger/scheme';
+import { verifySignature } from '../../nodes/DocumentSigningTrigger/signature';
 import { sampleEvents, type SampleEvent } from './events';
 
 const SECRET = 'whsec_3f9c1a7e5b2d4c6e8a0b1c2d3e4f5a6b';

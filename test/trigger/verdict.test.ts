@@ -35,6 +35,14 @@ const signed = (body: unknown, secret = SECRET) => {
 	d.headers['x-service-signature'] = createHmac('sha256', secret).update(d.bytes).digest('hex');
 	return d;
 };
+/** Signed in the timestamped scheme: `t=<seconds>,v1=<HMAC of "<t>.<body>">`. */
+function timestamped(body: unknown): Delivery {
+	const d = delivery(body);
+	const t = String(Math.floor(NOW / 1000));
+	const signature = createHmac('sha256', SECRET).update(`${t}.`).update(d.bytes).digest('hex');
+	d.headers['x-service-signature'] = `t=${t},v1=${signature}`;
+	return d;
+}
 function standard(body: unknown, id: string): Delivery {
 	const d = delivery(body);
 	const timestamp = String(Math.floor(NOW / 1000));
@@ -174,6 +182,37 @@ const ROWS: Row[] = [
 			action: 'refuse',
 			status: 401,
 			logReason: expect.stringContaining('look signed with the Standard Webhooks scheme'),
+		},
+	],
+	[
+		'Timestamped: starts',
+		timestamped(event()),
+		settings({ options: { signatureScheme: 'timestamped' } }),
+		SECRET,
+		{ action: 'start', verified: true },
+	],
+	[
+		'a timestamped header under the body scheme: 401 naming the Timestamped scheme and the header looked at',
+		timestamped(event()),
+		settings(),
+		SECRET,
+		{
+			action: 'refuse',
+			status: 401,
+			logReason: expect.stringMatching(
+				/HMAC of the Body scheme, header x-service-signature, sha256, hex\); the headers look signed with the Timestamped scheme/,
+			),
+		},
+	],
+	[
+		'a body signature under the Standard Webhooks scheme: 401 looking at the webhook-* headers, nothing suggested',
+		signed(event()),
+		settings({ options: { signatureScheme: 'standardWebhooks' } }),
+		STANDARD_SECRET,
+		{
+			action: 'refuse',
+			status: 401,
+			logReason: expect.not.stringContaining('look signed with'),
 		},
 	],
 ];
