@@ -3,17 +3,21 @@
  *
  * Two places hold it:
  * - the node's static data, which n8n stores in its database (it survives restarts, and is
- *   loaded by every request, n8nContract.ts static-data-per-request): fixed-width records (a
- *   hash of the id and its event's time) in the order the ids were taken, in strings of up to
- *   2,000 records, and the revision of its writer. n8n saves static data whole and the last write wins
- *   (static-data-saved-before-answer), so every write carries every id this process knows;
- * - this process: the same ids in a Map (a claim looks one up in constant time) beside the same
- *   strings (a write appends one record to the last), and the ids whose delivery n8n is still taking (a copy
- *   arriving meanwhile waits for that outcome instead of starting a second run).
- * A write costs the same at 0 and at 10,000 ids: only the last string is appended to, and no
- * string grows past V8's large-object size (each would be a fresh mapping per copy). The stored
- * records are read again only when another writer (another process, or this trigger
- * before a restart) wrote it last, and then only from the last record already merged from it.
+ *   loaded by every request, n8nContract.ts static-data-per-request). Its writer's log: fixed-
+ *   width records (a hash of the id and its event's time) in the order the ids were taken, in
+ *   strings of up to 2,000 records, with how many records the writer has dropped from its front
+ *   so far (`base`); and apart from the log, the records of deliveries n8n is taking (`taking`).
+ *   n8n saves static data whole and the last write wins (static-data-saved-before-answer), so
+ *   every write carries every id this process knows;
+ * - this process: the same ids in a Set (a claim looks one up in constant time) beside the same
+ *   log (a write appends one record to its last string), and the ids whose delivery n8n is still
+ *   taking (a copy arriving meanwhile waits for that outcome instead of starting a second run).
+ * What a loaded static data value holds counts as taken, in every process: it is merged into
+ * the Set before the claim looks. A writer's log only grows at its end and shrinks at its front,
+ * so a record keeps its position (`base` + offset): the log of another writer (another process,
+ * or this trigger before a restart) is read from the position after the last record merged
+ * from it, and `taking` is read whole. A write costs the same at 0 and at 10,000 ids, and no
+ * string grows past V8's large-object size (each would be a fresh mapping per copy).
  * An id counts as seen once n8n answered its delivery 2xx; one whose delivery n8n refused (500,
  * connection dropped) does not: its retry runs. Writes also carry the ids whose answer body n8n
  * has read (in 2.x their executions exist): n8n saves before it answers, so the save that lands
@@ -39,10 +43,14 @@ const TIME_CHARS = 7;
 const RECORD_CHARS = KEY_CHARS + TIME_CHARS;
 /** Records per stored string: 46,000 characters, below V8's large-object threshold. */
 const CHUNK_RECORDS = 2_000;
+const CHUNK_CHARS = CHUNK_RECORDS * RECORD_CHARS;
+/** Ids written at most, log and deliveries being taken together. */
 const RECORDS_LIMIT = Math.min(SEEN_EVENTS_LIMIT, Math.floor(SEEN_EVENTS_MAX_BYTES / RECORD_CHARS));
 const RECORD_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${KEY_CHARS}}[0-9a-z]{${TIME_CHARS}}$`);
+const WRITER_PATTERN = /^[A-Za-z0-9_-]{8,32}$/;
 /** Writers remembered per trigger, for reading only what each wrote since. */
 const WRITERS_LIMIT = 32;
+const FORMAT = 3;
 
 /** The key an id is kept under: a fixed-size hash, whatever the id. */
 export function keptId(id: string): string {
@@ -50,57 +58,79 @@ export function keptId(id: string): string {
 }
 
 function record(key: string, createdAtMs: number): string {
-	const seconds = Math.min(Math.max(Math.floor(createdAtMs / 1000), 0), 36 ** TIME_CHARS - 1);
+	const ms = Number.isFinite(createdAtMs) ? createdAtMs : 0;
+	const seconds = Math.min(Math.max(Math.floor(ms / 1000), 0), 36 ** TIME_CHARS - 1);
 	return key + seconds.toString(36).padStart(TIME_CHARS, '0');
 }
 
+/** The latest time (ms) a record's event may have: its second's last millisecond. */
 function recordTimeMs(records: string, at: number): number {
 	return parseInt(records.slice(at + KEY_CHARS, at + RECORD_CHARS), 36) * 1000 + 999;
 }
 
-/** The stored value: the records and which writer wrote them. */
-interface StoredIds extends IDataObject {
-	format: 2;
-	rev: string;
-	records: string[];
+/** The stored value, as read: `sound` when every log string is whole records. */
+interface StoredIds {
+	writer: string;
+	base: number;
+	log: string[];
+	taking: string;
+	sound: boolean;
 }
 
 function storedIds(store: IDataObject): StoredIds | undefined {
 	const value = store[SEEN_IDS_KEY] as IDataObject | undefined;
-	if (typeof value !== 'object' || value === null || value.format !== 2) return undefined;
-	const { rev, records } = value;
-	// Checked by length only: each record merged from it is checked on its own.
-	if (typeof rev !== 'string' || !Array.isArray(records)) return undefined;
-	if (!records.every((chunk) => typeof chunk === 'string' && chunk.length % RECORD_CHARS === 0))
-		return undefined;
-	return value as StoredIds;
+	if (typeof value !== 'object' || value === null || value.format !== FORMAT) return undefined;
+	const { writer, base, log, taking } = value;
+	if (typeof writer !== 'string' || !WRITER_PATTERN.test(writer)) return undefined;
+	if (!Number.isSafeInteger(base) || (base as number) < 0 || !Array.isArray(log)) return undefined;
+	const whole = (chunk: unknown): chunk is string =>
+		typeof chunk === 'string' && chunk.length % RECORD_CHARS === 0;
+	return {
+		writer,
+		base: base as number,
+		// A string that is not whole records is left out, and positions past it are not trusted.
+		log: log.filter(whole),
+		taking: whole(taking) ? taking : '',
+		sound: log.every(whole),
+	};
 }
 
-/** The remembered ids of a node's static data as [key, time in ms], oldest first. */
+/** The well-formed records of `text` from record `from` on. */
+function* recordsOf(text: string, from = 0): Generator<string> {
+	for (let at = from * RECORD_CHARS; at < text.length; at += RECORD_CHARS) {
+		const line = text.slice(at, at + RECORD_CHARS);
+		if (RECORD_PATTERN.test(line)) yield line;
+	}
+}
+
+/** The remembered ids of a node's static data as [key, time in ms], log first, oldest first. */
 export function rememberedIds(store: IDataObject): Array<[key: string, createdAtMs: number]> {
-	const records = (storedIds(store)?.records ?? []).join('');
+	const stored = storedIds(store);
+	if (!stored) return [];
 	const out: Array<[string, number]> = [];
-	for (let at = 0; at < records.length; at += RECORD_CHARS)
-		out.push([records.slice(at, at + KEY_CHARS), recordTimeMs(records, at) - 999]);
+	for (const text of [...stored.log, stored.taking])
+		for (const line of recordsOf(text))
+			out.push([line.slice(0, KEY_CHARS), recordTimeMs(line, 0) - 999]);
 	return out;
 }
 
 interface TriggerMemory {
 	/** Who writes: changes with every process and every restart. */
 	writer: string;
-	revision: number;
-	/** Kept ids and their records' times, in the order of `chunks`. */
-	index: Map<string, number>;
-	/** The records, oldest first, in strings of up to CHUNK_RECORDS (never empty). */
-	chunks: string[];
-	/** Per other writer, the last record merged from what it wrote. */
-	merged: Map<string, string>;
+	/** Records dropped from the front of the log so far: the position of its first record. */
+	base: number;
+	/** Kept ids: exactly the keys of the records in `log`. */
+	index: Set<string>;
+	/** The records, oldest taken first, in strings of up to CHUNK_RECORDS (never empty). */
+	log: string[];
+	/** Per other writer, the position after the last record merged from its log. */
+	cursors: Map<string, number>;
 	/** Kept ids whose delivery n8n is still taking: resolves true once answered 2xx. */
 	pending: Map<string, Promise<boolean>>;
 	/**
 	 * Records of pending ids whose answer body n8n has read (in 2.x: their execution exists).
 	 * Every write carries them, so that the save that lands last (n8n saves before it answers)
-	 * holds the ids of a burst; they count as seen only once answered 2xx.
+	 * holds the ids of a burst; they count as seen here only once answered 2xx.
 	 */
 	answering: Map<string, string>;
 }
@@ -111,11 +141,11 @@ function memoryFor(key: string): TriggerMemory {
 	let memory = memories.get(key);
 	if (!memory) {
 		memory = {
-			writer: randomBytes(6).toString('base64url'),
-			revision: 0,
-			index: new Map(),
-			chunks: [''],
-			merged: new Map(),
+			writer: randomBytes(9).toString('base64url'),
+			base: 0,
+			index: new Set(),
+			log: [''],
+			cursors: new Map(),
 			pending: new Map(),
 			answering: new Map(),
 		};
@@ -127,97 +157,110 @@ function memoryFor(key: string): TriggerMemory {
 function append(memory: TriggerMemory, line: string): void {
 	const key = line.slice(0, KEY_CHARS);
 	if (memory.index.has(key)) return;
-	memory.index.set(key, recordTimeMs(line, 0));
-	const last = memory.chunks.length - 1;
-	if (memory.chunks[last].length < CHUNK_RECORDS * RECORD_CHARS) memory.chunks[last] += line;
-	else memory.chunks.push(line);
+	memory.index.add(key);
+	const last = memory.log.length - 1;
+	if (memory.log[last].length < CHUNK_CHARS) memory.log[last] += line;
+	else memory.log.push(line);
 }
 
-/** Forgets from the oldest taken: past the count, or dated before `forgetBeforeMs`. */
+/**
+ * Forgets from the oldest taken: while more than the limit less `room` are kept, or while the
+ * oldest is dated before `forgetBeforeMs` (one dated later stops it: the rest waits its turn).
+ */
 function prune(memory: TriggerMemory, forgetBeforeMs: number, room = 0): void {
-	// The oldest are read from the front of the string: a Map walked from its front after many
-	// deletions steps over their holes.
+	const over = () => memory.index.size + room > RECORDS_LIMIT;
 	for (;;) {
-		const first = memory.chunks[0];
+		const first = memory.log[0];
 		let at = 0;
-		while (
-			at < first.length &&
-			(memory.index.size + room > RECORDS_LIMIT || recordTimeMs(first, at) < forgetBeforeMs)
-		) {
+		while (at < first.length && (over() || recordTimeMs(first, at) < forgetBeforeMs)) {
 			memory.index.delete(first.slice(at, at + KEY_CHARS));
 			at += RECORD_CHARS;
 		}
-		if (at < first.length || memory.chunks.length === 1) {
-			if (at > 0) memory.chunks[0] = first.slice(at);
+		memory.base += at / RECORD_CHARS;
+		if (at < first.length || memory.log.length === 1) {
+			if (at > 0) memory.log[0] = first.slice(at);
 			return;
 		}
-		memory.chunks.shift();
+		memory.log.shift();
 	}
 }
 
-/** Where the records after `last` start: [chunk, offset], or [0, 0] when `last` is not found. */
-function mergeFrom(chunks: string[], last: string | undefined): [number, number] {
-	if (last === undefined) return [0, 0];
-	for (let n = chunks.length - 1; n >= 0; n--) {
-		const at = chunks[n].lastIndexOf(last);
-		if (at >= 0 && at % RECORD_CHARS === 0) return [n, at + RECORD_CHARS];
-	}
-	return [0, 0];
-}
-
-/** Takes in what another writer stored: only what follows the last record merged from it. */
-function mergeStored(memory: TriggerMemory, stored: StoredIds): void {
-	const writer = stored.rev.split('.')[0];
-	if (writer === memory.writer) return;
-	const chunks = stored.records;
-	const [chunk, from] = mergeFrom(chunks, memory.merged.get(writer));
-	for (let n = chunk; n < chunks.length; n++) {
-		for (let at = n === chunk ? from : 0; at < chunks[n].length; at += RECORD_CHARS) {
-			const line = chunks[n].slice(at, at + RECORD_CHARS);
-			if (RECORD_PATTERN.test(line)) append(memory, line);
+/** Takes in another writer's log: from the position after the last record merged from it. */
+function mergeLog(memory: TriggerMemory, stored: StoredIds, forgetBeforeMs: number): void {
+	const cursor = memory.cursors.get(stored.writer) ?? 0;
+	let skip = stored.sound ? cursor - stored.base : 0;
+	let end = stored.base;
+	for (const text of stored.log) {
+		const count = text.length / RECORD_CHARS;
+		end += count;
+		if (skip >= count) {
+			skip -= count;
+			continue;
 		}
+		for (const line of recordsOf(text, Math.max(skip, 0)))
+			if (recordTimeMs(line, 0) >= forgetBeforeMs) append(memory, line);
+		skip = 0;
 	}
-	memory.merged.delete(writer);
-	const tail = chunks.filter((c) => c.length > 0).pop();
-	if (tail !== undefined) memory.merged.set(writer, tail.slice(-RECORD_CHARS));
-	if (memory.merged.size > WRITERS_LIMIT)
-		memory.merged.delete(memory.merged.keys().next().value as string);
+	memory.cursors.delete(stored.writer);
+	if (!stored.sound) return;
+	// An older value saved after a newer one (the last write wins) holds nothing new.
+	memory.cursors.set(stored.writer, Math.max(end, cursor));
+	if (memory.cursors.size > WRITERS_LIMIT)
+		memory.cursors.delete(memory.cursors.keys().next().value as string);
 }
 
 /** Takes in a memory of the earlier shape ([id or sha256:hash, ms] pairs). */
-function mergeLegacy(memory: TriggerMemory, entries: unknown[]): void {
+function mergeLegacy(memory: TriggerMemory, entries: unknown[], forgetBeforeMs: number): void {
 	for (const entry of entries) {
-		if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'number')
+		if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Number.isFinite(entry[1]))
 			continue;
 		const id = entry[0];
 		const hashed = /^sha256:[A-Za-z0-9_-]{43}$/.test(id);
-		append(memory, record(hashed ? id.slice(7, 7 + KEY_CHARS) : keptId(id), entry[1]));
+		const line = record(hashed ? id.slice(7, 7 + KEY_CHARS) : keptId(id), entry[1] as number);
+		if (recordTimeMs(line, 0) >= forgetBeforeMs) append(memory, line);
 	}
 }
 
-function sync(memory: TriggerMemory, store: IDataObject): void {
+/**
+ * Takes in everything the loaded static data says was taken. Returns the records of the
+ * deliveries being taken (`taking`) whose ids are pending here: they count once that delivery
+ * is settled (a copy waits for it meanwhile), whatever its outcome in this process.
+ */
+function sync(memory: TriggerMemory, store: IDataObject, forgetBeforeMs: number) {
+	const held = new Map<string, string>();
 	const stored = storedIds(store);
-	if (stored) mergeStored(memory, stored);
+	if (stored) {
+		// This process's own log is its Set already (less what it has forgotten since).
+		if (stored.writer !== memory.writer) mergeLog(memory, stored, forgetBeforeMs);
+		for (const line of recordsOf(stored.taking)) {
+			const key = line.slice(0, KEY_CHARS);
+			if (memory.pending.has(key)) held.set(key, line);
+			else if (recordTimeMs(line, 0) >= forgetBeforeMs) append(memory, line);
+		}
+	}
 	const legacy = store[LEGACY_KEY];
-	if (Array.isArray(legacy)) mergeLegacy(memory, legacy);
+	if (Array.isArray(legacy)) mergeLegacy(memory, legacy, forgetBeforeMs);
+	return held;
 }
 
-/** Writes the memory, the ids being answered and `extra` (the id being claimed) into the static data. */
-function write(memory: TriggerMemory, store: IDataObject, extra: string): void {
-	const value: StoredIds = {
-		format: 2,
-		rev: `${memory.writer}.${++memory.revision}`,
-		records: [...memory.chunks],
-	};
-	// Ids being answered, and the id being claimed, go last, in the written copy only.
-	const more = new Set(memory.answering.values()).add(extra);
-	for (const line of more) {
-		if (memory.index.has(line.slice(0, KEY_CHARS))) continue;
-		const last = value.records.length - 1;
-		if (value.records[last].length < CHUNK_RECORDS * RECORD_CHARS) value.records[last] += line;
-		else value.records.push(line);
-	}
-	markChanged(store, SEEN_IDS_KEY, value);
+/** The records of the deliveries being taken: those whose body n8n has read, and `claimed`. */
+function takingRecords(memory: TriggerMemory, claimed: string): string[] {
+	const lines = new Set([...memory.answering.values(), claimed]);
+	return [...lines].filter((line) => !memory.index.has(line.slice(0, KEY_CHARS)));
+}
+
+/** Writes the memory and the deliveries being taken into the static data, within the limits. */
+function write(memory: TriggerMemory, store: IDataObject, claimed: string, forgetBeforeMs: number) {
+	let taking = takingRecords(memory, claimed);
+	if (taking.length > RECORDS_LIMIT) taking = [claimed];
+	prune(memory, forgetBeforeMs, taking.length);
+	markChanged(store, SEEN_IDS_KEY, {
+		format: FORMAT,
+		writer: memory.writer,
+		base: memory.base,
+		log: [...memory.log],
+		taking: taking.join(''),
+	});
 	if (LEGACY_KEY in store) delete store[LEGACY_KEY];
 }
 
@@ -246,42 +289,50 @@ export type Claim =
 			settle: (answered2xx: boolean) => void;
 	  };
 
+/** Waits while a delivery of `id` is being taken: 'duplicate', 'busy' or 'free' to claim. */
+async function awaitFirst(memory: TriggerMemory, id: string, options: ClaimOptions) {
+	const deadline = Date.now() + options.waitMs;
+	const held = sync(memory, options.store, options.forgetBeforeMs);
+	for (;;) {
+		prune(memory, options.forgetBeforeMs);
+		if (memory.index.has(id)) return 'duplicate';
+		const pending = memory.pending.get(id);
+		if (pending === undefined) {
+			// The loaded static data says it was taken (another process, or a save that landed).
+			const line = held.get(id);
+			if (line === undefined) return 'free';
+			append(memory, line);
+			return 'duplicate';
+		}
+		const left = deadline - Date.now();
+		if (left <= 0) return 'busy';
+		// Taken or refused, the loop looks again: another waiting copy may have claimed it since.
+		await Promise.race([pending, sleep(Math.min(left, 1_000))]);
+	}
+}
+
 /**
  * Claims an event id for this delivery. New: the static data holds it (stored by n8n only if
  * it answers the delivery), and the caller settles the claim with n8n's answer.
  */
 export async function claimEvent(options: ClaimOptions): Promise<Claim> {
-	const { key, store, forgetBeforeMs } = options;
+	const { store, forgetBeforeMs } = options;
 	const id = keptId(options.id);
-	const deadline = Date.now() + options.waitMs;
-	const memory = memoryFor(key);
-	sync(memory, store);
-	for (;;) {
-		prune(memory, forgetBeforeMs);
-		if (memory.index.has(id)) return { outcome: 'duplicate' };
-		const pending = memory.pending.get(id);
-		if (pending === undefined) break;
-		const left = deadline - Date.now();
-		if (left <= 0) return { outcome: 'busy' };
-		// Taken or refused, the loop looks again: another waiting copy may have claimed it since.
-		await Promise.race([pending, sleep(Math.min(left, 1_000))]);
-	}
+	const memory = memoryFor(options.key);
+	const first = await awaitFirst(memory, id, options);
+	if (first !== 'free') return { outcome: first };
 
 	let resolve: (taken: boolean) => void = () => {};
 	memory.pending.set(id, new Promise<boolean>((r) => (resolve = r)));
 	const line = record(id, options.createdAtMs);
-	const writeNow = () => {
-		prune(memory, forgetBeforeMs, 1);
-		write(memory, store, line);
-	};
-	writeNow();
+	write(memory, store, line, forgetBeforeMs);
 	let settled = false;
 	return {
 		outcome: 'new',
 		answering: () => {
 			if (settled) return;
 			memory.answering.set(id, line);
-			writeNow();
+			write(memory, store, line, forgetBeforeMs);
 		},
 		settle: (answered2xx: boolean) => {
 			if (settled) return;
