@@ -4,8 +4,9 @@
  * (memory.ts):
  * - n8n reads the body (`webhookResponse`) by name when the answer is due, after the execution
  *   exists in 2.x, just before it saves the workflow's static data: the read writes the memory
- *   again, so n8n saves it with this delivery. The read confirms nothing, so an early read (a
- *   later n8n copying or logging the result) can cost the save but never a run.
+ *   again, so n8n saves it with this delivery, and later writes carry the id as being answered.
+ *   The read confirms nothing in this process; a copy or log of the result does not read it
+ *   (not enumerable), so it cannot get the id stored before the execution exists.
  * - n8n writes the answer on the response object: a 2xx confirms the id; anything else (or no
  *   answer at all) leaves it unseen, and the sender's retry runs.
  * n8n 1.x answers before it creates the execution, for every webhook: there the id is

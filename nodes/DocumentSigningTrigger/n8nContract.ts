@@ -45,6 +45,8 @@ export const N8N_CONTRACT: readonly ContractEntry[] = [
 			{ n8n: '2.41.1', file: HELPERS, line: 632, text: 'const shouldDeferOnReceivedResponse' },
 			{ n8n: '2.41.1', file: HELPERS, line: 679, text: 'WorkflowRunner).run(' },
 			{ n8n: '2.41.1', file: HELPERS, line: 694, text: 'responseCallback(null, webhookResponse)' },
+			// run() threw before anything was sent: the error goes to the callback (a 500).
+			{ n8n: '2.41.1', file: HELPERS, line: 832, text: 'responseCallback(error, {})' },
 			{
 				n8n: '1.123.81',
 				file: HELPERS,
@@ -114,9 +116,14 @@ export const N8N_CONTRACT: readonly ContractEntry[] = [
 		id: 'static-data-per-request',
 		behaviour:
 			"Each request builds its Workflow from the static data loaded from the database for that request: concurrent deliveries hold separate copies, and another process's writes arrive with the next load.",
-		reliedOnBy: 'memory.ts: the stored value is merged when another writer wrote it',
+		reliedOnBy:
+			'memory.ts: what the loaded value says was taken is merged before every claim (sync)',
 		readAt: [
+			// The published version is read from the database on every request (no cache here,
+			// unlike the trigger and poll path's getCachedPublishedWorkflowDataForExecution).
+			{ n8n: '2.41.1', file: LIVE, line: 179, text: 'getPublishedWorkflowData(workflowId)' },
 			{ n8n: '2.41.1', file: LIVE, line: 115, text: 'staticData: workflowData.staticData' },
+			{ n8n: '1.123.81', file: LIVE, line: 98, text: 'this.workflowRepository.findOne({' },
 			{ n8n: '1.123.81', file: LIVE, line: 119, text: 'staticData: workflowData.staticData' },
 		],
 	},
@@ -124,7 +131,7 @@ export const N8N_CONTRACT: readonly ContractEntry[] = [
 		id: 'changed-flag-reset',
 		behaviour:
 			"ObservableObject.create (new Workflow, also inside run()) sets the root's __dataChanged to false; a write through a node's static data object sets the root's flag (the child's parent is the root). So in 2.41.1 a write made in webhook() is not saved unless written again after run().",
-		reliedOnBy: 'markChanged (memory.ts, on the body read)',
+		reliedOnBy: 'markChanged (memory.ts write, again on the body read)',
 		readAt: [
 			{ n8n: '2.41.1', file: OBSERVABLE, line: 18, text: "'__dataChanged', {" },
 			{ n8n: '2.41.1', file: OBSERVABLE, line: 57, text: 'parent.__dataChanged = true' },
@@ -136,12 +143,18 @@ export const N8N_CONTRACT: readonly ContractEntry[] = [
 			},
 			{ n8n: '1.123.81', file: OBSERVABLE, line: 25, text: "'__dataChanged', {" },
 			{ n8n: '1.123.81', file: OBSERVABLE, line: 64, text: 'parent.__dataChanged = true' },
+			{
+				n8n: '1.123.81',
+				file: WORKFLOW,
+				line: 202,
+				text: 'ObservableObject.create({}, this.staticData)',
+			},
 		],
 	},
 	{
 		id: 'answer-on-response',
 		behaviour:
-			'n8n writes its answer on the response object (status, then res.json/res.send, which end it), after the static data save; a failure to create the execution answers 500 there. No node callback runs after run(): the write on the response is the only outcome a node sees.',
+			'n8n writes its answer on the response object (status, then res.json/res.send, which end it), after the static data save; in 2.41.1 a failure to create the execution answers 500 there (1.123.81 has answered before it creates one). No node callback runs after run(): the write on the response is the only outcome a node sees.',
 		reliedOnBy: 'onAnswerWritten (answer.ts): the claim settles on the status n8n ends with',
 		readAt: [
 			{ n8n: '2.41.1', file: HANDLER, line: 117, text: 'res.json(body)' },
@@ -167,8 +180,9 @@ export function ownAnswer(res: Response, status: number, body: IDataObject): IWe
 /**
  * The result of a delivery that starts a run, whose body read calls `onRead` (body-read-by-name).
  * The property is not enumerable: a spread, JSON.stringify, structuredClone, n8n-workflow's
- * deepCopy or Object.keys of the result neither copies nor reads it. Whatever `onRead` does
- * must be harmless when read early: no id counts as seen before n8n's answer (memory.ts).
+ * deepCopy, Object.assign or Object.keys of the result neither copies nor reads it: `onRead`
+ * makes later writes carry the id as being answered, which other processes count as taken, so
+ * it must run only on n8n's read by name, once the execution exists (in 2.x).
  */
 export function answerBodyOnRead(
 	workflowData: IWebhookResponseData['workflowData'],

@@ -38,17 +38,27 @@ const COPIES: Array<[string, (result: IWebhookResponseData) => unknown]> = [
 ];
 
 describe('the n8n contract: what confirms an event id', () => {
-	it.each(COPIES)('%s of the result confirms nothing', async (_, copy) => {
-		const key = `contract:${++keys}`;
-		const first = await claim({}, 'evt_copied', key);
-		if (first.outcome !== 'new') throw new Error(first.outcome);
-		const result = startedResult([[{ json: {} }]], { received: true }, first);
-		copy(result);
-		// A copy of the event arriving now: the first is still being taken, not yet seen.
-		expect((await claim({}, 'evt_copied', key)).outcome).toBe('busy');
-		first.settle(true);
-		expect((await claim({}, 'evt_copied', key)).outcome).toBe('duplicate');
-	});
+	it.each(COPIES)(
+		'%s of the result neither reads the body nor confirms the id',
+		async (_, copy) => {
+			const key = `contract:${++keys}`;
+			const first = await claim({}, 'evt_copied', key);
+			if (first.outcome !== 'new') throw new Error(first.outcome);
+			const result = startedResult([[{ json: {} }]], { received: true }, first);
+			copy(result);
+			// The body was not read: another delivery's write does not carry the id as being
+			// answered (saved, it would count as taken in every process before the execution exists).
+			const other: IDataObject = {};
+			const second = await claim(other, 'evt_other', key);
+			if (second.outcome !== 'new') throw new Error(second.outcome);
+			expect(rememberedIds(other).map(([k]) => k)).toEqual([keptId('evt_other')]);
+			// A copy of the event arriving now: the first is still being taken, not yet seen.
+			expect((await claim({}, 'evt_copied', key)).outcome).toBe('busy');
+			first.settle(true);
+			second.settle(true);
+			expect((await claim({}, 'evt_copied', key)).outcome).toBe('duplicate');
+		},
+	);
 
 	it("n8n's read of the body by name gives the body and writes the memory again, confirming nothing", async () => {
 		const key = `contract:${++keys}`;
