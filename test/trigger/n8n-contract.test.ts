@@ -131,6 +131,30 @@ const INSTALLED: Record<string, string> = {
 	'1.123.81': join(__dirname, '../../.e2e/n8n-1.123.81/node_modules'),
 };
 
+/**
+ * Another n8n (the canary's, .github/workflows/n8n-canary.yml): every text the contract cites
+ * in 2.41.1 is still in the same file, at whatever line. Missing text says where to read again.
+ */
+const OTHER_ROOT = process.env.N8N_CONTRACT_ROOT;
+(OTHER_ROOT ? describe : describe.skip)('the n8n contract in the n8n of N8N_CONTRACT_ROOT', () => {
+	const root = OTHER_ROOT ?? '';
+	const cited = N8N_CONTRACT.flatMap((entry) =>
+		entry.readAt.filter((at) => at.n8n === '2.41.1').map((at) => [entry.id, at] as const),
+	);
+	it('is an installed n8n', () => {
+		const { version } = JSON.parse(readFileSync(join(root, 'n8n/package.json'), 'utf8')) as {
+			version: string;
+		};
+		expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+	});
+	it.each(cited)('%s: %j is still in that file', (_, at) => {
+		const file = join(root, at.file);
+		expect(existsSync(file) ? readFileSync(file, 'utf8') : `(no file ${at.file})`).toContain(
+			at.text,
+		);
+	});
+});
+
 describe.each(Object.entries(INSTALLED))('the n8n contract, read in n8n %s', (version, root) => {
 	const installed = existsSync(join(root, 'n8n/package.json'));
 	(installed ? it : it.skip)('is the installed n8n', () => {
