@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The publishing checks (npm run check:publish; .ci/run runs it after the build):
 #   - the GitHub workflow files against GitHub's workflow schema (@action-validator/cli),
-#     and the steps they must keep (the publish guard's trigger, id-token, release check);
+#     and the steps they must keep (the publish guard's trigger, id-token, release check; the
+#     canary's schedule, its choice of n8n, install and suites, each suite it names existing);
 #   - scripts/release-check.mjs: accepts this repository and tag, refuses another of either;
 #   - the packed tarball: only dist/, README.md, LICENSE.md and package.json; no tests, no
 #     source maps, no TypeScript sources; every node and credential file package.json names;
@@ -33,7 +34,7 @@ else
   echo "  (@action-validator/cli is not installed: using npx @action-validator/cli@$VALIDATOR_VERSION)"
   validator=(npx --yes "@action-validator/cli@$VALIDATOR_VERSION")
 fi
-for file in .github/workflows/ci.yml .github/workflows/publish.yml; do
+for file in .github/workflows/ci.yml .github/workflows/publish.yml .github/workflows/n8n-canary.yml; do
   if [ ! -f "$file" ]; then fail "$file is missing"; continue; fi
   if "${validator[@]}" "$file" >"$tmp/validate.log" 2>&1; then ok "$file is a valid workflow"
   else fail "$file does not match the workflow schema:"; sed 's/^/       /' "$tmp/validate.log" | head -40; fi
@@ -51,6 +52,26 @@ expect .github/workflows/publish.yml 'may mint the OIDC token (id-token: write)'
 expect .github/workflows/publish.yml 'checks repository and tag before publishing' 'run: node scripts/release-check\.mjs "\$GITHUB_REPOSITORY" "\$GITHUB_REF_NAME"$'
 expect .github/workflows/publish.yml 'publishes with npm run release' '^        run: npm run release$'
 expect .github/workflows/publish.yml 'falls back to the NPM_TOKEN secret' 'NODE_AUTH_TOKEN: \$\{\{ secrets\.NPM_TOKEN \}\}'
+canary=.github/workflows/n8n-canary.yml
+expect $canary 'runs on a schedule' "^    - cron: '[0-9*/,-]+ [0-9*/,-]+ [0-9*/,-]+ [0-9*/,-]+ [0-9*/,-]+'$"
+expect $canary 'can be run by hand' '^  workflow_dispatch:'
+expect $canary 'only reads the repository' '^  contents: read$'
+expect $canary 'chooses the newest installable n8n' 'npx ts-node --transpile-only scripts/newest-installable-n8n\.ts --tries [0-9]+$'
+expect $canary 'checks a version asked for' 'scripts/newest-installable-n8n\.ts --check "\$REQUESTED"$'
+expect $canary 'installs it with install-n8n.sh canary' 'run: bash scripts/install-n8n\.sh canary "\$N8N_CANARY_VERSION"$'
+expect $canary "checks the contract's citations there" 'run: npx jest test/trigger/n8n-contract\.test\.ts$'
+expect $canary 'runs the e2e suites on the canary' 'run: npm run e2e -- --n8n canary'
+# Each suite the canary names is one suite file (a renamed suite would drop out silently).
+only=$(sed -n 's/^ *E2E_ONLY: *//p' $canary)
+if [ -z "$only" ]; then fail "$canary: no E2E_ONLY line"; fi
+IFS=',' read -ra texts <<<"$only"
+for text in "${texts[@]}"; do
+  count=$(find test/e2e/suites -maxdepth 1 -name '*.ts' | sed 's#.*/##' | grep -cF -- "$text" || true)
+  if [ "$count" -eq 1 ]; then ok "$canary: E2E_ONLY $text selects one suite"
+  else fail "$canary: E2E_ONLY $text selects $count suites of test/e2e/suites (one expected)"; fi
+done
+if grep -Eq 'n8n-canary|--n8n canary' .github/workflows/ci.yml .ci/run; then fail "CI's own run does not run the canary (its time is near the limit)"
+else ok "CI's own run does not run the canary"; fi
 
 echo "package metadata n8n's verification reads"
 node -e '

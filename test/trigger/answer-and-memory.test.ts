@@ -11,6 +11,7 @@ import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { keptId, rememberedIds } from '../../nodes/DocumentSigningTrigger/memory';
 import { n8nLogger } from '../harness/logger';
 import { useWebhookRunners, type WebhookRunnerOptions } from '../harness/webhook';
 import { sampleEvents } from './events';
@@ -36,11 +37,7 @@ const startRunner = useWebhookRunners();
 const runner = async (parameters: INodeParameters = {}, more: Partial<WebhookRunnerOptions> = {}) =>
 	await startRunner({ parameters, credentials: { webhookSecret: SECRET }, ...more });
 const storedIds = (data: IDataObject) =>
-	(
-		((data['node:Document Signing Trigger'] as IDataObject)?.seenEvents ?? []) as Array<
-			[string, number]
-		>
-	).map(([id]) => id);
+	rememberedIds((data['node:Document Signing Trigger'] as IDataObject) ?? {}).map(([key]) => key);
 
 /** An insert that waits for `release()`, then succeeds or fails. */
 function gatedInsert() {
@@ -71,7 +68,7 @@ describe('Document Signing Trigger: n8n answers the deliveries that start a run'
 			body: { received: true, started: true, id: event.object.id },
 		});
 		expect(r.deliveries[0].executionId).toBe('1');
-		expect(storedIds(r.storedStaticData())).toEqual([event.object.id]);
+		expect(storedIds(r.storedStaticData())).toEqual([keptId(event.object.id)]);
 	});
 
 	it('a delivery whose execution n8n cannot create gets 500, is not remembered, and its retry runs', async () => {
@@ -97,7 +94,7 @@ describe('Document Signing Trigger: n8n answers the deliveries that start a run'
 		expect(again.body.reason).toBe('duplicate delivery');
 		await r.settle();
 		expect(r.executions).toHaveLength(1);
-		expect(storedIds(r.storedStaticData())).toEqual([event.object.id]);
+		expect(storedIds(r.storedStaticData())).toEqual([keptId(event.object.id)]);
 	});
 
 	it.each([
@@ -127,7 +124,7 @@ describe('Document Signing Trigger: n8n answers the deliveries that start a run'
 			expect(copyAnswer.body.reason).toBe(copyReason);
 			expect(copyAnswer.body.started).toBe(!ok);
 			expect(r.executions).toHaveLength(1);
-			expect(storedIds(r.storedStaticData())).toEqual([event.object.id]);
+			expect(storedIds(r.storedStaticData())).toEqual([keptId(event.object.id)]);
 		},
 	);
 

@@ -8,6 +8,7 @@ import { createHmac } from 'crypto';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { keptId, rememberedIds } from '../../nodes/DocumentSigningTrigger/memory';
 import { useWebhookRunners, type WebhookRunner } from '../harness/webhook';
 import { sampleEvents } from './events';
 
@@ -29,9 +30,7 @@ const runner = async (options: INodeParameters = {}) =>
 	await startRunner({ parameters: { options }, credentials: { webhookSecret: SECRET } });
 
 const stored = (r: WebhookRunner) =>
-	((r.storedStaticData()['node:Document Signing Trigger'] as IDataObject)?.seenEvents as Array<
-		[string, number]
-	>) ?? [];
+	rememberedIds((r.storedStaticData()['node:Document Signing Trigger'] as IDataObject) ?? {});
 
 /** An event whose `data` nests `levels` objects deep. */
 function deepEvent(levels: number): string {
@@ -52,7 +51,7 @@ describe('Document Signing Trigger: repeats', () => {
 		expect(answers.filter((a) => a.body.reason === 'duplicate delivery')).toHaveLength(copies - 1);
 		await r.settle();
 		expect(r.executions).toHaveLength(1);
-		expect(stored(r).map(([id]) => id)).toEqual([event.object.id]);
+		expect(stored(r).map(([id]) => id)).toEqual([keptId(event.object.id)]);
 	});
 
 	it('30 distinct events at once start 30 executions, and all 30 ids stay remembered', async () => {
@@ -62,7 +61,9 @@ describe('Document Signing Trigger: repeats', () => {
 		expect(answers.every((a) => a.status === 200 && a.body.started === true)).toBe(true);
 		await r.waitForExecutions(30);
 
-		expect(new Set(stored(r).map(([id]) => id))).toEqual(new Set(events.map((e) => e.object.id)));
+		expect(new Set(stored(r).map(([id]) => id))).toEqual(
+			new Set(events.map((e) => keptId(e.object.id))),
+		);
 		// Each of them again, one by one: nothing starts.
 		for (const e of events)
 			expect((await post(r.url, e.raw)).body.reason).toBe('duplicate delivery');

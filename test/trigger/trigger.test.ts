@@ -7,6 +7,7 @@ import { createHmac } from 'crypto';
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { keptId, rememberedIds, SEEN_IDS_KEY } from '../../nodes/DocumentSigningTrigger/memory';
 import { useWebhookRunners } from '../harness/webhook';
 import { sampleEvents } from './events';
 
@@ -136,11 +137,12 @@ describe('Document Signing Trigger over HTTP', () => {
 		});
 		await r.settle();
 		expect(r.executions).toHaveLength(1);
-		expect(r.storedStaticData()).toEqual({
-			'node:Document Signing Trigger': {
-				seenEvents: [[sent.object.id, Date.parse(sent.object.createdAt)]],
-			},
-		});
+		const node = r.storedStaticData()['node:Document Signing Trigger'] as IDataObject;
+		expect(Object.keys(node)).toEqual([SEEN_IDS_KEY]);
+		// The id as a fixed-size hash, with its event's time to the second.
+		expect(rememberedIds(node)).toEqual([
+			[keptId(sent.object.id), Math.floor(Date.parse(sent.object.createdAt) / 1000) * 1000],
+		]);
 	});
 
 	it('starts every delivery when deduplication is off', async () => {
@@ -165,11 +167,13 @@ describe('Document Signing Trigger over HTTP', () => {
 		);
 		await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
 
-		const seen = (r.storedStaticData()['node:Document Signing Trigger'] as IDataObject)
-			.seenEvents as Array<[string, number]>;
+		// Saved in the earlier shape ([id, ms] pairs), read and written in the compact one.
+		const node = r.storedStaticData()['node:Document Signing Trigger'] as IDataObject;
+		expect(node.seenEvents).toBeUndefined();
+		const seen = rememberedIds(node);
 		expect(seen).toHaveLength(10_000);
-		expect(seen[0][0]).toBe('evt_old_1');
-		expect(seen[9_999][0]).toBe(sent.object.id);
+		expect(seen[0][0]).toBe(keptId('evt_old_1'));
+		expect(seen[9_999][0]).toBe(keptId(sent.object.id));
 		// The forgotten id starts an execution again.
 		const forgotten = Buffer.from(JSON.stringify({ ...sent.object, id: 'evt_old_0' }));
 		expect((await post(r.url, forgotten, { 'X-Service-Signature': sign(forgotten) })).body).toEqual(
@@ -211,9 +215,10 @@ describe('Document Signing Trigger over HTTP', () => {
 
 		await post(r.url, sent.raw, { 'X-Service-Signature': sign(sent.raw) });
 		await r.waitForExecutions(1);
-		const seen = (r.storedStaticData()['node:Document Signing Trigger'] as IDataObject)
-			.seenEvents as Array<[string, number]>;
-		expect(seen.map(([id]) => id)).toEqual(['evt_recent', sent.object.id]);
+		const seen = rememberedIds(
+			r.storedStaticData()['node:Document Signing Trigger'] as IDataObject,
+		);
+		expect(seen.map(([key]) => key)).toEqual([keptId('evt_recent'), keptId(sent.object.id)]);
 	});
 
 	it('refuses every delivery with 401 when the credential has no secret, and names what to do', async () => {

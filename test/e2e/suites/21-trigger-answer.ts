@@ -14,6 +14,7 @@
  */
 import axios from 'axios';
 
+import { keptId, rememberedIds } from '../../../nodes/DocumentSigningTrigger/memory';
 import { type Stack, sleep, waitFor } from '../../../scripts/lib/stack';
 import {
 	check,
@@ -30,12 +31,11 @@ import { signature, webhookEvent } from '../webhook-events';
 
 const NODE_KEY = 'node:Document Signing Trigger';
 
-/** Event ids in the workflow's stored static data, as n8n's database holds them. */
+/** Kept event ids (keptId) in the workflow's stored static data, as n8n's database holds them. */
 async function storedIds(stack: Stack, workflowId: string): Promise<Set<string>> {
 	const stored = await stack.api.get(`/workflows/${workflowId}`);
 	expectEqual(stored.status, 200, `GET /workflows/${workflowId}`);
-	const seen = (stored.data?.staticData?.[NODE_KEY]?.seenEvents ?? []) as Array<[string, number]>;
-	return new Set(seen.map(([id]) => id));
+	return new Set(rememberedIds(stored.data?.staticData?.[NODE_KEY] ?? {}).map(([key]) => key));
 }
 
 /**
@@ -96,7 +96,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 		async () => {
 			const before = await storedIds(stack, workflow.id);
 			expect(
-				before.has(first.id),
+				before.has(keptId(first.id)),
 				`the first event's id is not in the stored static data: ${JSON.stringify([...before])}`,
 			);
 			// Now the stored static data is not empty: the case where starting the run clears n8n's flag.
@@ -104,7 +104,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 			expectEqual(answer.data?.started, true, 'second event started');
 			const after = await storedIds(stack, workflow.id);
 			expectEqual(
-				[after.has(first.id), after.has(second.id)],
+				[after.has(keptId(first.id)), after.has(keptId(second.id))],
 				[true, true],
 				'ids in the stored static data after the second answer',
 			);

@@ -6,6 +6,7 @@
  */
 import axios from 'axios';
 
+import { keptId, rememberedIds } from '../../../nodes/DocumentSigningTrigger/memory';
 import { type Stack, sleep, waitFor } from '../../../scripts/lib/stack';
 import { check, type E2eContext, executions, expect, expectEqual, triggerWebhookId } from '../lib';
 import { signature, webhookEvent } from '../webhook-events';
@@ -95,14 +96,12 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 			// What n8n stored in its database holds every id: none lost to simultaneous writes.
 			const stored = await stack.api.get(`/workflows/${repeats.id}`);
 			const seen = new Set(
-				(
-					(stored.data?.staticData?.['node:Document Signing Trigger']?.seenEvents ?? []) as Array<
-						[string, number]
-					>
-				).map(([id]) => id),
+				rememberedIds(stored.data?.staticData?.['node:Document Signing Trigger'] ?? {}).map(
+					([key]) => key,
+				),
 			);
 			expectEqual(
-				ids.filter((id) => !seen.has(id)),
+				ids.filter((id) => !seen.has(keptId(id))),
 				[],
 				"ids missing from the workflow's stored static data",
 			);
