@@ -39,7 +39,7 @@ it(`${ITEMS} creates and sends under 10% faults: ${ITEMS} items, nothing created
 		latencyMaxMs: 2,
 		retryAfterSeconds: 0.05,
 		// the 429s come from a per-second limit the batch runs into
-		rateLimitPerSecond: 120,
+		rateLimitPerSecond: 150,
 		failures: [
 			{ status: 503, rate: 0.03 },
 			{ status: 500, rate: 0.02 },

@@ -167,6 +167,9 @@ describe('Include Signing Links set by an expression', () => {
 });
 
 describe('Allow Internal Addresses set by an expression (PDF URL)', () => {
+	// A refused connection is retried; short waits keep each allowed case under 100 ms.
+	beforeAll(() => h.retryPolicy({ baseDelayMs: 5, maxDelayMs: 20 }));
+	afterAll(() => h.retryPolicy());
 	it.each(EXPRESSION_VALUES)('%s', async (_name, expression, value) => {
 		// A loopback address with nothing listening: refused by the guard, or tried and refused
 		// by the machine (ECONNREFUSED) when internal addresses are allowed.

@@ -14,8 +14,13 @@ export interface SentEnvelope {
 	actionUrls: string[];
 }
 
-/** A draft with its PDF uploaded. */
-export async function draft(h: Harness, title: string, recipients = SIGNERS): Promise<string> {
+/** A draft with its PDF uploaded (by default one that carries its title). */
+export async function draft(
+	h: Harness,
+	title: string,
+	recipients = SIGNERS,
+	pdf?: Uint8Array,
+): Promise<string> {
 	const created = await h.api<IDataObject>('POST', '/envelopes', {
 		fileName: 'contract.pdf',
 		title,
@@ -24,7 +29,7 @@ export async function draft(h: Harness, title: string, recipients = SIGNERS): Pr
 	const upload = created.upload as { url: string };
 	const put = await fetch(upload.url, {
 		method: 'PUT',
-		body: await makePdf(1, title),
+		body: pdf ?? (await makePdf(1, title)),
 		headers: { 'Content-Type': 'application/pdf' },
 	});
 	if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);

@@ -7,7 +7,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { type Harness, startHarness } from '../harness';
 import { startPollRunner } from '../harness/poll';
-import { act, draft, listRequests, sent } from './helpers';
+import { makePdf } from '../envelope/helpers';
+import { act, draft, listRequests, sent, SIGNERS } from './helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -48,7 +49,12 @@ describe('Status Trigger: what a poll costs', () => {
 		const CHANGING = 5;
 		const changing = [];
 		for (let i = 0; i < CHANGING; i++) changing.push(await sent(h, `Changing ${i + 1}`));
-		for (let i = changing.length; i < OPEN; i++) await draft(h, `Open ${i + 1}`);
+		// seeded 50 at a time with one file: neither their order nor their PDF matters here
+		const pdf = await makePdf(1);
+		for (let i = changing.length; i < OPEN; i += 50) {
+			const batch = Array.from({ length: Math.min(50, OPEN - i) }, (_, k) => i + k + 1);
+			await Promise.all(batch.map(async (n) => await draft(h, `Open ${n}`, SIGNERS, pdf)));
+		}
 		const p = await poller({ event: 'recipientActed' });
 
 		let from = (await h.requests()).length;
