@@ -134,6 +134,8 @@ export interface InOrder<R> {
 	results: R[];
 	/** Why the prefix ended before the last item, when a request failed (not the budget). */
 	failure?: unknown;
+	/** Results of items past the prefix that finished all the same (by item index). */
+	past: Map<number, R>;
 }
 
 /**
@@ -177,5 +179,7 @@ export async function inOrder<T, R>(
 	);
 	let prefix = 0;
 	while (prefix < items.length && done[prefix]) prefix++;
-	return { results: results.slice(0, prefix), failure: failures.get(prefix) };
+	const past = new Map<number, R>();
+	for (let k = prefix + 1; k < items.length; k++) if (done[k]) past.set(k, results[k]);
+	return { results: results.slice(0, prefix), failure: failures.get(prefix), past };
 }

@@ -7,6 +7,7 @@ import { statusName } from '../shared/api/envelopeStatus';
 import { apiErrorFields } from '../shared/http/errors';
 import type { PageSize } from '../shared/http/pagination';
 import { type Budget, inOrder, type PollBudget } from './budget';
+import { type FileCarry, fileCarry } from './carry';
 import { type NodeMemory, pageSize, rememberPageSize } from './memory';
 import type { EnvelopeListItem, StatusMemory } from './poller';
 import { afterWalk, FINAL_STATUSES, prune, readChanged, readFrom, record, takeNew } from './poller';
@@ -131,13 +132,21 @@ async function handleItems(
 			.filter((i) => !state.baseline && !(i.id in state.seen) && !run.emitted.has(i.id))
 			.map((i) => i.id),
 	);
+	const carry = run.download ? filesKept.call(this) : undefined;
+	const keptFor = (item: EnvelopeListItem) => carry?.get(item.id, item.updatedAt);
 	const download = (item: EnvelopeListItem) =>
-		run.download && starts.has(item.id) && item.status === 'completed';
+		run.download && starts.has(item.id) && item.status === 'completed' && !keptFor(item);
 	const done = await inOrder(items, share, 'file', download, async (item) =>
-		starts.has(item.id) ? await toItem.call(this, item, run.download) : undefined,
+		starts.has(item.id)
+			? (keptFor(item) ?? (await toItem.call(this, item, run.download)))
+			: undefined,
 	);
+	// Files downloaded past the envelopes this poll can emit go out with a later poll.
+	for (const [k, out] of done.past)
+		if (out?.binary) carry?.keep(items[k].id, items[k].updatedAt, out);
 	const now = Date.now();
 	done.results.forEach((out, k) => {
+		carry?.drop(items[k].id, items[k].updatedAt);
 		record(state, items[k], now);
 		if (!out || run.emitted.has(items[k].id)) return;
 		run.output.push(out);
@@ -151,6 +160,11 @@ async function handleItems(
 		run.stopped = true;
 	}
 	return done.results.length;
+}
+
+/** The signed PDFs kept for this trigger by an earlier poll (carry.ts). */
+function filesKept(this: IPollFunctions): FileCarry {
+	return fileCarry.call(this, this.getNodeParameter('binaryPropertyName', 'data') as string);
 }
 
 /** A test run: the newest envelope of each status, and no memory changed. */

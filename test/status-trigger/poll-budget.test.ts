@@ -236,6 +236,39 @@ describe('Status Trigger under the poll scheduler: no work left behind', () => {
 	}, 60_000);
 });
 
+describe('Status Trigger under the poll scheduler: a file is fetched once', () => {
+	it('files downloaded past one the budget cut are kept for the next poll, which emits them in order without fetching them again', async () => {
+		const p = polls({ statuses: ['completed'], downloadSignedPdf: true });
+		expect((await p.tick()).kind).toBe('empty');
+		const ids = await completedEnvelopes(h, 6, 'Past the cut');
+		const held = ids[1];
+		await h.fault({ timeout: { path: `/envelopes/${held}/file`, count: 1 } });
+		const start = clock.now();
+		const ticking = p.tick();
+		// Every file but the held one is downloaded before the budget runs out.
+		const downloads = async () =>
+			(await h.requests()).filter(
+				(r) => r.method === 'GET' && r.path.startsWith('/storage/download') && r.status === 200,
+			).length;
+		await until(async () => (await downloads()) === 5);
+		clock.pass(start + p.budgetMs - clock.now() + 1);
+		const tick = await ticking;
+		expect(tick.kind === 'emitted' && envelopeIds(tick.items)).toEqual(ids.slice(0, 1));
+		await h.fault({});
+		const next = await p.tick();
+		expect(next.kind === 'emitted' && envelopeIds(next.items)).toEqual(ids.slice(1));
+		expect(next.kind === 'emitted' && next.items.map((i) => i.binary?.data?.fileName)).toEqual(
+			ids.slice(1).map(() => expect.stringMatching(/\.pdf$/)),
+		);
+		const files = await fileRequests();
+		const served = (await h.requests()).filter(
+			(r) => r.method === 'GET' && r.path.startsWith('/storage/download') && r.status === 200,
+		);
+		expect(ids.map((id) => files.get(id))).toEqual([1, 2, 1, 1, 1, 1]);
+		expect(served).toHaveLength(6);
+	}, 60_000);
+});
+
 describe('Status Trigger under the poll scheduler: the list moves while a poll reads it', () => {
 	/** The sandbox's own record of an envelope (what its admin routes change). */
 	const record = (id: string) => h.sandbox.state.envelopes.get(id)!;
