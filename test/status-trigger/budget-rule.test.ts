@@ -112,7 +112,7 @@ describe('reads in order', () => {
 		budget.close();
 	});
 
-	it('stop at a failure: the items before it are the result, none after it counts', async () => {
+	it('stop at a failure: the items before it are the result; those after it that finished come apart', async () => {
 		const budget = new PollBudget(300_000, clock);
 		const refused = new Error('refused');
 		const done = await inOrder(
@@ -122,11 +122,15 @@ describe('reads in order', () => {
 			(k) => k % 2 === 0,
 			async (k) => {
 				if (k === 4) throw refused;
+				// the ones started beside item 4 finish after it failed
+				if (k > 4) await new Promise((resolve) => setImmediate(resolve));
 				return k;
 			},
 		);
 		expect(done.results).toEqual([0, 1, 2, 3]);
 		expect(done.failure).toBe(refused);
+		// started with 4 (five at a time), none after it failed
+		expect([...done.past]).toEqual([5, 6, 7, 8].map((k) => [k, k]));
 		budget.close();
 	});
 });
