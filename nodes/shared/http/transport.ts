@@ -247,9 +247,15 @@ async function sendOnce(
 		const status = answer.statusCode;
 		const malformed =
 			expectJson && status < 400 && !isRedirect(status) && !isJson(bodyText(answer.body));
+		// Against the pacing's clock (a fake one in tests).
+		const now = pacing?.rate.shared.clock.now();
 		return {
 			response: answer,
-			outcome: { answer: status, retryAfterMs: retryAfterMs(answer.headers, policy), malformed },
+			outcome: {
+				answer: status,
+				retryAfterMs: retryAfterMs(answer.headers, policy, now),
+				malformed,
+			},
 		};
 	} catch (error) {
 		// Aborted by Stop while under way: it may have reached the service.
@@ -293,7 +299,8 @@ async function sendWithRetries(
 		}
 		if (decision.retry) {
 			if (rate && !decision.rateLimited) rate.stats.retried++;
-			if (wait) await pause(wait, signal);
+			// On the pacing's clock when there is one (the same timers as pause in n8n).
+			if (wait) await (rate?.shared.clock.sleep ?? pause)(wait, signal);
 			continue;
 		}
 		if (response && decision.fail !== 'malformed') return response;
