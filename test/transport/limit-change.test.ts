@@ -43,8 +43,7 @@ async function batch(
 			await clock.sleep(latencyMs);
 			if (ok) return rate.succeeded(ticket);
 			refused++;
-			const wait = rate.rateLimited(ticket, Math.ceil(retryAfterMs / 1000) * 1000);
-			if (wait) await clock.sleep(wait);
+			rate.rateLimited(ticket, Math.ceil(retryAfterMs / 1000) * 1000);
 		}
 	};
 	const run = (async () => {

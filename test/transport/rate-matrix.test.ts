@@ -1,9 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: reads RATE_MATRIX_REPORT; not published (package.json "files" is dist/ only) */
 /**
  * The rate matrix: limit x window kind x service time x announced budget x operation, each
- * cell a batch through the real transport and pacing on a fake clock (rate-matrix.ts). For
- * now it records each cell's figures (every item done); what a polite client does at a
- * service's limit, and what each cell will be held to:
+ * cell a batch through the real transport and pacing on a fake clock (rate-matrix.ts), held
+ * to what a polite client does at a service's limit:
  * - no request is refused when the service announces its budget (`RateLimit-*` here; the
  *   `X-RateLimit-*` form below);
  * - otherwise the first refused window teaches the limit, and each later window has at most
@@ -84,13 +83,23 @@ async function held(cell: Cell): Promise<Figures> {
 
 describe('the rate matrix (fake clock)', () => {
 	it.each(matrix(['none', 'ietf']).map((c) => [name(c), c] as const))('%s', async (_, cell) => {
-		await held(cell);
+		const f = await held(cell);
+		if (cell.headers !== 'none') expect(f.refused).toBe(0);
+		expect(f.worstLaterWindow).toBeLessThanOrEqual(3);
+		expect(f.laterRefused).toBeLessThanOrEqual(Math.max(3, 0.05 * f.accepted));
+		expect(f.wallMs).toBeLessThanOrEqual(bound(cell, f));
 	});
 });
 
 describe('the budget as X-RateLimit-* with an epoch reset (fake clock)', () => {
+	// The reset is a whole epoch second against a Date in whole seconds: up to two seconds
+	// late, so a window of a second or two is taken as up to two seconds long (slower, never
+	// refused); minute windows are read to within 2 %.
 	const cells = matrix(['x'], [LIMITS[1], LIMITS[5]], [25, 300]);
 	it.each(cells.map((c) => [name(c), c] as const))('%s', async (_, cell) => {
-		await held(cell);
+		const f = await held(cell);
+		expect(f.refused).toBe(0);
+		const slack = cell.per === 'second' && cell.window !== 'clock' ? 2 : 1;
+		expect(f.wallMs).toBeLessThanOrEqual(slack * bound(cell, f));
 	});
 });
