@@ -43,7 +43,8 @@ async function batch(
 			await clock.sleep(latencyMs);
 			if (ok) return rate.succeeded(ticket);
 			refused++;
-			rate.rateLimited(ticket, Math.ceil(retryAfterMs / 1000) * 1000);
+			const wait = rate.rateLimited(ticket, Math.ceil(retryAfterMs / 1000) * 1000);
+			if (wait) await clock.sleep(wait);
 		}
 	};
 	const run = (async () => {

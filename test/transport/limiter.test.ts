@@ -392,6 +392,23 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.count).toBeGreaterThan(20);
 	});
 
+	it('windows not used in full raise nothing: a raise nobody tests would pile up into a burst when the load comes back', () => {
+		const window = slidingWindow();
+		let at = 1000 + learned(window, 20);
+		for (let k = 0; k < 10 * 20; k++) at = sendAccepted(window, Math.max(at, 1100 + k * 100)).at; // 10 a window
+		expect(window.count).toBe(20);
+	});
+
+	it('a raise met by a 429 in a fixed window closes that window: nothing more goes before it ends', () => {
+		const window = new RateWindow(RATE_POLICY, new FakeClock(0));
+		let at = 1000 + learned(window, 100);
+		while (window.count === 100) at = sendAccepted(window, at).at;
+		const refused = send(window, at);
+		window.refused(refused, 1000, refused.at + 2);
+		expect(window.count).toBe(100);
+		expect(window.pausedUntil).toBe(Math.floor(refused.at / 1000) * 1000 + 1000);
+	});
+
 	it('a probe met by a 429 goes back to the count the service accepted (not 10 % below it), and the next probe waits twice as long', () => {
 		const window = slidingWindow();
 		let at = 1000 + learned(window, 100);

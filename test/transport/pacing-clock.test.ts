@@ -216,6 +216,22 @@ describe('RateController on a fake clock', () => {
 		expect(startedAt).toBe(firstAt + 1000 + RATE_POLICY.marginMs); // the fake clock starts on a second
 	});
 
+	it('a refused request waits its Retry-After, less the second a whole-seconds one is rounded up by; before a count, the pause covers it', async () => {
+		const { clock, rate } = controller({}, 1);
+		/** The next start, the clock moved until it comes. */
+		const next = async () => {
+			let ticket: Ticket | undefined;
+			void rate.acquire().then((t) => (ticket = t));
+			while (!ticket) await clock.advance(10);
+			return ticket;
+		};
+		expect(rate.rateLimited(await next(), 2000)).toBe(0); // nothing accepted: every request pauses
+		rate.succeeded(await next());
+		expect(rate.rateLimited(await next(), 1000)).toBe(0); // a count is learned: the window paces
+		expect(rate.rateLimited(await next(), 3000)).toBe(2000);
+		expect(rate.rateLimited(await next(), 250)).toBe(250);
+	});
+
 	it("a run that starts after another run's Retry-After pause starts at once", async () => {
 		const { clock, rate, shared } = controller();
 		rate.rateLimited(await rate.acquire(), 300);

@@ -290,10 +290,9 @@ async function sendWithRetries(
 			if ('failure' in outcome || outcome.answer >= 500) rate.overloaded(ticket);
 			else if (outcome.answer !== 429) rate.succeeded(ticket, outcome.signals?.budget);
 			else {
-				// The pace learns from it (the Retry-After uncapped); this one queues again at once.
+				// The pace learns from it (the Retry-After uncapped); this one waits, then queues again.
 				const waitMs = outcome.signals?.waitMs ?? backoffMs(rateLimited, policy);
-				rate.rateLimited(ticket, waitMs, outcome.signals?.budget);
-				wait = 0;
+				wait = rate.rateLimited(ticket, waitMs, outcome.signals?.budget);
 				rateLimited++;
 			}
 		}

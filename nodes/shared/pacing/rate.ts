@@ -156,10 +156,11 @@ export class RateController {
 
 	/**
 	 * 429 after `retryAfterMs` (the service's Retry-After, uncapped), with the budget it
-	 * announced, if any: the window learns from it. The refused request queues again at once:
-	 * the corrected window, or the run's pause, decides when it goes.
+	 * announced, if any: the window learns from it. Returns how long the refused request
+	 * itself waits before it queues again: its Retry-After, less the second a whole-seconds
+	 * one is rounded up by (0 before a count is known: the run's pause covers it).
 	 */
-	rateLimited(ticket: Ticket, retryAfterMs: number, budget?: AnnouncedBudget): void {
+	rateLimited(ticket: Ticket, retryAfterMs: number, budget?: AnnouncedBudget): number {
 		const now = this.shared.clock.now();
 		ticket.answeredAt = now;
 		const window = this.shared.window;
@@ -173,6 +174,8 @@ export class RateController {
 		window.refused(ticket, retryAfterMs, now, pauseMs);
 		this.stats.pausedMs += Math.max(0, window.pausedUntil - pausedBefore);
 		this.limit.observe('rateLimited', ticket.at);
+		if (!paced) return 0;
+		return Math.max(0, pauseMs - (retryAfterMs % 1000 === 0 ? 1000 : 0));
 	}
 }
 

@@ -38,7 +38,7 @@ export class RateWindow {
 	/** The credential's first request, alone until answered: its answer may announce the budget. */
 	private scout: Ticket | undefined;
 	private scouted = false;
-	/** Since when the count has held without a 429 (the quiet a raise waits for). */
+	/** Since when the windows have been used in full without a 429 (the quiet a raise waits for). */
 	private fullSince: number | undefined;
 	/** The count before the running probe raised it (what the service is known to accept). */
 	private beforeProbe: number | undefined;
@@ -157,9 +157,18 @@ export class RateWindow {
 		if (index >= 0) this.sends.splice(index, 1);
 	}
 
-	/** Windows in a row without a 429 while sending: the service may allow more now (another worker done, a higher plan). */
+	/** Windows in a row used in full without a 429: the service may allow more now (another worker done, a higher plan). */
 	private probe(at: number): void {
 		if (this.count === undefined || this.announcedLimit) return;
+		// A window not used in full says nothing of more (as the limiter's rule): a raise
+		// nobody tests would pile up into a burst when the load comes back. Used in full: more
+		// than the count in a window and a tenth up to this start (the window before and it).
+		const from = at - 1.1 * this.windowMs;
+		const used = firstFrom(this.sends, at, true) - firstFrom(this.sends, from, true);
+		if (used <= Math.floor(this.count)) {
+			if (this.beforeProbe === undefined) this.fullSince = undefined;
+			return;
+		}
 		this.fullSince ??= at;
 		const quiet = at - this.fullSince;
 		if (this.beforeProbe !== undefined) {
@@ -272,7 +281,7 @@ export class RateWindow {
 	private refusedWhilePaced(ticket: Ticket, waitMs: number, now: number): void {
 		const count = this.count as number;
 		// Paced, so no window of the service should hold more than `count` of our starts.
-		// The refused request queues again at the corrected pace. A request sent before the last
+		// The refused request waits; the rest go on at the corrected pace. A request sent before the last
 		// change of pace is of the overshoot that change answered (TCP's one cut per window of
 		// data): the raise's other 429s must not also be read as a service counting late.
 		if (ticket.at <= this.lastCut) return;
@@ -287,8 +296,12 @@ export class RateWindow {
 				this.policy.maxProbeAfterWindows,
 				2 * this.probeAfterWindows,
 			);
-			// The raise's whole window is one event (a burst's last starts may leave after this answer).
-			if (this.fixed.holds) this.lastCut = Math.max(now, this.fixed.windowEnd(ticket.at));
+			// The raise's whole window is one event (a burst's last starts may leave after this
+			// answer), and it is full: nothing more goes before it ends.
+			if (this.fixed.holds) {
+				this.lastCut = Math.max(now, this.fixed.windowEnd(ticket.at));
+				this.pausedUntil = Math.max(this.pausedUntil, this.lastCut);
+			}
 		} else if (reopens !== undefined) {
 			// The service's window is longer than ours: it reopens a window after our oldest start in it.
 			this.windowMs = reopens;
