@@ -19,7 +19,7 @@ function perText(rule: RateLimitRule): string {
 }
 
 /** One rule's count for one key: a fixed window's start and count, or a sliding window's log. */
-interface Counter {
+export interface Counter {
 	start: number;
 	count: number;
 	/** Sandbox times of the accepted requests still in a sliding window, oldest first. */
@@ -109,12 +109,17 @@ export function rulesOf(f: FaultSettings): RateLimitRule[] {
 /** Counters per settings object (new settings or a reset start afresh), then per key. */
 const countersOf = new WeakMap<FaultSettings, Map<string, Counter[]>>();
 
+/** Counters for `rules` that have counted nothing yet. */
+export function freshCounters(rules: RateLimitRule[]): Counter[] {
+	return rules.map(() => ({ start: -Infinity, count: 0, times: [] }));
+}
+
 function countersFor(f: FaultSettings, who: string, rules: RateLimitRule[]): Counter[] {
 	const byKey = countersOf.get(f) ?? new Map<string, Counter[]>();
 	countersOf.set(f, byKey);
 	const found = byKey.get(who);
 	if (found) return found;
-	const fresh = rules.map(() => ({ start: -Infinity, count: 0, times: [] }));
+	const fresh = freshCounters(rules);
 	byKey.set(who, fresh);
 	return fresh;
 }
@@ -122,22 +127,25 @@ function countersFor(f: FaultSettings, who: string, rules: RateLimitRule[]): Cou
 /** Seconds, to the millisecond, never below zero. */
 const seconds = (ms: number) => Math.max(0, Math.ceil(ms)) / 1000;
 
-/** The budget headers, when the settings announce them. */
-function announce(res: Response, f: FaultSettings, v: Verdict, now: number): void {
-	if (f.rateLimitHeaders === null) return;
+/** The budget headers, when the settings announce them (none otherwise). */
+export function budgetHeaders(f: FaultSettings, v: Verdict, now: number): Record<string, string> {
+	if (f.rateLimitHeaders === null) return {};
 	const prefix = f.rateLimitHeaders === 'ietf' ? 'RateLimit' : 'X-RateLimit';
 	const form = f.rateLimitReset ?? (f.rateLimitHeaders === 'ietf' ? 'seconds' : 'epoch');
-	res.setHeader(`${prefix}-Limit`, String(v.rule.limit));
-	res.setHeader(`${prefix}-Remaining`, String(v.remaining));
-	res.setHeader(
-		`${prefix}-Reset`,
-		String(form === 'epoch' ? Math.ceil(v.resetAt / 1000) : Math.ceil(seconds(v.resetAt - now))),
-	);
+	const headers: Record<string, string> = {
+		[`${prefix}-Limit`]: String(v.rule.limit),
+		[`${prefix}-Remaining`]: String(v.remaining),
+		[`${prefix}-Reset`]: String(
+			form === 'epoch' ? Math.ceil(v.resetAt / 1000) : Math.ceil(seconds(v.resetAt - now)),
+		),
+	};
 	if (f.rateLimitHeaders === 'ietf')
-		res.setHeader('RateLimit-Policy', `${v.rule.limit};w=${windowMsOf(v.rule) / 1000}`);
+		headers['RateLimit-Policy'] = `${v.rule.limit};w=${windowMsOf(v.rule) / 1000}`;
+	return headers;
 }
 
-function retryAfter(f: FaultSettings, retryAt: number, now: number): string {
+/** A 429's `Retry-After` as the settings give it. */
+export function retryAfter(f: FaultSettings, retryAt: number, now: number): string {
 	// never earlier than the count allows: an honest Retry-After
 	const wait = Math.max(f.retryAfterSeconds, seconds(retryAt - now));
 	if (f.retryAfterAs === 'seconds') return String(wait);
@@ -159,7 +167,7 @@ export function rateLimit(req: Request, res: Response): boolean {
 	// right against it while the sandbox clock is moved.
 	res.setHeader('Date', new Date(now).toUTCString());
 	const v = take(rules, countersFor(f, bearerOf(req) ?? `ip:${req.ip}`, rules), now);
-	announce(res, f, v, now);
+	for (const [name, value] of Object.entries(budgetHeaders(f, v, now))) res.setHeader(name, value);
 	if (v.accepted) return true;
 	res.locals.fault = 'rateLimit';
 	const after = retryAfter(f, v.retryAt, now);

@@ -70,3 +70,104 @@ export class FakeClock implements Clock {
 		await settle();
 	}
 }
+
+interface Timer {
+	at: number;
+	seq: number;
+	fire: () => void;
+}
+
+/**
+ * A fake clock for long batches (the rate matrix): timers in a heap, due on whole
+ * milliseconds as Node's are (a fraction waits for the next), and every timer of one moment
+ * fired together before promise chains settle once. Chains that go on at the same moment may
+ * then interleave differently than in Node, which settles between timers. `runWhile` moves
+ * the clock until a condition ends.
+ */
+export class BatchClock implements Clock {
+	private current: number;
+	private seq = 0;
+	private readonly heap: Timer[] = [];
+
+	constructor(start = 1_000_000) {
+		this.current = start;
+	}
+
+	now = (): number => this.current;
+
+	/** Jumps the clock forward with no timer pending (a new cell of the matrix). */
+	set(to: number): void {
+		if (this.heap.length) throw new Error(`${this.heap.length} timers still pending`);
+		this.current = Math.max(this.current, to);
+	}
+
+	get pending(): number {
+		return this.heap.length;
+	}
+
+	sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+		throwIfStopped(signal);
+		await new Promise<void>((resolve, reject) => {
+			let live = true;
+			const onAbort = () => {
+				live = false;
+				reject(new ExecutionStopped());
+			};
+			signal?.addEventListener('abort', onAbort, { once: true });
+			this.push({
+				at: Math.ceil(this.current + Math.max(0, ms)),
+				seq: this.seq++,
+				fire: () => {
+					signal?.removeEventListener('abort', onAbort);
+					if (live) resolve();
+				},
+			});
+		});
+	};
+
+	/** Moves time while `going()` holds; throws when nothing is left to wait for (a deadlock). */
+	async runWhile(going: () => boolean): Promise<void> {
+		await settle();
+		while (going()) {
+			const first = this.heap[0];
+			if (!first) throw new Error('nothing left to wait for, and the run is not over');
+			this.current = Math.max(this.current, first.at);
+			while (this.heap.length && this.heap[0].at <= this.current) this.pop().fire();
+			await settle();
+		}
+	}
+
+	private before(a: Timer, b: Timer): boolean {
+		return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+	}
+
+	private push(timer: Timer): void {
+		const h = this.heap;
+		h.push(timer);
+		for (let i = h.length - 1; i > 0; ) {
+			const parent = (i - 1) >> 1;
+			if (!this.before(h[i], h[parent])) break;
+			[h[i], h[parent]] = [h[parent], h[i]];
+			i = parent;
+		}
+	}
+
+	private pop(): Timer {
+		const h = this.heap;
+		const top = h[0];
+		const last = h.pop()!;
+		if (h.length === 0) return top;
+		h[0] = last;
+		for (let i = 0; ; ) {
+			const l = 2 * i + 1;
+			const r = l + 1;
+			let m = i;
+			if (l < h.length && this.before(h[l], h[m])) m = l;
+			if (r < h.length && this.before(h[r], h[m])) m = r;
+			if (m === i) break;
+			[h[i], h[m]] = [h[m], h[i]];
+			i = m;
+		}
+		return top;
+	}
+}

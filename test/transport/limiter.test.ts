@@ -237,13 +237,18 @@ describe('RateWindow: the service window learned from 429s', () => {
 		return count + 5;
 	};
 
-	it('free before the first 429; a handful of answers teaches no count', () => {
+	it('free before the first 429; any accepted request teaches a count, none pauses every request for the Retry-After', () => {
 		const window = slidingWindow();
 		expect(window.nextSlot(5)).toBe(5);
 		const tickets = [send(window, 0), send(window, 1)];
 		window.refused(tickets[1], 1000, 2);
-		expect(window.count).toBeUndefined();
-		expect(window.pausedUntil).toBe(1002);
+		expect(window.count).toBe(1); // a limit of one a second is a limit too
+		expect(window.pausedUntil).toBe(2); // whole seconds: the window paces the next start
+		expect(window.nextSlot(3)).toBe(1000 + RATE_POLICY.marginMs);
+		const refusedFirst = slidingWindow();
+		refusedFirst.refused(send(refusedFirst, 0), 1000, 2);
+		expect(refusedFirst.count).toBeUndefined();
+		expect(refusedFirst.pausedUntil).toBe(1002);
 	});
 
 	it('after a 429: the count accepted in the window before it, sent at the start of each window', () => {
@@ -254,33 +259,45 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.count).toBe(100);
 		// Retry-After: 1 is whole seconds, rounded up: the learned window paces the restart, not 210 + 1000
 		expect(window.pausedUntil).toBe(210);
-		// the next window's worth goes at once: a window after the answer to the first accepted one
+		// the next window's worth goes at once: a window after the first accepted one started
+		// (the service counts a request on arrival, a like time after each start)
 		const next = Array.from({ length: 100 }, () => send(window, 210).at);
-		expect(next[0]).toBe(100 + RTT + 1000 + RATE_POLICY.marginMs);
-		expect(next[99]).toBeLessThanOrEqual(199 + RTT + 1000 + RATE_POLICY.marginMs);
-		// and no more than the count in any window's length after the answers
+		expect(next[0]).toBe(100 + 1000 + RATE_POLICY.marginMs);
+		expect(next[99]).toBe(199 + 1000 + RATE_POLICY.marginMs);
+		// and no more than the count in any window's length
 		const after = send(window, 1300).at;
-		expect(after).toBeGreaterThanOrEqual(next[0] + RTT + 1000);
-		// a start waits for the answer that decides its slot
-		const unanswered = slidingWindow();
-		for (let k = 0; k < 10; k++) unanswered.record({ epoch: 0, at: k });
-		unanswered.refused({ epoch: 0, at: 11 }, 1000, 12);
-		expect(unanswered.nextSlot(500)).toBeUndefined();
-		expect(unanswered.nextSlot(1100)).toBe(1100 + 1000 + RATE_POLICY.marginMs); // a lost answer
+		expect(after).toBe(next[0] + 1000 + RATE_POLICY.marginMs);
+	});
+
+	it('a Retry-After of more than a second: the window reopens that long after the first accepted start, to the second; a later one that says it is longer lengthens it', () => {
+		const window = slidingWindow();
+		for (let k = 0; k < 60; k++) send(window, 22_370 + k); // 60 a minute, 22.37 s into the clock's minute
+		const refused = send(window, 22_430);
+		window.refused(refused, 38_000, 22_432); // the minute ends in 37.6 s: rounded up
+		expect(window.count).toBe(60);
+		expect(window.windowMs).toBe(39_000); // 22.43 + 38 - 22.37 s, rounded up to the second
+		const next = send(window, 22_433).at;
+		expect(next).toBe(22_370 + 39_000 + RATE_POLICY.marginMs);
+		for (let k = 1; k < 60; k++) send(window, next);
+		// 39 s on, the service's minute is still full until 120 s: it is a minute long
+		const early = send(window, next + 39_000);
+		window.refused(early, 22_000, early.at + 2);
+		expect(window.windowMs).toBe(Math.ceil((early.at + 22_000 - next) / 1000) * 1000);
+		expect(window.windowMs).toBeGreaterThanOrEqual(60_000);
 	});
 
 	it('a 429 at the learned count lowers it to what the service accepted in the window before, at most halved, once per window, without pausing the other requests', () => {
 		const window = slidingWindow();
 		for (let k = 0; k < 50; k++) send(window, k);
 		const first = send(window, 60);
-		window.refused(first, 1050, 70);
+		window.refused(first, 950, 70);
 		expect(window.count).toBe(50);
-		expect(window.pausedUntil).toBe(1120); // a Retry-After in ms is precise: kept whole
+		expect(window.pausedUntil).toBe(1020); // a Retry-After in ms is precise: kept whole
 		// sent after the refused one, in the same epoch: nothing more (the count is known: no new pause)
 		const late: Ticket = { epoch: first.epoch, at: first.at + 1 };
 		window.refused(late, 1000, 80);
 		expect(window.count).toBe(50);
-		expect(window.pausedUntil).toBe(1120);
+		expect(window.pausedUntil).toBe(1020);
 		// sent before it and counted as accepted, but refused after all (it overtook): one less
 		const overtaken: Ticket = { epoch: first.epoch, at: first.at - 1 };
 		window.refused(overtaken, 1000, 81);
@@ -300,7 +317,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.count).toBe(47);
 		window.refused(sent[46], 1000, sent[47].at + 6); // the same window: one event
 		expect(window.count).toBe(47);
-		expect(window.generation).toBe(generation); // slots already reserved stay
+		expect(window.generation).toBe(generation + 1); // a start planned at the old count plans again
 		// a window on, it allows 30 (another worker with the key): the 31st is refused, and the
 		// count is what the service took in the window before it, not 10 % or one less
 		const next = Array.from({ length: 31 }, () => send(window, 2200));
@@ -313,32 +330,45 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.count).toBe(15);
 	});
 
-	it('with answers seen, a start waits for the count a window after the decisive request reached the service: its answer less the fastest round trip, also after a 429', () => {
+	it('the credential’s first request goes alone until its answer (or a window), and an announced budget paces from there: never more than is left before its reset', () => {
 		const window = slidingWindow();
-		const answered = (at: number, rtt: number, refused = false): Ticket => {
-			const ticket = send(window, at, rtt);
-			if (!refused) window.accepted(ticket);
-			return ticket;
-		};
-		const first = answered(0, 30);
-		for (let k = 1; k < 20; k++) answered(k, k === 1 ? 25 : 60); // the fastest round trip: 25 ms
-		window.refused(answered(20, 1, true), 1000, 21);
-		expect(window.count).toBe(20);
-		// the first went at 0 and was answered at 30, 5 ms slower than the fastest: counted by 5
-		expect(answered(21, 30).at).toBe(first.at + 5 + 1000 + RATE_POLICY.marginMs);
-		// the second was the fastest: a window after its start
-		expect(answered(21, 30).at).toBe(1 + 1000 + RATE_POLICY.marginMs);
-		// the service refuses the third: the count is what it counted in the window before, by
-		// the same estimate (the 12 of the first window answered in 60 ms, counted 35 ms after
-		// their start, still in it, and the 2 above), and the slots stay by the answers less
-		// the fastest round trip: pacing by the answers would add a round trip to every window
-		const third = answered(21, 30, true);
-		window.refused(third, 1000, third.at + 2);
-		expect(window.count).toBe(14);
-		const decisive = window.sends.filter((t) => !t.refused).slice(-14)[0];
-		expect(window.nextSlot(third.at + 3)).toBe(
-			decisive.answeredAt! - 25 + 1000 + RATE_POLICY.marginMs,
-		);
+		const scout: Ticket = { epoch: 0, at: 0 };
+		window.record(scout);
+		expect(window.nextSlot(10)).toBeUndefined();
+		expect(window.nextSlot(1000)).toBe(1000); // unanswered for a window: the others go
+		scout.answeredAt = 30;
+		window.announced(scout, {
+			headers: 'ietf',
+			limit: 5,
+			remaining: 1,
+			resetMs: 1000,
+			windowMs: 1000,
+		});
+		expect(window.count).toBe(5);
+		// one left (others with the key used three): one now, the rest after the reset
+		expect(window.nextSlot(30)).toBe(30);
+		window.record({ epoch: 0, at: 30 });
+		expect(window.nextSlot(31)).toBe(1000 + RATE_POLICY.marginMs);
+		// a budget that says what our own count says adds nothing (its reset is rounded to the second)
+		const plain = slidingWindow();
+		const first: Ticket = { epoch: 0, at: 0, answeredAt: 30 };
+		plain.record(first);
+		plain.announced(first, { headers: 'x', limit: 5, remaining: 4, resetMs: 1000 });
+		for (let k = 0; k < 4; k++) expect(send(plain, 31).at).toBe(31);
+		expect(plain.nextSlot(32)).toBe(1000 + RATE_POLICY.marginMs);
+	});
+
+	it('a budget that starts again sooner than a window after our first start in it is a fixed window: the next one goes at that reset, whole', () => {
+		const window = slidingWindow();
+		const first: Ticket = { epoch: 0, at: 22_370, answeredAt: 22_400 };
+		window.record(first);
+		// 60 a minute on the clock's minutes: 37.63 s left, rounded up
+		const policy = { headers: 'ietf' as const, limit: 60, resetMs: 38_000, windowMs: 60_000 };
+		window.announced(first, { ...policy, remaining: 59 });
+		for (let k = 0; k < 59; k++) send(window, 22_400);
+		const reset = 22_370 + 38_000 + RATE_POLICY.marginMs;
+		expect(window.fixedWindowsHold).toBe(true);
+		expect(window.nextSlot(22_401)).toBe(reset + RATE_POLICY.marginMs);
 	});
 
 	it('raises that hold grow twice as large each time: a worker whose partner on the key is done reclaims the whole limit within a few windows', () => {
@@ -360,6 +390,23 @@ describe('RateWindow: the service window learned from 429s', () => {
 		for (let k = 0; k < 20 * (RATE_POLICY.probeAfterWindows + 2); k++)
 			at = sendAccepted(window, at).at;
 		expect(window.count).toBeGreaterThan(20);
+	});
+
+	it('windows not used in full raise nothing: a raise nobody tests would pile up into a burst when the load comes back', () => {
+		const window = slidingWindow();
+		let at = 1000 + learned(window, 20);
+		for (let k = 0; k < 10 * 20; k++) at = sendAccepted(window, Math.max(at, 1100 + k * 100)).at; // 10 a window
+		expect(window.count).toBe(20);
+	});
+
+	it('a raise met by a 429 in a fixed window closes that window: nothing more goes before it ends', () => {
+		const window = new RateWindow(RATE_POLICY, new FakeClock(0));
+		let at = 1000 + learned(window, 100);
+		while (window.count === 100) at = sendAccepted(window, at).at;
+		const refused = send(window, at);
+		window.refused(refused, 1000, refused.at + 2);
+		expect(window.count).toBe(100);
+		expect(window.pausedUntil).toBe(Math.floor(refused.at / 1000) * 1000 + 1000);
 	});
 
 	it('a probe met by a 429 goes back to the count the service accepted (not 10 % below it), and the next probe waits twice as long', () => {

@@ -151,14 +151,42 @@ describe('RateController on a fake clock', () => {
 	});
 
 	it('never above Max Requests per Second: 6 starts at 5 per second take exactly one second', async () => {
-		const { starts } = controller({ maxPerSecond: 5 });
-		const at = await starts(6);
+		const { clock, rate } = controller({ maxPerSecond: 5 });
+		rate.succeeded(await rate.acquire()); // the credential's first answer
+		const at = [clock.now()];
+		const run = (async () => {
+			for (let k = 0; k < 5; k++) {
+				rate.succeeded(await rate.acquire());
+				at.push(clock.now());
+			}
+		})();
+		while (at.length < 6) await clock.advance(1);
+		await run;
 		expect(at.map((t) => t - at[0])).toEqual([0, 200, 400, 600, 800, 1000]);
 	});
 
-	it('before a count is known, a 429 pauses every request for exactly its Retry-After', async () => {
+	it("the credential's first request goes alone: the others wait for its answer, woken by it (no polling), at most a window", async () => {
 		const { clock, rate } = controller();
-		for (let i = 0; i < 5; i++) await rate.acquire(); // too few to learn a count from
+		const first = await rate.acquire();
+		let startedAt: number | undefined;
+		void rate.acquire().then(() => (startedAt = clock.now()));
+		const timers = clock.timersSet;
+		await clock.advance(500);
+		expect(startedAt).toBeUndefined();
+		expect(clock.timersSet - timers).toBeLessThanOrEqual(1); // the one for a lost answer
+		rate.succeeded(first);
+		await clock.advance(0);
+		expect(startedAt).toBe(first.at + 500);
+		const lost = controller();
+		const unanswered = await lost.rate.acquire();
+		let next: number | undefined;
+		void lost.rate.acquire().then(() => (next = lost.clock.now()));
+		await lost.clock.advance(2000);
+		expect(next).toBe(unanswered.at + RATE_POLICY.minWindowMs);
+	});
+
+	it('a 429 before any request was accepted pauses every request for exactly its Retry-After', async () => {
+		const { clock, rate } = controller();
 		const refusedAt = clock.now();
 		rate.rateLimited(await rate.acquire(), 200);
 		expect(rate.shared.window.count).toBeUndefined();
@@ -171,40 +199,41 @@ describe('RateController on a fake clock', () => {
 		expect(rate.stats).toMatchObject({ rateLimited: 1, pauses: 1, pausedMs: 200 });
 	});
 
-	it('a 429 teaches the window its count: the next start waits a window after the first of them was counted', async () => {
-		const { clock, rate } = controller();
-		const tickets: Ticket[] = [];
-		for (let i = 0; i < 30; i++) tickets.push(await rate.acquire());
+	it("a 429 teaches the window its count: the next start waits for the clock's next second", async () => {
+		const { clock, rate } = controller({}, 1); // one at a time: no spread of starts
+		const tickets: Ticket[] = [await rate.acquire()];
 		const firstAt = tickets[0].at;
 		await clock.advance(20);
-		for (const ticket of tickets) rate.succeeded(ticket);
+		rate.succeeded(tickets[0]);
+		for (let i = 1; i < 30; i++) tickets.push(await rate.acquire());
+		await clock.advance(20);
+		for (const ticket of tickets.slice(1)) rate.succeeded(ticket);
 		rate.rateLimited(await rate.acquire(), 1000);
 		expect(rate.shared.window.count).toBe(30);
 		let startedAt: number | undefined;
 		void rate.acquire().then(() => (startedAt = clock.now()));
 		await clock.advance(2000);
-		expect(startedAt).toBe(firstAt + 1000 + RATE_POLICY.marginMs);
+		expect(startedAt).toBe(firstAt + 1000 + RATE_POLICY.marginMs); // the fake clock starts on a second
 	});
 
-	it('a start waiting for the answer that decides its slot is woken by that answer, not by polling', async () => {
-		const { clock, rate } = controller();
-		const tickets: Ticket[] = [];
-		for (let i = 0; i < 20; i++) tickets.push(await rate.acquire());
-		rate.rateLimited(await rate.acquire(), 1000); // count 20, none answered yet
-		let startedAt: number | undefined;
-		void rate.acquire().then(() => (startedAt = clock.now()));
-		const timers = clock.timersSet;
-		await clock.advance(500);
-		expect(startedAt).toBeUndefined();
-		expect(clock.timersSet - timers).toBeLessThanOrEqual(1); // the one for a lost answer, no polling
-		rate.succeeded(tickets[0]);
-		await clock.advance(1000);
-		expect(startedAt).toBe(tickets[0].at + 1000 + RATE_POLICY.marginMs);
+	it('a refused request waits its Retry-After, less the second a whole-seconds one is rounded up by; before a count, the pause covers it', async () => {
+		const { clock, rate } = controller({}, 1);
+		/** The next start, the clock moved until it comes. */
+		const next = async () => {
+			let ticket: Ticket | undefined;
+			void rate.acquire().then((t) => (ticket = t));
+			while (!ticket) await clock.advance(10);
+			return ticket;
+		};
+		expect(rate.rateLimited(await next(), 2000)).toBe(0); // nothing accepted: every request pauses
+		rate.succeeded(await next());
+		expect(rate.rateLimited(await next(), 1000)).toBe(0); // a count is learned: the window paces
+		expect(rate.rateLimited(await next(), 3000)).toBe(2000);
+		expect(rate.rateLimited(await next(), 250)).toBe(250);
 	});
 
 	it("a run that starts after another run's Retry-After pause starts at once", async () => {
 		const { clock, rate, shared } = controller();
-		for (let i = 0; i < 5; i++) await rate.acquire();
 		rate.rateLimited(await rate.acquire(), 300);
 		await clock.advance(300);
 		const next = new RateController({}, shared);
@@ -214,14 +243,32 @@ describe('RateController on a fake clock', () => {
 		expect(next.stats).toMatchObject({ rateLimited: 0, pauses: 0, pausedMs: 0 });
 	});
 
-	it('Stop ends a Retry-After pause and a wait for an answer at once', async () => {
+	it("a run's requests plan their starts one at a time: a pause wakes the first in line, not every one", async () => {
+		const { clock, rate } = controller();
+		rate.rateLimited(await rate.acquire(), 1000);
+		const order: number[] = [];
+		const timers = clock.timersSet;
+		for (let k = 0; k < 100; k++) void rate.acquire().then(() => order.push(k));
+		await clock.advance(999);
+		expect(order).toEqual([]);
+		expect(clock.timersSet - timers).toBe(1); // the first in line sleeps; the rest wait their turn
+		await clock.advance(1);
+		expect(order).toEqual(Array.from({ length: 100 }, (_, k) => k));
+	});
+
+	it('Stop ends a Retry-After pause and a wait for the first answer at once', async () => {
 		const { rate } = controller();
-		for (let i = 0; i < 20; i++) await rate.acquire();
 		rate.rateLimited(await rate.acquire(), 30_000);
 		const stop = new AbortController();
 		const paused = rate.acquire(stop.signal);
 		stop.abort();
 		await expect(paused).rejects.toBeInstanceOf(ExecutionStopped);
+		const fresh = controller();
+		await fresh.rate.acquire();
+		const halt = new AbortController();
+		const waiting = fresh.rate.acquire(halt.signal);
+		halt.abort();
+		await expect(waiting).rejects.toBeInstanceOf(ExecutionStopped);
 	});
 });
 

@@ -172,9 +172,9 @@ export const ENVELOPE_ASSUMPTIONS: Assumption[] = [
 	{
 		topic: 'Rate limits',
 		guess:
-			"None documented; the node retries 429 and 503, honouring `Retry-After`, and takes a 429's `Retry-After` (at least 1 s) as the length of the service's window. It takes the windows to start on the clock's whole windows (a count per second) and sends each window's count at its start.",
+			"None documented; the node retries 429 and 503, honouring `Retry-After`, and paces by the budget an answer announces (`RateLimit-*`, `X-RateLimit-*`) or else by what its 429s teach: the count accepted in the window, and a window that reopens `Retry-After` after the 429. It takes one-second windows to start on the clock's seconds and sends each second's count at its start.",
 		differs:
-			"The node learns the count per window from the 429s by itself. The first 429 that windows of the clock do not explain (a service that counts over a sliding window, or whose windows start part-way through a window's sends) turns it to pacing by a sliding window until the credential is idle for 5 s, at the cost of about one window. Set Batching (Max Requests per Second) to stay under a known rate from the start.",
+			"The node learns the count and the window by itself. The first 429 that the clock's seconds do not explain (a service that counts over a sliding window, or from the first request) turns it to pacing by a sliding window until the credential is idle for 5 s, at the cost of a few 429s once. Set Batching (Max Requests per Second) to stay under a known rate from the start when the service announces no budget.",
 	},
 ];
 

@@ -27,10 +27,11 @@ import { pacingOf, type RunPacing } from '../pacing/pacing';
 import {
 	type AttemptOutcome,
 	backoffMs,
+	cappedWait,
 	decideRetry,
 	type RetryPolicy,
-	retryAfterMs,
 } from '../pacing/retry';
+import { rateSignals } from '../pacing/signals';
 import { isRedirect, nextRedirect } from './redirects';
 import { oncePerRun } from '../run/runCache';
 
@@ -247,9 +248,12 @@ async function sendOnce(
 		const status = answer.statusCode;
 		const malformed =
 			expectJson && status < 400 && !isRedirect(status) && !isJson(bodyText(answer.body));
+		// Read once, against the pacing's clock (a fake one in tests).
+		const now = pacing?.rate.shared.clock.now() ?? Date.now();
+		const signals = rateSignals({ status, headers: answer.headers }, now);
 		return {
 			response: answer,
-			outcome: { answer: status, retryAfterMs: retryAfterMs(answer.headers, policy), malformed },
+			outcome: { answer: status, retryAfterMs: cappedWait(signals, policy), malformed, signals },
 		};
 	} catch (error) {
 		// Aborted by Stop while under way: it may have reached the service.
@@ -284,16 +288,18 @@ async function sendWithRetries(
 		let wait = decision.retry ? decision.afterMs : 0;
 		if (ticket && rate) {
 			if ('failure' in outcome || outcome.answer >= 500) rate.overloaded(ticket);
-			else if (outcome.answer !== 429) rate.succeeded(ticket);
+			else if (outcome.answer !== 429) rate.succeeded(ticket, outcome.signals?.budget);
 			else {
-				// Every request of the run waits; this one queues again behind the pause.
-				wait = rate.rateLimited(ticket, outcome.retryAfterMs ?? backoffMs(rateLimited, policy));
+				// The pace learns from it (the Retry-After uncapped); this one waits, then queues again.
+				const waitMs = outcome.signals?.waitMs ?? backoffMs(rateLimited, policy);
+				wait = rate.rateLimited(ticket, waitMs, outcome.signals?.budget);
 				rateLimited++;
 			}
 		}
 		if (decision.retry) {
 			if (rate && !decision.rateLimited) rate.stats.retried++;
-			if (wait) await pause(wait, signal);
+			// On the pacing's clock when there is one (the same timers as pause in n8n).
+			if (wait) await (rate?.shared.clock.sleep ?? pause)(wait, signal);
 			continue;
 		}
 		if (response && decision.fail !== 'malformed') return response;

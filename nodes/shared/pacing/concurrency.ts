@@ -7,7 +7,10 @@ export type Outcome = 'ok' | 'overload' | 'rateLimited';
 
 /**
  * How many items of a run are in flight at once: a place is taken before an item starts
- * and given back when it ends; answers are observed (a fixed limit ignores them).
+ * and given back when it ends; answers are observed (a fixed limit ignores them). It counts
+ * items, not requests: an item's requests go one after another, so an item never has more
+ * than one in flight, and a create's upload never waits behind new creates for a place. The
+ * rate window (rateWindow.ts) counts requests, as the service does.
  */
 export interface ConcurrencyLimit {
 	readonly limit: number;

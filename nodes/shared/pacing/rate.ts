@@ -1,16 +1,18 @@
 import { type CredentialState, newCredentialState } from './credentialState';
 import type { ConcurrencyLimit } from './concurrency';
 import type { Ticket } from './ratePolicy';
+import type { AnnouncedBudget } from './signals';
+import { WaitQueue } from '../run/clock';
 
 /**
  * The pace of requests with one credential. Three parts:
  * - the user's "Max Requests per Second", when set: starts spaced evenly from the first;
  * - the **rate window** (RateWindow, shared by every run with the credential in this
- *   process): after a 429, at most the number of requests the service accepted in its
- *   window are started in each of the clock's windows, at its start (fixedWindow.ts), or,
- *   once a 429 says the service counts otherwise, in any window's length (a sliding window
- *   on our side). A batch then sends a window's worth at the start of each window, as the
- *   best hand-tuned batching does, instead of pausing and climbing back slowly;
+ *   process): the credential's first request goes alone, since its answer may announce the
+ *   budget; then at most the service's count per window, announced or learned from its 429s,
+ *   and no more than an announced budget has left before its reset. A batch then sends a
+ *   window's worth at the start of each window, as the best hand-tuned batching does,
+ *   instead of pausing and climbing back slowly;
  * - a short spread of starts over the round trip, so answers do not all come back at once.
  * How many run at once is limiter.ts's part.
  */
@@ -42,6 +44,9 @@ export class RateController {
 	private nextStart = 0;
 	/** Running average of the round trip of answered requests, ms. */
 	private roundTripMs: number | undefined;
+	/** Requests waiting for their turn to plan a start, first come first served. */
+	private readonly line = new WaitQueue();
+	private planning = false;
 
 	/**
 	 * @param limit  the run's items at once: the credential's adaptive limit, or the user's
@@ -58,9 +63,21 @@ export class RateController {
 
 	/**
 	 * Waits until the pause, the user's pace and the service's window allow one more
-	 * request; ends at once with ExecutionStopped when `signal` (n8n's Stop) aborts.
+	 * request; ends at once with ExecutionStopped when `signal` (n8n's Stop) aborts. The run's
+	 * requests plan their starts one at a time, in the order they asked: a change of the pace
+	 * wakes one of them, not every one.
 	 */
 	async acquire(signal?: AbortSignal): Promise<Ticket> {
+		if (this.planning) await this.line.wait(signal);
+		else this.planning = true;
+		try {
+			return await this.plan(signal);
+		} finally {
+			if (!this.line.wakeOne()) this.planning = false;
+		}
+	}
+
+	private async plan(signal?: AbortSignal): Promise<Ticket> {
 		const { window, clock } = this.shared;
 		for (;;) {
 			const now = clock.now();
@@ -77,32 +94,35 @@ export class RateController {
 			// The user's pace follows its planned timeline (a late timer does not lower it);
 			// after a quiet spell it starts again from now (no burst to catch up).
 			const paced = this.nextStart > now - gap ? this.nextStart : now;
-			const slot = window.nextSlot(now, paced);
-			if (slot === undefined) {
+			const start = window.nextSlot(now, paced);
+			if (start === undefined) {
 				await window.untilAnswered(signal); // the answer that decides the slot is on its way
 				continue;
 			}
-			const start = Math.max(paced, slot);
-			this.nextStart = start + gap;
 			const ticket: Ticket = { epoch, at: start };
-			window.record(ticket);
-			if (start > now) {
-				let waited = false;
-				try {
-					await clock.sleep(start - now, signal);
-					waited = true;
-				} finally {
-					if (!waited) ticket.refused = true; // stopped: it never went
-				}
+			window.record(ticket); // other runs with the credential see it planned
+			if (!(await this.waitFor(ticket, now, signal)) || generation !== window.generation) {
+				window.drop(ticket); // given up (the pace changed meanwhile): it never went
+				continue;
 			}
-			if (generation !== window.generation || ticket.refused) {
-				ticket.refused = true; // given up (a 429 came meanwhile, or the count was lowered): it never went
-				continue; // a 429 came meanwhile: queue again behind its pause
-			}
+			this.nextStart = start + gap;
 			ticket.at = clock.now();
 			this.stats.requests++;
 			return ticket;
 		}
+	}
+
+	/** Sleeps until the ticket's start; false when it was given up meanwhile. Stopped: dropped, then thrown. */
+	private async waitFor(ticket: Ticket, now: number, signal?: AbortSignal): Promise<boolean> {
+		if (ticket.at <= now) return true;
+		let waited = false;
+		try {
+			await this.shared.clock.sleep(ticket.at - now, signal);
+			waited = true;
+		} finally {
+			if (!waited) this.shared.window.drop(ticket); // stopped: it never went
+		}
+		return !ticket.refused;
 	}
 
 	/** The least time between two starts that spreads the requests in flight over their round trip. */
@@ -113,14 +133,15 @@ export class RateController {
 		return Math.min(policy.spreadMaxMs, (policy.spreadShare * this.roundTripMs) / parallel);
 	}
 
-	/** The service answered (not 429, not 5xx). */
-	succeeded(ticket?: Ticket): void {
+	/** The service answered (not 429, not 5xx), with the budget it announced, if any. */
+	succeeded(ticket?: Ticket, budget?: AnnouncedBudget): void {
 		if (!ticket) return;
 		ticket.answeredAt = this.shared.clock.now();
 		const took = ticket.answeredAt - ticket.at;
 		const weight = this.shared.window.policy.roundTripWeight;
 		this.roundTripMs =
 			this.roundTripMs === undefined ? took : this.roundTripMs + weight * (took - this.roundTripMs);
+		if (budget) this.shared.window.announced(ticket, budget);
 		this.shared.window.accepted(ticket);
 		this.limit.observe('ok', ticket.at);
 	}
@@ -133,8 +154,13 @@ export class RateController {
 		this.limit.observe('overload', ticket.at);
 	}
 
-	/** 429: learns the window; returns how long the refused request itself waits before it queues again (0: the run's pause covers it). */
-	rateLimited(ticket: Ticket, retryAfterMs: number): number {
+	/**
+	 * 429 after `retryAfterMs` (the service's Retry-After, uncapped), with the budget it
+	 * announced, if any: the window learns from it. Returns how long the refused request
+	 * itself waits before it queues again: its Retry-After, less the second a whole-seconds
+	 * one is rounded up by (0 before a count is known: the run's pause covers it).
+	 */
+	rateLimited(ticket: Ticket, retryAfterMs: number, budget?: AnnouncedBudget): number {
 		const now = this.shared.clock.now();
 		ticket.answeredAt = now;
 		const window = this.shared.window;
@@ -142,10 +168,14 @@ export class RateController {
 		const paced = window.count !== undefined;
 		this.stats.rateLimited++;
 		if (ticket.epoch === window.epoch && !paced) this.stats.pauses++;
-		window.refused(ticket, retryAfterMs, now);
+		if (budget) window.announced(ticket, budget);
+		// A Retry-After longer than the retry policy's is waited out only that long.
+		const pauseMs = Math.min(retryAfterMs, this.shared.retry.maxRetryAfterMs);
+		window.refused(ticket, retryAfterMs, now, pauseMs);
 		this.stats.pausedMs += Math.max(0, window.pausedUntil - pausedBefore);
 		this.limit.observe('rateLimited', ticket.at);
-		return paced ? Math.max(0, retryAfterMs) : 0;
+		if (!paced) return 0;
+		return Math.max(0, pauseMs - (retryAfterMs % 1000 === 0 ? 1000 : 0));
 	}
 }
 

@@ -2,25 +2,25 @@
 
 /** Tuning; a test passes its own to RateWindow and RateController. */
 const rateDefaults = {
-	/** Shortest window assumed behind a Retry-After (a service tells the time left, not its window). */
+	/**
+	 * The shortest window assumed (a Retry-After of one second or less says little more), and
+	 * the longest a start waits for the answer that decides it (the credential's first answer,
+	 * which says whether the service announces its budget).
+	 */
 	minWindowMs: 1000,
-	maxWindowMs: 60_000,
-	/** Added to the window between an answer and the start `count` later (timer slack). */
+	/** Added to the window between a start and the start `count` later (timer and network slack). */
 	marginMs: 5,
-	/** Fewest accepted requests in a window from which a count is learned. */
-	minSample: 10,
 	/**
 	 * After windows without a 429, the count grows by this share (a service may allow more
 	 * now: another worker with the key is done, a higher plan); each raise that holds is
-	 * followed by one twice as large, up to doubling (slow start's reclaim).
+	 * followed by one twice as large, up to doubling (slow start's reclaim). Never when the
+	 * service announces its limit.
 	 */
 	probe: 0.05,
 	/** Windows in a row without a 429 before a first raise (each raise that finds the limit costs a 429) ... */
 	probeAfterWindows: 3,
 	/** ... doubled after each raise that met a 429, up to this many. */
 	maxProbeAfterWindows: 12,
-	/** A raise holds when this many windows pass at it without a 429. */
-	probeHoldsAfterWindows: 1,
 	/** What a credential's runs learned is forgotten after this long without a request. */
 	rememberMs: 5000,
 	/** Starts are spread at least this share of (round trip / requests in flight), at most spreadMaxMs. */
@@ -28,7 +28,7 @@ const rateDefaults = {
 	spreadMaxMs: 5,
 	/** Weight of the newest round trip in the running average. */
 	roundTripWeight: 0.2,
-	/** Guess windows that start on the clock's whole windows until a 429 says otherwise (fixedWindow.ts). */
+	/** Guess one-second windows that start on the clock's seconds until a 429 says otherwise (fixedWindow.ts). */
 	fixedWindows: true,
 };
 
@@ -41,8 +41,20 @@ export interface Ticket {
 	epoch: number;
 	/** When the request may go / went (ms since epoch). */
 	at: number;
-	/** Set when the service answered 429. */
+	/** Set when the service answered 429, or when the start was given up before it went. */
 	refused?: boolean;
 	/** When the answer (or the failure) came. */
 	answeredAt?: number;
+}
+
+/** The index of the first of `sends` (in the order of their starts) that started at `at` or later (`after`: later). */
+export function firstFrom(sends: readonly Ticket[], at: number, after = false): number {
+	let low = 0;
+	let high = sends.length;
+	while (low < high) {
+		const mid = (low + high) >> 1;
+		if (sends[mid].at < at || (after && sends[mid].at === at)) low = mid + 1;
+		else high = mid;
+	}
+	return low;
 }

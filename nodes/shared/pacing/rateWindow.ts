@@ -1,21 +1,44 @@
 import { type Clock, realClock, WaitQueue } from '../run/clock';
-import { FixedWindowGuess } from './fixedWindow';
-import { RATE_POLICY, type RatePolicy, type Ticket } from './ratePolicy';
+import { Budget } from './budget';
+import { FixedWindows } from './fixedWindow';
+import { firstFrom, RATE_POLICY, type RatePolicy, type Ticket } from './ratePolicy';
+import type { AnnouncedBudget } from './signals';
 
-/** The service's rate window as learned from its 429 answers (see rate.ts). */
+/** Whole seconds: the precision of a Retry-After or a reset given in seconds (rounded up by the service). */
+const SECOND = 1000;
 
-/** What the service accepts per window, learned from 429s; shared by the runs of one credential. */
+/**
+ * A window measured from our start to the service's reopening after `waitMs`: rounded up to
+ * the second when the wait is in whole seconds. A window of the clock began before our first
+ * start in it, so the measure falls short of it by less than a second (services count in
+ * whole seconds); a window from its first request is then a second long at most.
+ */
+const measured = (ms: number, waitMs: number) =>
+	waitMs % SECOND === 0 ? Math.ceil(ms / SECOND - 0.001) * SECOND : ms;
+
+/**
+ * How many requests the service accepts per window, and how long its window is: announced
+ * in its answers' budget headers (budget.ts), or learned from its 429s and their
+ * Retry-After. Shared by the runs of one credential (see rate.ts).
+ */
 export class RateWindow {
-	/** Requests accepted per window; undefined before the first 429 with a sample. */
+	/** Requests accepted per window; undefined until announced or learned from a 429. */
 	count: number | undefined;
 	windowMs: number;
 	pausedUntil = 0;
 	/** Counts the counts learned: a request of an earlier epoch was sent before the last one. */
 	epoch = 0;
-	/** Counts 429s: a slot reserved before the last one is given up and queued again. */
+	/** Counts the changes of pace: a start planned before the last one is planned again. */
 	generation = 0;
-	/** Starts in the order planned (some windows ahead), kept two windows back from now. */
+	/** Starts not refused, in the order of their times, kept two windows back from now. */
 	readonly sends: Ticket[] = [];
+	/** The service announces its limit: nothing to learn from 429s, nothing to probe. */
+	private announcedLimit = false;
+	private readonly budget = new Budget();
+	/** The credential's first request, alone until answered: its answer may announce the budget. */
+	private scout: Ticket | undefined;
+	private scouted = false;
+	/** Since when the windows have been used in full without a 429 (the quiet a raise waits for). */
 	private fullSince: number | undefined;
 	/** The count before the running probe raised it (what the service is known to accept). */
 	private beforeProbe: number | undefined;
@@ -25,7 +48,7 @@ export class RateWindow {
 	private probeStep: number;
 	/** Fastest round trip of an accepted request, ms. */
 	private fastestRtt: number | undefined;
-	/** When a paced 429 last lowered the count. */
+	/** When a paced 429 last changed the pace. */
 	private lastCut = -Infinity;
 	/** The refused request the count was learned from. */
 	private learnedFrom: Ticket | undefined;
@@ -33,8 +56,7 @@ export class RateWindow {
 	private readonly answers = new WaitQueue();
 	/** When the timer set for a lost answer fires. */
 	private lostAt: number | undefined;
-	/** Windows that start on the clock's whole windows, until a 429 it does not explain (fixedWindow.ts). */
-	private readonly fixed: FixedWindowGuess;
+	private readonly fixed: FixedWindows;
 
 	constructor(
 		readonly policy: RatePolicy = RATE_POLICY,
@@ -43,61 +65,59 @@ export class RateWindow {
 		this.windowMs = policy.minWindowMs;
 		this.probeAfterWindows = policy.probeAfterWindows;
 		this.probeStep = policy.probe;
-		this.fixed = new FixedWindowGuess(policy.marginMs, () => this.windowMs);
+		this.fixed = new FixedWindows(policy.marginMs, () => this.windowMs);
 		this.fixed.holds = policy.fixedWindows;
 	}
 
-	/** Whether the guess of the clock's windows still holds (fixedWindow.ts). */
+	/** Whether the service's windows are taken as fixed ones (fixedWindow.ts). */
 	get fixedWindowsHold(): boolean {
 		return this.fixed.holds;
 	}
 
 	/**
-	 * The earliest start the window allows now (`now` itself when free); undefined while it
-	 * waits for the answer that decides it. A request may start a window's length after the
-	 * service counted the request `count` starts earlier, so that no window of the service
-	 * holds more than `count` of them. When it counted is known only from our side: its
-	 * answer less the fastest round trip. The part of a round trip every request takes is
-	 * taken as spent after the count (a service counts a request when it arrives); what this
-	 * one took beyond the fastest may have been spent before. A service that counts a request
-	 * only once it has done the work is covered too: the fastest round trip holds that work,
-	 * so the next start is still a window after the count. Pacing by the answer itself would
-	 * lengthen every window by a round trip (5 % at 50 ms). A start held back to `notBefore`
-	 * stays allowed in a sliding window, not always in a fixed one.
+	 * The earliest start the window allows from `notBefore` (the spread or the user's pace);
+	 * undefined while it waits for the credential's first answer. With a count: at most
+	 * `count` starts in any window's length (a sliding window on our side, right for every
+	 * kind of window: the service's windows, fixed or sliding, never hold more), or in each
+	 * fixed window while they hold. With an announced budget: no more than what is left
+	 * before its reset.
 	 */
 	nextSlot(now: number, notBefore = now): number | undefined {
-		if (this.count !== undefined && this.fixed.holds) {
-			const tailMs = (this.fastestRtt ?? 0) + this.policy.marginMs;
-			// From `notBefore` (the spread or the user's pace): a later start may fall in a full window.
-			const from = Math.max(now, notBefore);
-			return this.fixed.nextSlot(from, Math.floor(this.count), this.sends, tailMs);
+		if (this.scouting(now)) return undefined;
+		let at = Math.max(now, notBefore, this.pausedUntil);
+		for (let settled = false; !settled; ) {
+			const from = at;
+			at = this.budget.allows(this.byCount(at), this.sends);
+			settled = at === from;
 		}
-		const decisive = this.decisive();
-		if (!decisive) return now;
-		// Unanswered for a window's length (a lost answer): counted as answered now.
-		const answeredAt =
-			decisive.answeredAt ?? (now - decisive.at >= this.windowMs ? now : undefined);
-		if (answeredAt === undefined) return undefined;
-		const countedAt = this.countedEstimate(decisive) ?? answeredAt;
-		return Math.max(now, countedAt + this.windowMs + this.policy.marginMs);
+		return at;
 	}
 
-	/** The start `count` starts back, whose answer decides the next slot; undefined when the window is free. */
-	private decisive(): Ticket | undefined {
-		if (this.count === undefined) return undefined;
-		const n = Math.floor(this.count);
-		const counted = this.sends.filter((t) => !t.refused);
-		return counted.length < n ? undefined : counted[counted.length - n];
+	private byCount(at: number): number {
+		if (this.count === undefined) return at;
+		const count = Math.max(1, Math.floor(this.count));
+		if (this.fixed.holds) {
+			const tailMs = (this.fastestRtt ?? 0) + this.policy.marginMs;
+			return this.fixed.nextSlot(at, count, this.sends, tailMs);
+		}
+		// A request may start a window after the one `count` starts earlier: the service counts
+		// them on arrival, a like time after their starts (the margin covers the difference).
+		const decisive = this.sends[this.sends.length - count];
+		return decisive ? Math.max(at, decisive.at + this.windowMs + this.policy.marginMs) : at;
 	}
 
-	/**
-	 * While nextSlot is undefined: waits for the next answer, or until the deciding request
-	 * has gone unanswered a window's length (then counted as answered).
-	 */
+	/** The first request is out and unanswered for less than a window: the others wait for its answer. */
+	private scouting(now: number): boolean {
+		const scout = this.scout;
+		if (!scout || scout.answeredAt !== undefined || scout.refused) return false;
+		return now - scout.at < this.policy.minWindowMs;
+	}
+
+	/** While nextSlot is undefined: waits for the next answer, or until the first request has gone unanswered a window. */
 	async untilAnswered(signal?: AbortSignal): Promise<void> {
-		const decisive = this.decisive();
-		if (!decisive || decisive.answeredAt !== undefined) return;
-		const lostAt = decisive.at + this.windowMs;
+		const scout = this.scout;
+		if (!scout || !this.scouting(this.clock.now())) return;
+		const lostAt = scout.at + this.policy.minWindowMs;
 		if (this.lostAt === undefined || lostAt < this.lostAt) {
 			// One timer for every start waiting on it, not one each.
 			this.lostAt = lostAt;
@@ -115,16 +135,40 @@ export class RateWindow {
 	}
 
 	record(ticket: Ticket): void {
-		this.sends.push(ticket);
-		// Two windows back from now, not from this start: starts are planned windows ahead.
+		if (!this.scouted) {
+			this.scouted = true;
+			this.scout = ticket;
+		}
+		let index = this.sends.length;
+		while (index > 0 && this.sends[index - 1].at > ticket.at) index--;
+		this.sends.splice(index, 0, ticket);
+		// Two windows back from now (starts may be planned ahead).
 		const oldest = this.clock.now() - (2 * this.windowMs + this.policy.marginMs);
-		while (this.sends.length && this.sends[0].at <= oldest) this.sends.shift();
+		let old = 0;
+		while (old < this.sends.length && this.sends[old].at <= oldest) old++;
+		if (old) this.sends.splice(0, old);
 		this.probe(ticket.at);
 	}
 
-	/** Windows in a row without a 429 while sending: the service may allow more now (another worker done, a higher plan). */
+	/** A start that did not count at the service: refused, or given up before it went. */
+	drop(ticket: Ticket): void {
+		ticket.refused = true;
+		const index = this.sends.lastIndexOf(ticket);
+		if (index >= 0) this.sends.splice(index, 1);
+	}
+
+	/** Windows in a row used in full without a 429: the service may allow more now (another worker done, a higher plan). */
 	private probe(at: number): void {
-		if (this.count === undefined) return;
+		if (this.count === undefined || this.announcedLimit) return;
+		// A window not used in full says nothing of more (as the limiter's rule): a raise
+		// nobody tests would pile up into a burst when the load comes back. Used in full: more
+		// than the count in a window and a tenth up to this start (the window before and it).
+		const from = at - 1.1 * this.windowMs;
+		const used = firstFrom(this.sends, at, true) - firstFrom(this.sends, from, true);
+		if (used <= Math.floor(this.count)) {
+			if (this.beforeProbe === undefined) this.fullSince = undefined;
+			return;
+		}
 		this.fullSince ??= at;
 		const quiet = at - this.fullSince;
 		if (this.beforeProbe !== undefined) {
@@ -135,7 +179,12 @@ export class RateWindow {
 			this.probeStep = Math.min(1, 2 * this.probeStep);
 			this.probeAfterWindows = this.policy.probeAfterWindows;
 			this.raise(at);
-		} else if (quiet >= this.probeAfterWindows * this.windowMs) this.raise(at);
+		} else {
+			// At least 1 / probe accepted requests between raises: a raise that finds the limit
+			// costs one 429, at most that share of them whatever the count.
+			const windows = Math.max(this.probeAfterWindows, 1 / (this.policy.probe * this.count));
+			if (quiet >= windows * this.windowMs) this.raise(at);
+		}
 	}
 
 	private raise(at: number): void {
@@ -158,11 +207,10 @@ export class RateWindow {
 			this.fastestRtt = Math.min(this.fastestRtt ?? rtt, rtt);
 		}
 		const raisedAt = this.fullSince;
-		const heldAfter = this.policy.probeHoldsAfterWindows * this.windowMs;
 		if (
 			this.beforeProbe !== undefined &&
 			raisedAt !== undefined &&
-			ticket.at >= raisedAt + heldAfter
+			ticket.at >= raisedAt + this.windowMs
 		)
 			this.raiseHeld = true;
 		if (this.count === undefined || !this.learnedFrom || ticket.epoch !== this.epoch - 1) return;
@@ -170,37 +218,58 @@ export class RateWindow {
 		if (after > 0 && after <= this.windowMs / 10) this.count++;
 	}
 
-	/** When the service counted an answered request: its answer less the fastest round trip (see nextSlot). */
-	private countedEstimate(t: Ticket): number | undefined {
-		if (t.answeredAt === undefined || this.fastestRtt === undefined) return undefined;
-		return Math.max(t.at, t.answeredAt - this.fastestRtt);
-	}
-
-	/** Requests not refused that the service counted in the window before `ticket` reached it, as nextSlot estimates when. */
-	private countedBefore(ticket: Ticket): number {
-		return this.sends.filter(
-			(t) =>
-				!t.refused &&
-				t.at <= ticket.at &&
-				(this.countedEstimate(t) ?? t.at) > ticket.at - this.windowMs,
-		).length;
-	}
-
-	/** Requests started in the window before `ticket` and not refused (answered or on their way back). */
-	private acceptedBefore(ticket: Ticket, windowMs = this.windowMs): number {
-		return this.sends.filter((t) => t.at > ticket.at - windowMs && t.at <= ticket.at && !t.refused)
-			.length;
+	/**
+	 * The answer to `ticket` announced the service's budget: its limit is the count, its window
+	 * (or the longest reset seen) the window, and what is left holds until the reset. A reset
+	 * sooner than a window after our first start in it can only be a fixed window's end: the
+	 * windows are fixed, from that reset on.
+	 */
+	announced(ticket: Ticket, budget: AnnouncedBudget): void {
+		if (budget.limit !== undefined && budget.limit > 0) {
+			this.count = budget.limit;
+			this.announcedLimit = true;
+			this.beforeProbe = undefined;
+		}
+		const windowMs = budget.windowMs ?? budget.resetMs;
+		if (windowMs !== undefined) this.windowMs = Math.max(this.windowMs, windowMs);
+		if (!this.fixed.learned) this.fixed.holds = false; // the clock's guess gives way to what is announced
+		// A budget that says no less than our own count of the window adds only the rounding of
+		// its reset (up to a second): kept when others with the key, or earlier runs, used some.
+		const ours = this.fixed.holds
+			? this.fixed.acceptedIn(ticket.at, this.sends)
+			: this.acceptedBefore(ticket);
+		const news = this.count === undefined || (budget.remaining ?? Infinity) < this.count - ours;
+		const until = this.budget.heard(ticket, budget, this.policy.marginMs, news);
+		if (until === undefined || this.fixed.holds) return;
+		// Our first start the service may count in its window: a sliding or first-request window
+		// reopens a window after it, within the second its reset is rounded to.
+		const first = this.sends[firstFrom(this.sends, until - this.windowMs - 2 * SECOND)];
+		if (first && until < first.at + this.windowMs - SECOND) {
+			this.fixed.startAt(until);
+			this.generation++;
+		}
 	}
 
 	/**
-	 * The service answered 429 to `ticket`: learn its count per window; before a count is
-	 * known, every request pauses for Retry-After. Returns whether a count was learned.
+	 * The service answered 429 to `ticket` after `waitMs` (its Retry-After, uncapped); the
+	 * run pauses at most `pauseMs`. Learns the count and the window, or corrects them.
+	 * Returns whether a count was learned.
 	 */
-	refused(ticket: Ticket, retryAfterMs: number, now: number): boolean {
-		ticket.refused = true;
+	refused(ticket: Ticket, waitMs: number, now: number, pauseMs = waitMs): boolean {
+		this.drop(ticket);
 		this.answered();
-		if (this.count === undefined) return this.learnCount(ticket, retryAfterMs, now);
-		if (ticket.epoch === this.epoch) this.refusedWhilePaced(ticket, now);
+		if (this.announcedLimit) {
+			// Announced, yet refused (another client on the key): nothing left until it may come back.
+			this.budget.heard(
+				ticket,
+				{ headers: 'ietf', remaining: 0, resetMs: waitMs },
+				this.policy.marginMs,
+			);
+			this.generation++;
+			return false;
+		}
+		if (this.count === undefined) return this.learnCount(ticket, waitMs, now, pauseMs);
+		if (ticket.epoch === this.epoch) this.refusedWhilePaced(ticket, waitMs, now);
 		else if (this.learnedFrom && ticket.at <= this.learnedFrom.at) {
 			// Of the first burst, counted as accepted (sent before the refused one) but refused after all: it overtook.
 			this.count = Math.max(1, this.count - 1);
@@ -209,13 +278,16 @@ export class RateWindow {
 	}
 
 	/** A 429 to a request sent at the learned pace: the cause that fits first changes the pace. */
-	private refusedWhilePaced(ticket: Ticket, now: number): void {
+	private refusedWhilePaced(ticket: Ticket, waitMs: number, now: number): void {
 		const count = this.count as number;
 		// Paced, so no window of the service should hold more than `count` of our starts.
-		// Only the refused request waits; the rest go on. A request sent before the last
+		// The refused request waits; the rest go on at the corrected pace. A request sent before the last
 		// change of pace is of the overshoot that change answered (TCP's one cut per window of
 		// data): the raise's other 429s must not also be read as a service counting late.
-		if (ticket.at < this.lastCut) return;
+		if (ticket.at <= this.lastCut) return;
+		this.lastCut = now;
+		this.generation++;
+		const reopens = this.longerWindow(ticket, waitMs);
 		if (this.beforeProbe !== undefined && count > this.beforeProbe) {
 			// The raise found the limit: back to what was accepted; the next raise small and later.
 			this.count = this.beforeProbe;
@@ -224,57 +296,77 @@ export class RateWindow {
 				this.policy.maxProbeAfterWindows,
 				2 * this.probeAfterWindows,
 			);
-			this.lastCut = now;
+			// The raise's whole window is one event (a burst's last starts may leave after this
+			// answer), and it is full: nothing more goes before it ends.
 			if (this.fixed.holds) {
-				// The raise's whole window is one event (a burst's last starts may leave after this
-				// answer); starts planned ahead at the raised count are planned again.
 				this.lastCut = Math.max(now, this.fixed.windowEnd(ticket.at));
-				this.fixed.giveUpBeyond(this.count, now, this.sends);
+				this.pausedUntil = Math.max(this.pausedUntil, this.lastCut);
 			}
-		} else if (this.fixed.holds) {
-			// Not the count: the guess of fixed windows was wrong. Back to the sliding window,
-			// the count kept; the starts planned by the guess are planned again.
+		} else if (reopens !== undefined) {
+			// The service's window is longer than ours: it reopens a window after our oldest start in it.
+			this.windowMs = reopens;
 			this.fixed.holds = false;
-			this.fixed.giveUpBeyond(0, now, this.sends);
-			this.lastCut = now;
-			this.generation++;
+		} else if (this.fixed.holds) {
+			// Not the count: the guess of fixed windows was wrong. Back to the sliding window, the count kept.
+			this.fixed.holds = false;
 		} else {
 			// It allows fewer than the count: the first count was read across two of its
 			// windows (a fixed-window service lets a burst across its boundary hold up to twice
 			// its count), or it allows less now (another worker with the key, a lower plan).
 			// What it accepted in the window before this request is what it allows: at most
-			// that, and at least one less. The 429s of one window are one event (lastCut).
-			// At most halved (TCP's cut): with another worker on the key, what this process
-			// sent in that window can be far below its share (a few items left, a pause), and
-			// a count cut to it climbs back slowly once the other is done.
-			this.count = Math.max(1, count / 2, Math.min(count - 1, this.countedBefore(ticket)));
-			this.lastCut = now;
+			// that, and at least one less. At most halved (TCP's cut): with another worker on the
+			// key, what this process sent in that window can be far below its share.
+			this.count = Math.max(1, count / 2, Math.min(count - 1, this.acceptedBefore(ticket)));
 		}
 		this.beforeProbe = undefined;
 		this.fullSince = undefined;
 	}
 
-	/** The first 429s: every request pauses for Retry-After; the count is learned from the window before. */
-	private learnCount(ticket: Ticket, retryAfterMs: number, now: number): boolean {
-		const windowMs = Math.min(
-			this.policy.maxWindowMs,
-			Math.max(this.policy.minWindowMs, retryAfterMs),
+	/**
+	 * The window's new length when a Retry-After of more than a second says the service
+	 * reopens later than a window after the oldest of the last `count` starts (ours, at the
+	 * count): its window is longer, by the time from that start to the reopening (rounded up).
+	 */
+	private longerWindow(ticket: Ticket, waitMs: number): number | undefined {
+		if (waitMs <= SECOND || this.count === undefined) return undefined;
+		const before = firstFrom(this.sends, ticket.at);
+		const oldest = this.sends[before - Math.floor(this.count)];
+		if (!oldest) return undefined;
+		const reopens = measured(ticket.at + waitMs - oldest.at, waitMs);
+		return reopens > this.windowMs + SECOND ? reopens : undefined;
+	}
+
+	/** Requests started in the window before `ticket` and not refused (answered or on their way back). */
+	private acceptedBefore(ticket: Ticket, windowMs = this.windowMs): number {
+		return (
+			firstFrom(this.sends, ticket.at, true) - firstFrom(this.sends, ticket.at - windowMs, true)
 		);
-		// Accepted: the requests let go in the window before the refused one (the service
-		// counted them ahead of it), answered or still on their way back.
+	}
+
+	/**
+	 * The first 429s: the count is what the service accepted in the window before the refused
+	 * request, the window (at least a second) what its Retry-After says: the window reopens a
+	 * window after the first of them (rounded up to the second). With nothing accepted, every
+	 * request pauses for the Retry-After.
+	 */
+	private learnCount(ticket: Ticket, waitMs: number, now: number, pauseMs: number): boolean {
+		const windowMs = Math.max(this.policy.minWindowMs, waitMs);
 		// A 429 to a request sent before the last pause only lengthens it.
 		const current = ticket.epoch === this.epoch;
-		let accepted = 0;
-		if (current && this.fixed.holds) {
-			accepted = this.fixed.acceptedIn(ticket.at, this.sends, windowMs);
-			// Too few of ours in the guessed window to have filled it: not windows of the clock.
-			if (accepted < this.policy.minSample) this.fixed.holds = false;
-		}
+		if (current && windowMs > this.policy.minWindowMs) this.fixed.holds = false; // the guess is of one-second windows
+		let accepted = current && this.fixed.holds ? this.fixed.acceptedIn(ticket.at, this.sends) : 0;
+		// The clock's window before took more of ours than this one before its 429: not the clock's windows.
+		if (accepted < this.fixed.acceptedIn(ticket.at - windowMs, this.sends, true))
+			this.fixed.holds = false;
 		if (current && !this.fixed.holds) accepted = this.acceptedBefore(ticket, windowMs);
-		const learned = accepted >= this.policy.minSample;
+		const learned = accepted > 0;
 		if (learned) {
 			this.count = accepted;
-			this.windowMs = windowMs;
+			const first = this.sends[firstFrom(this.sends, ticket.at, true) - accepted];
+			this.windowMs =
+				waitMs > SECOND
+					? Math.max(windowMs, measured(ticket.at + waitMs - first.at, waitMs))
+					: windowMs;
 			this.learnedFrom = ticket;
 		}
 		if (current) this.epoch++;
@@ -282,8 +374,11 @@ export class RateWindow {
 		// With a count learned, nextSlot paces the next window's starts from the window's own
 		// start, not from this 429: Retry-After in whole seconds (rounded up by the service)
 		// is then kept only to its precision.
-		const precision = learned && retryAfterMs % 1000 === 0 ? 1000 : 0;
-		this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, retryAfterMs - precision));
+		const precision = learned && waitMs % SECOND === 0 ? SECOND : 0;
+		this.pausedUntil = Math.max(
+			this.pausedUntil,
+			now + Math.max(0, Math.min(pauseMs, waitMs - precision)),
+		);
 		this.generation++;
 		return learned;
 	}

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAYBE_SENT_CODES, NOT_SENT_CODES } from './failures';
-import { rateSignals } from './signals';
+import { type RateSignals, rateSignals } from './signals';
 
 /**
  * When the transport sends a request again: a pure decision from what the last attempt got,
@@ -36,7 +36,14 @@ export const RETRY_POLICY: RetryPolicy = Object.freeze(retryDefaults);
 
 /** What one attempt got. */
 export type AttemptOutcome =
-	| { answer: number; retryAfterMs?: number; malformed?: boolean }
+	| {
+			answer: number;
+			/** The Retry-After, capped (cappedWait). */
+			retryAfterMs?: number;
+			malformed?: boolean;
+			/** What the answer said about the rate limit, for the pace (signals.ts). */
+			signals?: RateSignals;
+	  }
 	| { failure: string | undefined };
 
 export interface Attempts {
@@ -110,6 +117,10 @@ export function retryAfterMs(
 	policy: RetryPolicy,
 	now = Date.now(),
 ): number | undefined {
-	const { waitMs } = rateSignals({ headers }, now);
+	return cappedWait(rateSignals({ headers }, now), policy);
+}
+
+/** The wait an answer's signals ask for, at most the policy's longest. */
+export function cappedWait({ waitMs }: RateSignals, policy: RetryPolicy): number | undefined {
 	return waitMs === undefined ? undefined : Math.min(waitMs, policy.maxRetryAfterMs);
 }
