@@ -101,6 +101,14 @@ describe('the structure of the imports', () => {
 		expect(backwards).toEqual([]);
 	});
 
+	it('gives the router one door to pacing (nodes/shared/pacing/pacing.ts)', () => {
+		const router = path.join(ROOT, 'nodes', 'DocumentSigning', 'actions', 'router.ts');
+		const pacing = graph.get(router)!.filter((target) => roomOf(target) === 'pacing');
+		expect(pacing.map((target) => path.relative(ROOT, target))).toEqual([
+			path.join('nodes', 'shared', 'pacing', 'pacing.ts'),
+		]);
+	});
+
 	it('finds a circle when there is one', () => {
 		const a = path.join(ROOT, 'a.ts');
 		const b = path.join(ROOT, 'b.ts');

@@ -9,9 +9,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf, ExecutionStopped, isStopped } from '../../shared/run/cancel';
 import { apiErrorFields } from '../../shared/http/errors';
-import { FixedLimit } from '../../shared/pacing/concurrency';
-import { openPacing } from '../../shared/pacing/pacing';
-import type { RateSettings, RateStats } from '../../shared/pacing/rate';
+import {
+	FixedLimit,
+	openPacing,
+	type RateSettings,
+	type RateStats,
+} from '../../shared/pacing/pacing';
 import { readingOncePerRun } from '../../shared/api/runParameters';
 import type { OperationModule } from './node.type';
 import { resourceModules as resources } from './resources';

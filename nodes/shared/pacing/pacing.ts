@@ -17,6 +17,10 @@ import { credentialSafetySetting } from '../api/parameters';
  * the shared state through it.
  */
 
+// The router's one door to pacing: what it names of the pace and the limit comes from here.
+export type { RateSettings, RateStats } from './rate';
+export { FixedLimit } from './concurrency';
+
 export interface RunPacing {
 	credentials: ICredentialDataDecryptedObject;
 	secret: string;
