@@ -678,10 +678,11 @@ async function completeEnvelope(state: SandboxState, envelope: EnvelopeRecord): 
 			role: r.role,
 			signedAt: r.signedAt!,
 		}));
-		const signed = await signPdf(source.data, marks, envelope.id);
+		const original = source.data;
 		const signedKey = `envelopes/${envelope.id}/signed/${envelope.fileName}`;
 		state.storage.set(signedKey, {
-			data: signed,
+			data: Buffer.alloc(0),
+			render: async () => await signPdf(original, marks, envelope.id),
 			contentType: 'application/pdf',
 			uploadedAt: state.nowIso(),
 		});

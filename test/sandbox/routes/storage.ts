@@ -12,7 +12,7 @@ import Busboy from 'busboy';
 import { createHash } from 'crypto';
 import { Router, type Request, type Response } from 'express';
 import { isPdf } from '../spec/limits';
-import type { SandboxState, UploadGrant } from '../state';
+import { contentOf, type SandboxState, type UploadGrant } from '../state';
 
 function storageError(res: Response, status: number, code: string, message: string): void {
 	if (!res.headersSent) res.status(status).json({ code, message });
@@ -217,7 +217,7 @@ export default function storageRoutes(state: SandboxState): Router {
 		}
 	});
 
-	router.get('/download/:token', (req, res) => {
+	router.get('/download/:token', async (req, res) => {
 		const grant = state.downloads.get(String(req.params.token));
 		if (!grant) return storageError(res, 403, 'AccessDenied', 'Unknown download address');
 		if (state.nowMs() > grant.expiresAt) {
@@ -235,7 +235,13 @@ export default function storageRoutes(state: SandboxState): Router {
 			'Content-Disposition',
 			`attachment; filename="${grant.fileName.replace(/"/g, '')}"`,
 		);
-		res.status(200).send(object.data);
+		let data: Buffer;
+		try {
+			data = await contentOf(object);
+		} catch {
+			return storageError(res, 500, 'InternalError', 'The file could not be read');
+		}
+		res.status(200).send(data);
 	});
 
 	return router;
