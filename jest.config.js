@@ -26,7 +26,8 @@ module.exports = {
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 	testTimeout: 60000,
 	// One and a half workers per core: the longest suites wait on real-time pacing and HTTP
-	// (a rate limit of 20 per second, a client timeout), leaving their core idle. On 2 cores:
-	// 99-116 s quiet and 127 s beside a busy loop, against 113-121 s quiet with 2 workers.
+	// (a rate limit of 20 per second, a client timeout), leaving their core idle. On 2 cores,
+	// quiet: 108 s (116 s with a cold cache), against 113-121 s with 2 workers before the
+	// rate matrix; 127 s beside a busy loop on one core.
 	maxWorkers: Math.ceil(require('os').availableParallelism() * 1.5),
 };
