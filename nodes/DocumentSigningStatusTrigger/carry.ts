@@ -30,7 +30,6 @@ export function fileCarry(this: IPollFunctions, binaryPropertyName: string): Fil
 	const now = Date.now();
 	const entries = kept.get(owner) ?? new Map<string, Kept>();
 	for (const [key, entry] of entries) if (now - entry.at > KEEP_MS) entries.delete(key);
-	kept.set(owner, entries);
 	if (entries.size === 0) kept.delete(owner);
 	const keyOf = (id: string, updatedAt: string) => `${id}\n${updatedAt}`;
 	return {

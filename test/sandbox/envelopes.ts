@@ -680,9 +680,11 @@ async function completeEnvelope(state: SandboxState, envelope: EnvelopeRecord): 
 		}));
 		const original = source.data;
 		const signedKey = `envelopes/${envelope.id}/signed/${envelope.fileName}`;
+		let signed: Promise<Buffer> | undefined;
 		state.storage.set(signedKey, {
 			data: Buffer.alloc(0),
-			render: async () => await signPdf(original, marks, envelope.id),
+			// once, however many downloads ask at the same time
+			render: async () => await (signed ??= signPdf(original, marks, envelope.id)),
 			contentType: 'application/pdf',
 			uploadedAt: state.nowIso(),
 		});

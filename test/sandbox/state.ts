@@ -131,28 +131,16 @@ export interface StoredObject {
 	contentType: string;
 	uploadedAt: string;
 	/**
-	 * Makes `data` when it is first read (a signed copy: most completed envelopes are never
-	 * downloaded, and signing one costs pdf-lib several milliseconds). `contentOf` reads it.
+	 * Makes `data` when it is first read, once (a signed copy: most completed envelopes are
+	 * never downloaded, and signing one costs pdf-lib several milliseconds). `contentOf` reads it.
 	 */
 	render?: () => Promise<Buffer>;
 }
 
-const rendering = new WeakMap<StoredObject, Promise<Buffer>>();
-
-/** The object's bytes, made on first read when it is rendered lazily (once, however many read at once). */
+/** The object's bytes, made on first read when it is rendered lazily. */
 export async function contentOf(object: StoredObject): Promise<Buffer> {
-	const render = object.render;
-	if (!render) return object.data;
-	let made = rendering.get(object);
-	if (!made) {
-		made = render().then((data) => {
-			object.data = data;
-			delete object.render;
-			return data;
-		});
-		rendering.set(object, made);
-	}
-	return await made;
+	if (object.render) object.data = await object.render();
+	return object.data;
 }
 
 /** A presigned upload address: `<origin>/storage/upload/<token>`. */

@@ -91,6 +91,13 @@ function tally(expected: string[], got: string[], d: Drain) {
 
 const envelopeIds = (items: INodeExecutionData[]) => items.map((i) => i.json.envelopeId as string);
 
+/** Signed PDFs the sandbox's storage served in full so far. */
+async function downloadsServed(): Promise<number> {
+	return (await h.requests()).filter(
+		(r) => r.method === 'GET' && r.path.startsWith('/storage/download') && r.status === 200,
+	).length;
+}
+
 /** The sandbox's requests for each envelope's file. */
 async function fileRequests(): Promise<Map<string, number>> {
 	const counts = new Map<string, number>();
@@ -209,11 +216,7 @@ describe('Status Trigger under the poll scheduler: no work left behind', () => {
 		const start = clock.now();
 		const ticking = p.tick();
 		// Three signed PDFs fetched (address and file), the fourth address awaited.
-		const served = async () =>
-			(await h.requests()).filter(
-				(r) => r.method === 'GET' && r.path.startsWith('/storage/download') && r.status === 200,
-			).length;
-		await until(async () => (await served()) === 3);
+		await until(async () => (await downloadsServed()) === 3);
 		// The budget runs out while the fourth file is still awaited.
 		clock.pass(start + p.budgetMs - clock.now() + 1);
 		// real time: the aborted request must reach the sandbox over real HTTP.
@@ -246,11 +249,7 @@ describe('Status Trigger under the poll scheduler: a file is fetched once', () =
 		const start = clock.now();
 		const ticking = p.tick();
 		// Every file but the held one is downloaded before the budget runs out.
-		const downloads = async () =>
-			(await h.requests()).filter(
-				(r) => r.method === 'GET' && r.path.startsWith('/storage/download') && r.status === 200,
-			).length;
-		await until(async () => (await downloads()) === 5);
+		await until(async () => (await downloadsServed()) === 5);
 		clock.pass(start + p.budgetMs - clock.now() + 1);
 		const tick = await ticking;
 		expect(tick.kind === 'emitted' && envelopeIds(tick.items)).toEqual(ids.slice(0, 1));
@@ -261,11 +260,8 @@ describe('Status Trigger under the poll scheduler: a file is fetched once', () =
 			ids.slice(1).map(() => expect.stringMatching(/\.pdf$/)),
 		);
 		const files = await fileRequests();
-		const served = (await h.requests()).filter(
-			(r) => r.method === 'GET' && r.path.startsWith('/storage/download') && r.status === 200,
-		);
 		expect(ids.map((id) => files.get(id))).toEqual([1, 2, 1, 1, 1, 1]);
-		expect(served).toHaveLength(6);
+		expect(await downloadsServed()).toBe(6);
 	}, 60_000);
 });
 
