@@ -379,8 +379,15 @@ describe('RateWindow: the service window learned from 429s', () => {
 			at = sendAccepted(window, at).at;
 			if (window.count !== seen[seen.length - 1]) seen.push(window.count!);
 		}
-		// 5 %, 10 %, 20 %, 40 %, 80 %, 100 %: from 50 past 100 in under 12 windows
-		expect(seen.slice(0, 4)).toEqual([50, 52.5, 57.75, 69.3]);
+		// 2 %, 4 %, 8 %, ... up to 100 %: from 50 past 100 in under 12 windows
+		const p = RATE_POLICY.probe;
+		const raises = [
+			50,
+			50 * (1 + p),
+			50 * (1 + p) * (1 + 2 * p),
+			50 * (1 + p) * (1 + 2 * p) * (1 + 4 * p),
+		];
+		expect(seen.slice(0, 4).map((c) => c.toFixed(6))).toEqual(raises.map((c) => c.toFixed(6)));
 		expect(Math.max(...seen)).toBeGreaterThan(100);
 	});
 
@@ -419,7 +426,7 @@ describe('RateWindow: the service window learned from 429s', () => {
 			return Math.round((at - from) / 1000);
 		};
 		expect(windowsUntilProbe()).toBeGreaterThanOrEqual(RATE_POLICY.probeAfterWindows);
-		expect(window.count).toBe(105);
+		expect(window.count).toBe(100 * (1 + RATE_POLICY.probe));
 		// the service still allows 100: the probe's first extra request is refused
 		const refused = send(window, at);
 		window.refused(refused, 1000, refused.at + 1);
@@ -427,11 +434,12 @@ describe('RateWindow: the service window learned from 429s', () => {
 		const second = windowsUntilProbe();
 		expect(second).toBeGreaterThanOrEqual(2 * RATE_POLICY.probeAfterWindows);
 		// a probe that holds: the next comes after the first interval again
-		expect(window.count).toBe(105);
+		expect(window.count).toBe(100 * (1 + RATE_POLICY.probe));
 		expect(windowsUntilProbe()).toBeLessThan(second);
 	});
 	it("a raise holds only once the service accepted a request sent a window after it; the raise's later 429s are one event", () => {
-		const window = slidingWindow();
+		// Raises of 5 %: a raise's window then holds several starts past the service's count.
+		const window = new RateWindow({ ...SLIDING, probe: 0.05 }, new FakeClock(0));
 		let at = 1000 + learned(window, 100);
 		while (window.count === 100) at = sendAccepted(window, at).at;
 		expect(window.count).toBe(105);

@@ -16,7 +16,7 @@ const rateDefaults = {
 	 * followed by one twice as large, up to doubling (slow start's reclaim). Never when the
 	 * service announces its limit.
 	 */
-	probe: 0.05,
+	probe: 0.02,
 	/** Windows in a row without a 429 before a first raise (each raise that finds the limit costs a 429) ... */
 	probeAfterWindows: 3,
 	/** ... doubled after each raise that met a 429, up to this many. */

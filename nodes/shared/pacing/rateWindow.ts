@@ -35,9 +35,16 @@ export class RateWindow {
 	/** The service announces its limit: nothing to learn from 429s, nothing to probe. */
 	private announcedLimit = false;
 	private readonly budget = new Budget();
-	/** The credential's first request, alone until answered: its answer may announce the budget. */
-	private scout: Ticket | undefined;
+	/**
+	 * A start that goes alone until answered, since its answer decides the pace: the
+	 * credential's first request (it may announce the budget), then the first start in a
+	 * window after a count learned on the guess of the clock's windows (accepted: they hold;
+	 * refused: one 429 instead of a whole window's count, fixedWindow.ts).
+	 */
+	private decider: Ticket | undefined;
 	private scouted = false;
+	/** The guess of the clock's windows is put to the test by the first start from then on. */
+	private testGuessFrom: number | undefined;
 	/** Since when the windows have been used in full without a 429 (the quiet a raise waits for). */
 	private fullSince: number | undefined;
 	/** The count before the running probe raised it (what the service is known to accept). */
@@ -83,7 +90,7 @@ export class RateWindow {
 	 * before its reset.
 	 */
 	nextSlot(now: number, notBefore = now): number | undefined {
-		if (this.scouting(now)) return undefined;
+		if (this.deciding(now)) return undefined;
 		let at = Math.max(now, notBefore, this.pausedUntil);
 		for (let settled = false; !settled; ) {
 			const from = at;
@@ -106,18 +113,18 @@ export class RateWindow {
 		return decisive ? Math.max(at, decisive.at + this.windowMs + this.policy.marginMs) : at;
 	}
 
-	/** The first request is out and unanswered for less than a window: the others wait for its answer. */
-	private scouting(now: number): boolean {
-		const scout = this.scout;
-		if (!scout || scout.answeredAt !== undefined || scout.refused) return false;
-		return now - scout.at < this.policy.minWindowMs;
+	/** The deciding start is out and unanswered for less than a window: the others wait for its answer. */
+	private deciding(now: number): boolean {
+		const decider = this.decider;
+		if (!decider || decider.answeredAt !== undefined || decider.refused) return false;
+		return now - decider.at < this.policy.minWindowMs;
 	}
 
-	/** While nextSlot is undefined: waits for the next answer, or until the first request has gone unanswered a window. */
+	/** While nextSlot is undefined: waits for the next answer, or until the deciding start has gone unanswered a window. */
 	async untilAnswered(signal?: AbortSignal): Promise<void> {
-		const scout = this.scout;
-		if (!scout || !this.scouting(this.clock.now())) return;
-		const lostAt = scout.at + this.policy.minWindowMs;
+		const decider = this.decider;
+		if (!decider || !this.deciding(this.clock.now())) return;
+		const lostAt = decider.at + this.policy.minWindowMs;
 		if (this.lostAt === undefined || lostAt < this.lostAt) {
 			// One timer for every start waiting on it, not one each.
 			this.lostAt = lostAt;
@@ -137,7 +144,10 @@ export class RateWindow {
 	record(ticket: Ticket): void {
 		if (!this.scouted) {
 			this.scouted = true;
-			this.scout = ticket;
+			this.decider = ticket;
+		} else if (this.testGuessFrom !== undefined && ticket.at >= this.testGuessFrom) {
+			this.testGuessFrom = undefined;
+			if (this.fixed.holds && !this.fixed.learned) this.decider = ticket;
 		}
 		let index = this.sends.length;
 		while (index > 0 && this.sends[index - 1].at > ticket.at) index--;
@@ -362,6 +372,11 @@ export class RateWindow {
 		const learned = accepted > 0;
 		if (learned) {
 			this.count = accepted;
+			// A window of the clock's guess: the next window's first start tests it alone, when
+			// its answer leaves most of that window (a longer round trip would cost the window).
+			const quick = (this.fastestRtt ?? 0) <= this.windowMs / 2;
+			if (this.fixed.holds && !this.fixed.learned && quick)
+				this.testGuessFrom = this.fixed.windowEnd(ticket.at);
 			const first = this.sends[firstFrom(this.sends, ticket.at, true) - accepted];
 			this.windowMs =
 				waitMs > SECOND
