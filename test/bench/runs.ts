@@ -35,7 +35,7 @@ export function rowOf(
 const lost = (m: Measured) => m.failed + m.duplicates;
 export const dirty = (m: Measured) => lost(m) > 0;
 /** A contender runs again until it has RUNS runs; one that lost items is not run again (it cannot be the yardstick). */
-export const wantsMore = (runs: Measured[]) => runs.length < RUNS && !runs.some(dirty);
+export const wantsMore = (runs: Measured[], most = RUNS) => runs.length < most && !runs.some(dirty);
 export const said = (m: Measured) =>
 	`${m.value.toFixed(2)} s${dirty(m) ? ` (${m.failed} failed, ${m.duplicates} twice)` : ''}`;
 
@@ -57,6 +57,7 @@ export class Tuned<T> {
 		private readonly calibration: Calibration<T>,
 		private readonly once: (point: T) => Promise<Measured>,
 		private readonly name: (point: T) => string,
+		private readonly most = RUNS,
 	) {
 		const cost = (m: Measured) => lost(m) * 1e6 + m.value;
 		this.order = [...calibration.first].sort((a, b) => cost(a.m) - cost(b.m));
@@ -66,7 +67,7 @@ export class Tuned<T> {
 
 	/** Whether the current point still needs runs. */
 	get wanting(): boolean {
-		return this.at < this.order.length && wantsMore(this.runs);
+		return this.at < this.order.length && wantsMore(this.runs, this.most);
 	}
 
 	async runOnce(): Promise<void> {

@@ -22,13 +22,15 @@ import { type Calibration, type Measured, pool, rowOf, said, Tuned, wantsMore } 
 import {
 	type Batching,
 	batchingName,
-	ITEMS,
+	itemsOf,
 	NODE_ONLY,
 	pathOf,
+	requestsPerItem,
+	runsOf,
 	type Scenario,
 } from './side-scenarios';
 import { admin } from '../sandbox-admin';
-import type { Kind, Row } from './verdict';
+import { type Kind, rateFloorS, type Row } from './verdict';
 
 /** How a batch starts: after the pace is forgotten (this node's runs by default), or `afterMs` after the batch before. */
 export interface BatchStart {
@@ -58,7 +60,7 @@ export class SideBySide {
 	/** A reset sandbox, with the envelopes to read when the scenario reads. */
 	async ready(scenario: Scenario): Promise<void> {
 		await admin(this.sandbox).post('/reset');
-		if (scenario.work === 'read') await this.seed();
+		if (scenario.work === 'read') await this.seed(scenario);
 	}
 
 	/**
@@ -67,6 +69,7 @@ export class SideBySide {
 	 * and the contender measured first would pay for it.
 	 */
 	async warmUp(scenario: Scenario): Promise<void> {
+		if (scenario.noWarmUp) return;
 		const node = () => this.n8nBatch(scenario, pathOf(scenario.work, 'node'));
 		const http = () => this.n8nBatch(scenario, pathOf(scenario.work, 'http'));
 		const warmUps = scenario.work === 'read' ? [node, node, node, http] : [node, http];
@@ -76,8 +79,13 @@ export class SideBySide {
 	async run(scenario: Scenario): Promise<Row[]> {
 		const rows: Row[] = [];
 		await this.ready(scenario);
-		const row = (contender: string, kind: Kind, runs: Measured[], note?: string): Row =>
-			rowOf(scenario.id, contender, kind, runs, note);
+		const most = runsOf(scenario);
+		// At a limit, each n8n row carries the rate floor of the requests it had accepted.
+		const row = (contender: string, kind: Kind, runs: Measured[], note?: string): Row => {
+			const r = rowOf(scenario.id, contender, kind, runs, note);
+			return scenario.limit && kind !== 'raw' ? { ...r, floor: this.floorOf(scenario, r) } : r;
+		};
+		const nodeRow = (runs: Measured[]): Row => row('this node, defaults', 'node', runs);
 		const n8n = (b: Batching | 'node') => () =>
 			this.n8nBatch(
 				scenario,
@@ -87,7 +95,7 @@ export class SideBySide {
 		// The HTTP Request node's tuned point runs after its whole grid.
 		await this.warmUp(scenario);
 		if (NODE_ONLY) {
-			rows.push(row('this node, defaults', 'node', await this.repeat(n8n('node'), [])));
+			rows.push(nodeRow(await this.repeat(n8n('node'), [], most)));
 			return rows;
 		}
 		// The HTTP Request node's grid once each, then the measured runs in rounds: this node,
@@ -98,6 +106,7 @@ export class SideBySide {
 			await this.calibration(scenario.httpGrid, (b) => n8n(b)(), batchingName),
 			(b) => n8n(b)(),
 			batchingName,
+			most,
 		);
 		const lanes = { node: [] as Measured[], defaults: [] as Measured[] };
 		for (let more = true; more; ) {
@@ -106,7 +115,7 @@ export class SideBySide {
 				[lanes.node, n8n('node')],
 				[lanes.defaults, n8n(null)],
 			] as const) {
-				if (!wantsMore(runs)) continue;
+				if (!wantsMore(runs, most)) continue;
 				runs.push(await once());
 				more = true;
 			}
@@ -115,7 +124,7 @@ export class SideBySide {
 				more = true;
 			}
 		}
-		rows.push(row('this node, defaults', 'node', lanes.node));
+		rows.push(nodeRow(lanes.node));
 		rows.push(row('HTTP Request, defaults', 'httpDefault', lanes.defaults));
 		const http = tuned.result();
 		this.tunedPoints.set(scenario.id, http.best);
@@ -127,22 +136,44 @@ export class SideBySide {
 				`tuned: ${http.searched}`,
 			),
 		);
-		const raw = await this.calibrate(
-			scenario.rawGrid,
-			(c) => this.rawBatch(scenario, c),
-			(c) => `${c} at once`,
-		);
-		rows.push(
-			row(`raw fetch loop, ${raw.best} at once`, 'raw', raw.runs, `tuned: ${raw.searched}`),
-		);
+		if (scenario.rawGrid.length) {
+			const raw = await this.calibrate(
+				scenario.rawGrid,
+				(c) => this.rawBatch(scenario, c),
+				(c) => `${c} at once`,
+				most,
+			);
+			rows.push(
+				row(`raw fetch loop, ${raw.best} at once`, 'raw', raw.runs, `tuned: ${raw.searched}`),
+			);
+		}
 		await admin(this.sandbox).post('/faults', {});
 		return rows;
 	}
 
-	/** Runs `once` until there are RUNS runs, or once more only while it ends clean. */
-	private async repeat(once: () => Promise<Measured>, runs: Measured[]): Promise<Measured[]> {
-		while (wantsMore(runs)) runs.push(await once());
+	/** Runs `once` until there are `most` runs, or once more only while it ends clean. */
+	private async repeat(
+		once: () => Promise<Measured>,
+		runs: Measured[],
+		most: number,
+	): Promise<Measured[]> {
+		while (wantsMore(runs, most)) runs.push(await once());
 		return runs;
+	}
+
+	/**
+	 * The rate floor of a row's batch at the scenario's limit (verdict.ts): the API requests it
+	 * had accepted (this node reads a template once per run before its creates, to check every
+	 * item's mapping first: one request more than the HTTP Request workflow makes).
+	 */
+	private floorOf(scenario: Scenario, r: Row): number {
+		const { perWindow, windowS } = scenario.limit!;
+		const requests = Math.max(
+			itemsOf(scenario) * requestsPerItem(scenario),
+			r.requests - r.rateLimited,
+		);
+		const latencyMs = Number(scenario.faults.latencyMs ?? 0);
+		return rateFloorS(requests, perWindow, latencyMs, windowS);
 	}
 
 	/** Each grid point once (the calibration). */
@@ -165,19 +196,20 @@ export class SideBySide {
 		grid: T[],
 		once: (point: T) => Promise<Measured>,
 		name: (point: T) => string,
+		most: number,
 	) {
-		const tuned = new Tuned(await this.calibration(grid, once, name), once, name);
+		const tuned = new Tuned(await this.calibration(grid, once, name), once, name, most);
 		while (tuned.wanting) await tuned.runOnce();
 		return tuned.result();
 	}
 
-	/** 500 envelopes to read, created through the API (not measured). */
-	private async seed(): Promise<void> {
+	/** The envelopes to read, created through the API (not measured). */
+	private async seed(scenario: Scenario): Promise<void> {
 		const headers = {
 			authorization: `Bearer ${this.sandbox.apiKey}`,
 			'content-type': 'application/json',
 		};
-		this.envelopeIds = await pool(ITEMS, 20, async (n) => {
+		this.envelopeIds = await pool(itemsOf(scenario), 20, async (n) => {
 			const r = await fetch(`${this.sandbox.baseUrl}/envelopes`, {
 				method: 'POST',
 				headers,
@@ -212,7 +244,7 @@ export class SideBySide {
 		const batch = ++this.batchNo;
 		return scenario.work === 'read'
 			? this.envelopeIds.map((envelopeId) => ({ envelopeId }))
-			: Array.from({ length: ITEMS }, (_, n) => ({ title: `Bench ${batch} ${n}` }));
+			: Array.from({ length: itemsOf(scenario) }, (_, n) => ({ title: `Bench ${batch} ${n}` }));
 	}
 
 	/** One batch of the workflow at `path`; by default this node's batches start with the pace forgotten. */
@@ -231,7 +263,7 @@ export class SideBySide {
 		const wallS = (performance.now() - t0) / 1000;
 		this.lastBatchEnd = Date.now();
 		const nodeS = await latestCallSeconds(this.stack, this.ids.get(path));
-		const figures = await this.count(from);
+		const figures = await this.count(scenario, from);
 		this.log(
 			`  ${scenario.id} ${path}: ${(nodeS ?? wallS).toFixed(2)} s, ${figures.failed} failed, ${figures.duplicates} twice, ${figures.rateLimited} 429s, ${figures.serverErrors} 5xx`,
 		);
@@ -246,11 +278,11 @@ export class SideBySide {
 		};
 	}
 
-	private async count(from: number): Promise<Omit<Measured, 'value'>> {
+	private async count(scenario: Scenario, from: number): Promise<Omit<Measured, 'value'>> {
 		await admin(this.sandbox).post('/faults', {});
 		const o = await outcome(this.sandbox, from);
 		return {
-			failed: ITEMS - o.completed,
+			failed: itemsOf(scenario) - o.completed,
 			duplicates: o.duplicates,
 			rateLimited: o.rateLimited,
 			serverErrors: o.serverErrors,
@@ -297,7 +329,7 @@ export class SideBySide {
 			);
 		});
 		const value = (performance.now() - t0) / 1000;
-		const figures = await this.count(from);
+		const figures = await this.count(scenario, from);
 		this.log(
 			`  ${scenario.id} raw ${concurrency} at once: ${value.toFixed(2)} s, ${figures.failed} failed, ${figures.rateLimited} 429s, ${figures.serverErrors} 5xx`,
 		);

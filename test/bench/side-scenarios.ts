@@ -25,8 +25,22 @@ export interface Scenario {
 	work: 'read' | 'create';
 	faults: Record<string, unknown>;
 	httpGrid: Batching[];
+	/** Empty: no raw loop (a scenario of minutes, where it adds nothing the others do not show). */
 	rawGrid: number[];
+	/** Items of the batch (ITEMS unless set). */
+	items?: number;
+	/** Runs per contender (RUNS unless set; BENCH_RUNS lowers it, never raises it). */
+	runs?: number;
+	/** The limit, for the rate floor of this node's row (the target is its factor x the floor). */
+	limit?: { perWindow: number; windowS: number };
+	/** Paced by the limit, not n8n's CPU: no warm-up runs (they would take minutes). */
+	noWarmUp?: true;
 }
+
+export const itemsOf = (s: Scenario) => s.items ?? ITEMS;
+export const runsOf = (s: Scenario) => Math.min(RUNS, s.runs ?? RUNS);
+/** API requests per item: a read, or a create from the template and its send. */
+export const requestsPerItem = (s: Scenario) => (s.work === 'read' ? 1 : 2);
 
 export const LIMITED = { latencyMs: 25, rateLimitPerSecond: 100 };
 export const SIDE_SCENARIOS: Scenario[] = [
@@ -81,6 +95,53 @@ export const SIDE_SCENARIOS: Scenario[] = [
 			[50, 25],
 		],
 		rawGrid: [10, 20, 30, 50, 80],
+	},
+	// Polite at the limit (issue: 5/s, 60 a minute, 1 000/s), beside HTTP Request batched at it.
+	{
+		id: '12',
+		work: 'read',
+		faults: { latencyMs: 25, rateLimitPerSecond: 5 },
+		httpGrid: [
+			[5, 1000],
+			[1, 200],
+		],
+		rawGrid: [1, 2],
+		items: 50,
+		runs: 3,
+		limit: { perWindow: 5, windowS: 1 },
+		noWarmUp: true,
+	},
+	{
+		id: '13',
+		work: 'create',
+		faults: { latencyMs: 25, rateLimitPerSecond: 5 },
+		httpGrid: [
+			[5, 1000],
+			[1, 200],
+		],
+		rawGrid: [1, 2],
+		items: 50,
+		runs: 3,
+		limit: { perWindow: 5, windowS: 1 },
+		noWarmUp: true,
+	},
+	{
+		id: '14',
+		work: 'read',
+		faults: { latencyMs: 25, rateLimits: [{ limit: 60, per: 'minute', window: 'sliding' }] },
+		httpGrid: [[60, 60_000]],
+		rawGrid: [],
+		items: 200,
+		runs: 1,
+		limit: { perWindow: 60, windowS: 60 },
+		noWarmUp: true,
+	},
+	{
+		id: '15',
+		work: 'read',
+		faults: { latencyMs: 25, rateLimitPerSecond: 1000 },
+		httpGrid: [null, [250, 10], [500, 1000]],
+		rawGrid: [50, 100, 250],
 	},
 ];
 

@@ -71,6 +71,42 @@ describe('bench targets', () => {
 		]);
 	});
 
+	test('scenarios 12-14: 1.05 x the rate floor, and no slower than the best HTTP Request contender; every limited scenario holds its 429s to 5 % of the accepted', () => {
+		expect(rateFloorS(200, 60, 25, 60)).toBeCloseTo(180.025, 6);
+		expect(rateFloorS(100, 5, 25)).toBeCloseTo(19.025, 6);
+		const rows = [
+			row({ scenario: '12', contender: 'this node', kind: 'node', value: 9.3, floor: 9.025 }),
+			row({ scenario: '12', contender: 'HTTP, 5 per 1000 ms', kind: 'httpTuned', value: 9.8 }),
+		];
+		// the floor's 1.05 x (9.48 s) is the tighter
+		expect(targetOf(rows, '12')?.limit).toBeCloseTo(1.05 * 9.025, 6);
+		rows[1].value = 9.2; // HTTP Request faster than 1.05 x the floor: it is the target
+		expect(targetOf(rows, '12')).toEqual({ limit: 9.2, against: 'HTTP, 5 per 1000 ms' });
+		expect(problems(rows)).toEqual([
+			'12: this node 9.30 s, over the target 9.20 s (HTTP, 5 per 1000 ms)',
+		]);
+		rows[1].value = 9.8;
+		rows[0].requests = 53;
+		rows[0].rateLimited = 3; // 3 of 50 accepted: 6 %
+		expect(problems(rows)).toEqual([
+			'12: this node had 3 requests refused (429) for 50 accepted, over 5 %',
+		]);
+		rows[0].requests = 52;
+		rows[0].rateLimited = 2;
+		expect(problems(rows)).toEqual([]);
+		// 13: this node reads the template once before its 100 calls, a window more at 5/s
+		const creates = [
+			row({ scenario: '13', contender: 'this node', kind: 'node', value: 19.98, floor: 20.025 }),
+			row({ scenario: '13', contender: 'HTTP', kind: 'httpTuned', value: 19.94, floor: 19.025 }),
+		];
+		expect(targetOf(creates, '13')).toEqual({
+			limit: 19.94 + 1,
+			against: "HTTP + 1.00 s for this node's requests beyond its",
+		});
+		// the unlimited scenario counts no 429s against the node
+		expect(problems([row({ contender: 'this node', kind: 'node', rateLimited: 40 })])).toEqual([]);
+	});
+
 	test('scenarios 10 and 11: 1.05 x the rate floor of the row, computed from requests, rate and round trip; memory bounded', () => {
 		expect(rateFloorS(500, 100, 25)).toBeCloseTo(4.025, 6);
 		expect(rateFloorS(20_000, 100, 25)).toBeCloseTo(199.025, 6);

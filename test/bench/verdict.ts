@@ -41,15 +41,23 @@ export interface ScenarioInfo {
 	factor?: number;
 	/** The factor is of the raw row (7, 9): no n8n contender does the same work. */
 	againstRaw?: true;
+	/** Besides its factor x the rate floor, this node may take no longer than the best HTTP Request contender (12-14). */
+	atMostBest?: true;
+	/** A limited scenario: this node's 429s at most this share of its accepted requests. */
+	refusedShare?: number;
 }
+
+/** What a polite client spends on finding a limit it was not told. */
+const POLITE = 0.05;
 
 export const SCENARIOS: Record<string, ScenarioInfo> = {
 	'1': { title: '500 reads, no limit, 25 ms', unit: 's', factor: 1.05 },
-	'2': { title: '500 reads at 100 requests/s', unit: 's', factor: 1.05 },
+	'2': { title: '500 reads at 100 requests/s', unit: 's', factor: 1.05, refusedShare: POLITE },
 	'3': {
 		title: '500 template documents created and sent at 100 requests/s',
 		unit: 's',
 		factor: 1.05,
+		refusedShare: POLITE,
 	},
 	'4': { title: '500 reads, slow service (300 ms)', unit: 's', factor: 1.05 },
 	'5': {
@@ -70,24 +78,59 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
 		title: '500 reads at 100 requests/s, seconds after 500 without a limit',
 		unit: 's',
 		factor: 1.05,
+		refusedShare: POLITE,
 	},
 	'11': {
 		title: "documents from a CSV, created and sent at 100 requests/s (users' size)",
 		unit: 's',
 		factor: 1.05,
+		refusedShare: POLITE,
+	},
+	'12': {
+		title: '50 reads at 5 requests/s',
+		unit: 's',
+		factor: 1.05,
+		atMostBest: true,
+		refusedShare: POLITE,
+	},
+	'13': {
+		title: '50 template documents created and sent at 5 requests/s',
+		unit: 's',
+		factor: 1.05,
+		atMostBest: true,
+		refusedShare: POLITE,
+	},
+	'14': {
+		title: '200 reads at 60 requests a minute (sliding window)',
+		unit: 's',
+		factor: 1.05,
+		atMostBest: true,
+		refusedShare: POLITE,
+	},
+	'15': {
+		title: '500 reads at 1 000 requests/s',
+		unit: 's',
+		factor: 1.05,
+		refusedShare: POLITE,
 	},
 };
 
 /**
- * The least time `requests` can take at `perSecond` requests per window of a whole second,
- * the first sent at a window's start: the last window's requests go ceil(requests /
- * perSecond) - 1 windows after the first, and their answers take one round trip. 500 reads
- * at 100/s with 25 ms latency: 4 windows later plus 25 ms, 4.025 s; 20 000 requests: 199.025 s.
+ * The least time `requests` can take at `perWindow` requests per window (a second unless
+ * `windowS` says otherwise), the first sent at a window's start: the last window's requests go
+ * ceil(requests / perWindow) - 1 windows after the first, and their answers take one round
+ * trip. 500 reads at 100/s with 25 ms latency: 4 windows later plus 25 ms, 4.025 s; 20 000
+ * requests: 199.025 s; 200 at 60 a minute: 180.025 s.
  * Requests that depend on an earlier answer (a send after its create) add nothing as long as
  * the last window still holds both.
  */
-export function rateFloorS(requests: number, perSecond: number, roundTripMs: number): number {
-	return Math.ceil(requests / perSecond) - 1 + roundTripMs / 1000;
+export function rateFloorS(
+	requests: number,
+	perWindow: number,
+	roundTripMs: number,
+	windowS = 1,
+): number {
+	return (Math.ceil(requests / perWindow) - 1) * windowS + roundTripMs / 1000;
 }
 
 /**
@@ -127,19 +170,41 @@ export function targetOf(
 	const node = mine.find((r) => r.kind === 'node');
 	if (!node) return undefined;
 	if (node.limit !== undefined) return { limit: node.limit, against: 'fixed limit' };
-	const factor = SCENARIOS[scenario]?.factor;
-	if (node.floor !== undefined && factor)
-		return {
-			limit: factor * node.floor,
-			against: `${factor} x the rate floor ${fmt(node.floor, 's')} s`,
-		};
-	const againstRaw = SCENARIOS[scenario]?.againstRaw === true;
+	const info = SCENARIOS[scenario];
+	const factor = info?.factor;
+	const againstRaw = info?.againstRaw === true;
 	const others = mine.filter(
 		(r) => (againstRaw ? r.kind === 'raw' : yardstick.includes(r.kind)) && clean(r),
 	);
-	if (!factor || others.length === 0) return undefined;
-	const best = others.reduce((a, b) => (b.value < a.value ? b : a));
+	const best = others.length ? others.reduce((a, b) => (b.value < a.value ? b : a)) : undefined;
+	if (node.floor !== undefined && factor) {
+		const floor: Target = {
+			limit: factor * node.floor,
+			against: `${factor} x the rate floor ${fmt(node.floor, 's')} s`,
+		};
+		if (!info?.atMostBest || !best) return floor;
+		// No slower than the best HTTP Request contender, but for the windows the requests this
+		// node makes beyond its work take at the limit (a template read before a batch of creates).
+		const extra = Math.max(0, node.floor - (best.floor ?? node.floor));
+		const beside: Target = {
+			limit: best.value + extra,
+			against: extra
+				? `${best.contender} + ${fmt(extra, 's')} s for this node's requests beyond its`
+				: best.contender,
+		};
+		return beside.limit < floor.limit ? beside : floor;
+	}
+	if (!factor || !best) return undefined;
 	return { limit: factor * best.value, against: `${factor} x ${best.contender}` };
+}
+
+/** This node's 429s against its accepted requests, when the scenario holds it to a share. */
+export function refusedProblem(node: Row): string | undefined {
+	const share = SCENARIOS[node.scenario]?.refusedShare;
+	if (share === undefined) return undefined;
+	const accepted = node.requests - node.rateLimited;
+	if (node.rateLimited <= share * accepted) return undefined;
+	return `${node.scenario}: ${node.contender} had ${node.rateLimited} requests refused (429) for ${accepted} accepted, over ${share * 100} %`;
 }
 
 /** Every missed target, one line each; empty when all hold. */
@@ -158,6 +223,8 @@ export function problems(rows: Row[], against: Kind[] = YARDSTICK): string[] {
 					out.push(
 						`${scenario}: ${node.contender} grew n8n's peak RSS by ${fmt(node.memoryMb, 'MB')} MB, over the bound ${fmt(node.memoryLimitMb, 'MB')} MB`,
 					);
+			const refused = refusedProblem(node);
+			if (refused) out.push(refused);
 			const target = targetOf(rows, scenario, against);
 			if (target && node.value > target.limit) {
 				out.push(

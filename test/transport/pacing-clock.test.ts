@@ -4,6 +4,7 @@ import { FixedLimit } from '../../nodes/shared/pacing/concurrency';
 import { AdaptiveLimit, LIMIT_POLICY } from '../../nodes/shared/pacing/limiter';
 import { RateController } from '../../nodes/shared/pacing/rate';
 import { RATE_POLICY, type Ticket } from '../../nodes/shared/pacing/ratePolicy';
+import { RETRY_POLICY } from '../../nodes/shared/pacing/retry';
 import { FakeClock, settle } from './fake-clock';
 
 /** The order in which waiting acquires got their place. */
@@ -102,9 +103,18 @@ describe('the limit: waiters woken by answers, first come first served', () => {
 });
 
 describe('RateController on a fake clock', () => {
-	const controller = (settings = {}, parallel?: number) => {
+	/** These tests are of the spread and the learned window: starts before a count off the ramp (rampGapMs 0). */
+	const controller = (
+		settings = {},
+		parallel?: number,
+		ratePolicy = { ...RATE_POLICY, rampGapMs: 0 },
+	) => {
 		const clock = new FakeClock();
-		const shared = newCredentialState(clock);
+		const shared = newCredentialState(clock, {
+			limit: LIMIT_POLICY,
+			rate: ratePolicy,
+			retry: RETRY_POLICY,
+		});
 		const rate = new RateController(
 			settings,
 			shared,
@@ -139,6 +149,23 @@ describe('RateController on a fake clock', () => {
 		slow.rate.succeeded(long);
 		const spread = await slow.starts(3);
 		expect(spread[2] - spread[0]).toBe(2 * RATE_POLICY.spreadMaxMs);
+	});
+
+	it('before any count is known, starts go on the ramp: rampGapMs apart at the first answer, the gap halved every rampHalvingMs', async () => {
+		const { clock, rate, starts } = controller({}, 1, RATE_POLICY);
+		const first = await rate.acquire();
+		await clock.advance(25);
+		rate.succeeded(first);
+		const answeredAt = clock.now();
+		const at = (await starts(60)).map((t) => t - answeredAt);
+		const { rampGapMs: g, rampHalvingMs: h } = RATE_POLICY;
+		// starts by time t: h / (g ln 2) x (2^(t / h) - 1), 10 in the first 35 ms, 30 by 70 ms
+		const by = (t: number) => at.filter((x) => x < t).length;
+		expect(at[1] - at[0]).toBeCloseTo(g, 0);
+		expect(by(h)).toBeGreaterThanOrEqual(9);
+		expect(by(h)).toBeLessThanOrEqual(11);
+		expect(by(2 * h)).toBeGreaterThanOrEqual(28);
+		expect(by(2 * h)).toBeLessThanOrEqual(32);
 	});
 
 	it('one request at a time is not spread', async () => {

@@ -87,8 +87,9 @@ export class RateController {
 				continue;
 			}
 			const { epoch, generation } = window;
+			// The user's pace, or until a limit is known, the ramp's (rateWindow.ts).
 			const gap = Math.max(
-				Number.isFinite(this.ceiling) ? 1000 / this.ceiling : 0,
+				Number.isFinite(this.ceiling) ? 1000 / this.ceiling : window.rampGapMs(now),
 				this.spreadMs(),
 			);
 			// The user's pace follows its planned timeline (a late timer does not lower it);

@@ -43,6 +43,8 @@ export class RateWindow {
 	 */
 	private decider: Ticket | undefined;
 	private scouted = false;
+	/** When the credential's first answer came. */
+	private firstAnswerAt: number | undefined;
 	/** The guess of the clock's windows is put to the test by the first start from then on. */
 	private testGuessFrom: number | undefined;
 	/** Since when the windows have been used in full without a 429 (the quiet a raise waits for). */
@@ -138,7 +140,22 @@ export class RateWindow {
 
 	/** An answer came (accepted, refused or failed): the starts waiting on one look again. */
 	answered(): void {
+		this.firstAnswerAt ??= this.clock.now();
 		this.answers.wakeAll();
+	}
+
+	/**
+	 * The least time between starts while nothing says what the service allows (no count
+	 * learned, none announced): `rampGapMs` at the first answer, halved every
+	 * `rampHalvingMs`. A limit the node was not told is found by the starts sent while its
+	 * first 429 is on its way back: spaced, they are few at a low limit (a handful at 5 a
+	 * second), and the gap is gone within a few tenths of a second for a fast one.
+	 */
+	rampGapMs(now: number): number {
+		if (this.count !== undefined || this.firstAnswerAt === undefined) return 0;
+		const gap =
+			this.policy.rampGapMs * 2 ** (-(now - this.firstAnswerAt) / this.policy.rampHalvingMs);
+		return gap < 0.05 ? 0 : gap;
 	}
 
 	record(ticket: Ticket): void {
