@@ -3,12 +3,12 @@
  * `npm run bench`: this node with default settings side by side in the real n8n of the
  * e2e set-up (scripts/lib/stack.ts: n8n 2.41.1, this package installed as a community
  * package) against n8n's HTTP Request node (defaults and tuned by hand) and a raw `fetch`
- * loop, scenarios 1-5 (side-by-side.ts); the same batch seconds after an unlimited one (10,
- * limit-change.ts); Get Many with Return All (7); the trigger's signature check (9); the
+ * loop, scenarios 1-5 and, at low and high limits, 12-15 (side-by-side.ts); the same batch
+ * seconds after an unlimited one (10, limit-change.ts); Get Many with Return All (7); the trigger's signature check (9); the
  * scheduled batch at users' size from a CSV (11, scale.ts); then the memory of a 10 MB
  * upload in an n8n of its own per binary-data mode (8, memory.ts). `npm run bench:queue` runs
  * scenario 6 in the queue-mode stack (queue.ts). BENCH_ONLY=1,2,... picks scenarios;
- * BENCH_RUNS the runs per contender (5; scenario 11: 1 unless set); BENCH_SCALE_DOCS the
+ * BENCH_RUNS the runs per contender (5; 12, 13: 3; 11, 14: 1 unless set); BENCH_SCALE_DOCS the
  * documents of scenario 11 (10 000).
  * Prints the table, writes docs/benchmarks.json, docs/benchmarks.svg and the table in
  * docs/benchmarks.md (publish.ts), and exits 1 when a target is missed.
@@ -32,7 +32,7 @@ import { problems, type Row, yardstick } from './verdict';
 
 const LATENCY_MS = 25;
 const LIST_ENVELOPES = 10_000;
-const only = (process.env.BENCH_ONLY ?? '1,2,3,4,5,10,7,8,9,11').split(',');
+const only = (process.env.BENCH_ONLY ?? '1,2,3,4,5,12,13,14,15,10,7,8,9,11').split(',');
 const log = (line: string) => console.error(`[bench] ${line}`);
 const list = listWorkflow('DsBenchList00001', 'bench-list');
 

@@ -1,5 +1,6 @@
 /**
- * Scenarios 1-5 of `npm run bench`: the same 500 items, side by side in one real n8n, by
+ * Scenarios 1-5 and 12-15 of `npm run bench`: the same items (500 unless the scenario
+ * says), side by side in one real n8n, by
  *   - this node with default settings,
  *   - n8n's HTTP Request node with defaults,
  *   - the HTTP Request node tuned by hand: the fastest of a grid of Batching settings

@@ -58,8 +58,9 @@ function bound(cell: Cell, f: Figures): number {
 	const spreadMs = RATE_POLICY.spreadShare * cell.serviceMs; // a window's starts over a round trip (rate.ts)
 	// Until a count is known, starts go on the ramp (rateWindow.ts): the first window's count
 	// starts that much later than all at once.
-	const { rampGapMs: g, rampHalvingMs: h } = RATE_POLICY;
-	const rampMs = cell.headers === 'none' ? h * Math.log2(1 + (cell.limit * g * Math.LN2) / h) : 0;
+	const { rampGapMs: g, rampHalvingMs: h, rampStarts } = RATE_POLICY;
+	const ramped = Math.min(cell.limit, rampStarts);
+	const rampMs = cell.headers === 'none' ? h * Math.log2(1 + (ramped * g * Math.LN2) / h) : 0;
 	if ((cell.limit * itemMs) / windowMs > LIMIT_POLICY.max)
 		return 1.05 * ((f.items * itemMs) / LIMIT_POLICY.max) + cell.serviceMs + spreadMs + rampMs;
 	return 1.05 * f.floorMs + Math.max(0, cell.serviceMs + itemMs - windowMs) + spreadMs + rampMs;

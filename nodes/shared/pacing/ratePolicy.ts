@@ -29,11 +29,12 @@ const rateDefaults = {
 	/**
 	 * Before any count is known, starts go at least this far apart from the first answer on,
 	 * the gap halved every rampHalvingMs: the 429s of a limit nobody announced come back
-	 * while starts go on, so fewer go out meanwhile at a low limit; a high one is reached
-	 * within a few tenths of a second.
+	 * while starts go on, so fewer go out meanwhile at a low limit.
 	 */
 	rampGapMs: 5,
 	rampHalvingMs: 35,
+	/** ... for this many starts at most: past them a first window's overshoot is a small share of it. */
+	rampStarts: 50,
 	/** Weight of the newest round trip in the running average. */
 	roundTripWeight: 0.2,
 	/** Guess one-second windows that start on the clock's seconds until a 429 says otherwise (fixedWindow.ts). */

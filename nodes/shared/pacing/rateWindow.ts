@@ -43,8 +43,9 @@ export class RateWindow {
 	 */
 	private decider: Ticket | undefined;
 	private scouted = false;
-	/** When the credential's first answer came. */
+	/** When the credential's first answer came, and the starts since then on the ramp. */
 	private firstAnswerAt: number | undefined;
+	private rampStarts = 0;
 	/** The guess of the clock's windows is put to the test by the first start from then on. */
 	private testGuessFrom: number | undefined;
 	/** Since when the windows have been used in full without a 429 (the quiet a raise waits for). */
@@ -149,16 +150,19 @@ export class RateWindow {
 	 * learned, none announced): `rampGapMs` at the first answer, halved every
 	 * `rampHalvingMs`. A limit the node was not told is found by the starts sent while its
 	 * first 429 is on its way back: spaced, they are few at a low limit (a handful at 5 a
-	 * second), and the gap is gone within a few tenths of a second for a fast one.
+	 * second), and the gap is gone within a few tenths of a second for a fast one. Only for
+	 * the first `rampStarts`: past them, a limit's first window overshoots by a small share.
 	 */
 	rampGapMs(now: number): number {
 		if (this.count !== undefined || this.firstAnswerAt === undefined) return 0;
+		if (this.rampStarts >= this.policy.rampStarts) return 0;
 		const gap =
 			this.policy.rampGapMs * 2 ** (-(now - this.firstAnswerAt) / this.policy.rampHalvingMs);
 		return gap < 0.05 ? 0 : gap;
 	}
 
 	record(ticket: Ticket): void {
+		if (this.firstAnswerAt !== undefined && this.count === undefined) this.rampStarts++;
 		if (!this.scouted) {
 			this.scouted = true;
 			this.decider = ticket;
