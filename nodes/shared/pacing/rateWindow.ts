@@ -149,9 +149,9 @@ export class RateWindow {
 	 * The least time between starts while nothing says what the service allows (no count
 	 * learned, none announced): `rampGapMs` at the first answer, halved every
 	 * `rampHalvingMs`. A limit the node was not told is found by the starts sent while its
-	 * first 429 is on its way back: spaced, they are few at a low limit (a handful at 5 a
-	 * second), and the gap is gone within a few tenths of a second for a fast one. Only for
-	 * the first `rampStarts`: past them, a limit's first window overshoots by a small share.
+	 * first 429 is on its way back: spaced, they are few at a low limit (one or two at 5 a
+	 * second). Only for the first `rampStarts` (about 90 ms): past them, a limit's first
+	 * window overshoots by a small share of it.
 	 */
 	rampGapMs(now: number): number {
 		if (this.count !== undefined || this.firstAnswerAt === undefined) return 0;
