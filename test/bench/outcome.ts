@@ -85,7 +85,10 @@ export async function latestCallSeconds(
 	return undefined;
 }
 
-/** The requests from the `from`-th on per 100 ms of arrival: answered / 429 / 5xx (to see how a batch is paced). */
+/**
+ * The requests from the `from`-th on per 100 ms of arrival: answered / 429 / 5xx (to see how a
+ * batch is paced), after the first BENCH_TIMELINE_FIRST (6) one by one, in order of arrival.
+ */
 export async function timeline(sandbox: SandboxInfo, from = 0): Promise<string> {
 	const requests = ((await admin(sandbox).get('/requests')).data.items as LogEntry[]).slice(from);
 	if (!requests.length) return 'no requests';
@@ -96,8 +99,9 @@ export async function timeline(sandbox: SandboxInfo, from = 0): Promise<string> 
 		slot[r.status === 429 ? 1 : (r.status ?? 0) >= 500 ? 2 : 0]++;
 	}
 	const start = new Date(t0).toISOString().slice(17, 23);
-	const first = requests
-		.slice(0, 6)
+	const first = [...requests]
+		.sort((a, b) => Date.parse(a.time) - Date.parse(b.time))
+		.slice(0, Number(process.env.BENCH_TIMELINE_FIRST ?? 6))
 		.map((r) => `${r.method} ${r.path.slice(7, 40)} ${r.status} +${Date.parse(r.time) - t0}`);
 	return (
 		`${first.join(', ')}\nfrom ${start}: ` +
