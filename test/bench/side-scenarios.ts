@@ -43,6 +43,19 @@ export const runsOf = (s: Scenario) => Math.min(RUNS, s.runs ?? RUNS);
 export const requestsPerItem = (s: Scenario) => (s.work === 'read' ? 1 : 2);
 
 export const LIMITED = { latencyMs: 25, rateLimitPerSecond: 100 };
+/** 50 items at 5 requests/s (scenarios 12 and 13): paced by the limit, 3 runs each. */
+const FIVE_PER_SECOND: Omit<Scenario, 'id' | 'work'> = {
+	faults: { latencyMs: 25, rateLimitPerSecond: 5 },
+	httpGrid: [
+		[5, 1000],
+		[1, 200],
+	],
+	rawGrid: [1, 2],
+	items: 50,
+	runs: 3,
+	limit: { perWindow: 5, windowS: 1 },
+	noWarmUp: true,
+};
 export const SIDE_SCENARIOS: Scenario[] = [
 	{
 		id: '1',
@@ -96,35 +109,9 @@ export const SIDE_SCENARIOS: Scenario[] = [
 		],
 		rawGrid: [10, 20, 30, 50, 80],
 	},
-	// Polite at the limit (issue: 5/s, 60 a minute, 1 000/s), beside HTTP Request batched at it.
-	{
-		id: '12',
-		work: 'read',
-		faults: { latencyMs: 25, rateLimitPerSecond: 5 },
-		httpGrid: [
-			[5, 1000],
-			[1, 200],
-		],
-		rawGrid: [1, 2],
-		items: 50,
-		runs: 3,
-		limit: { perWindow: 5, windowS: 1 },
-		noWarmUp: true,
-	},
-	{
-		id: '13',
-		work: 'create',
-		faults: { latencyMs: 25, rateLimitPerSecond: 5 },
-		httpGrid: [
-			[5, 1000],
-			[1, 200],
-		],
-		rawGrid: [1, 2],
-		items: 50,
-		runs: 3,
-		limit: { perWindow: 5, windowS: 1 },
-		noWarmUp: true,
-	},
+	// Polite at low and high limits, beside HTTP Request batched at the limit.
+	{ id: '12', work: 'read', ...FIVE_PER_SECOND },
+	{ id: '13', work: 'create', ...FIVE_PER_SECOND },
 	{
 		id: '14',
 		work: 'read',
