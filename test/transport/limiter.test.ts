@@ -277,7 +277,8 @@ describe('RateWindow: the service window learned from 429s', () => {
 		expect(window.count).toBe(60);
 		expect(window.windowMs).toBe(39_000); // 22.43 + 38 - 22.37 s, rounded up to the second
 		const next = send(window, 22_433).at;
-		expect(next).toBe(22_370 + 39_000 + RATE_POLICY.marginMs);
+		// the margin past a window that long is its share of it (39 ms), not the 5 ms of a second's
+		expect(next).toBe(22_370 + 39_000 + 39_000 * RATE_POLICY.marginShare);
 		for (let k = 1; k < 60; k++) send(window, next);
 		// 39 s on, the service's minute is still full until 120 s: it is a minute long
 		const early = send(window, next + 39_000);

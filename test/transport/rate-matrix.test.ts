@@ -147,3 +147,31 @@ describe('every 429 of a batch at a low limit, the first window included (fake c
 		},
 	);
 });
+
+describe('windows of a minute, with arrival delays that vary (fake clock)', () => {
+	// Requests reach the service 0-12 ms later than their start, differently each time (n8n's
+	// event loop, the network), and Retry-After comes to the millisecond, as from the sandbox:
+	// the window measured from a start to the reopening is then short by the difference of two
+	// such delays, and a window's starts paced from the starts of the window before would meet
+	// its last arrivals. A long window keeps a margin in proportion to its length.
+	const cells: Cell[] = (['sliding', 'first-request'] as const).flatMap((window) =>
+		[60, 600].map((limit) => ({
+			limit,
+			per: 'minute' as const,
+			window,
+			serviceMs: 25,
+			headers: 'none' as const,
+			op: 'read' as const,
+			jitterMs: 12,
+			retryAfter: 'seconds' as const,
+		})),
+	);
+	it.each(cells.map((c) => [`${name(c)} jitter 12ms`, c] as const))(
+		'%s: no 429 after the first refused window',
+		async (_, cell) => {
+			const f = await held(cell);
+			expect(f.laterRefused).toBe(0);
+			expect(f.wallMs).toBeLessThanOrEqual(bound(cell, f));
+		},
+	);
+});

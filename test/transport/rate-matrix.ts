@@ -26,6 +26,10 @@ export interface Cell {
 	/** The budget announced in headers, and in which form (`ietf`: RateLimit-*, `x`: X-RateLimit-*). */
 	headers: 'none' | 'ietf' | 'x';
 	op: 'read' | 'create';
+	/** Extra time on the way out, varying from request to request up to this (n8n busy, a network), ms. */
+	jitterMs?: number;
+	/** Retry-After in whole seconds (the default, RFC 9110's delay-seconds) or to the millisecond. */
+	retryAfter?: 'whole-seconds' | 'seconds';
 }
 
 export interface Figures {
@@ -61,12 +65,15 @@ function service(cell: Cell, clock: BatchClock, log: Array<{ at: number; ok: boo
 	const faults = {
 		...defaultFaults(),
 		rateLimitHeaders: cell.headers === 'none' ? null : cell.headers,
-		retryAfterAs: 'whole-seconds' as const, // RFC 9110: delay-seconds
+		retryAfterAs: cell.retryAfter ?? 'whole-seconds', // RFC 9110: delay-seconds
 	};
 	let created = 0;
+	let sent = 0;
 	return {
 		async api(options: IHttpRequestOptions) {
-			await clock.sleep(NET_MS);
+			// A fixed spread of arrival delays (0 .. jitterMs), the same for every run of the cell.
+			const jitter = cell.jitterMs ? (sent++ * 7) % (cell.jitterMs + 1) : 0;
+			await clock.sleep(NET_MS + jitter);
 			const now = clock.now();
 			const verdict = take(rules, counters, now);
 			log.push({ at: now, ok: verdict.accepted });

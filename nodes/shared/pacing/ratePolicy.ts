@@ -8,8 +8,14 @@ const rateDefaults = {
 	 * which says whether the service announces its budget).
 	 */
 	minWindowMs: 1000,
-	/** Added to the window between a start and the start `count` later (timer and network slack). */
+	/**
+	 * Added to the window between a start and the start `count` later (timer and network
+	 * slack): marginMs, or this share of a longer window. A request reaches the service a
+	 * varying time after its start, and a window measured from a Retry-After to the
+	 * millisecond is short by the difference of two such delays; at a minute's window 60 ms.
+	 */
 	marginMs: 5,
+	marginShare: 0.001,
 	/**
 	 * After windows without a 429, the count grows by this share (a service may allow more
 	 * now: another worker with the key is done, a higher plan); each raise that holds is

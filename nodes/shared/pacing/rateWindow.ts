@@ -113,7 +113,12 @@ export class RateWindow {
 		// A request may start a window after the one `count` starts earlier: the service counts
 		// them on arrival, a like time after their starts (the margin covers the difference).
 		const decisive = this.sends[this.sends.length - count];
-		return decisive ? Math.max(at, decisive.at + this.windowMs + this.policy.marginMs) : at;
+		return decisive ? Math.max(at, decisive.at + this.windowMs + this.marginMs()) : at;
+	}
+
+	/** The slack kept past a window's end (ratePolicy.ts marginMs, marginShare). */
+	private marginMs(): number {
+		return Math.max(this.policy.marginMs, this.windowMs * this.policy.marginShare);
 	}
 
 	/** The deciding start is out and unanswered for less than a window: the others wait for its answer. */
@@ -174,7 +179,7 @@ export class RateWindow {
 		while (index > 0 && this.sends[index - 1].at > ticket.at) index--;
 		this.sends.splice(index, 0, ticket);
 		// Two windows back from now (starts may be planned ahead).
-		const oldest = this.clock.now() - (2 * this.windowMs + this.policy.marginMs);
+		const oldest = this.clock.now() - (2 * this.windowMs + this.marginMs());
 		let old = 0;
 		while (old < this.sends.length && this.sends[old].at <= oldest) old++;
 		if (old) this.sends.splice(0, old);
