@@ -76,17 +76,17 @@ const webhookNode = (path: string, parameters: Record<string, unknown>) => ({
 });
 
 /** The least community webhook trigger (minimal-trigger.ts), loaded as the custom node CUSTOM.minimalWebhookTrigger. */
-export function minimalReceiver(id: string): Receiver {
+export function minimalReceiver(id: string, typeVersion: 1 | 1.1): Receiver {
 	const webhookId = uuid(6);
 	return {
-		name: 'a minimal community trigger',
+		name: `a minimal community trigger, version ${typeVersion}`,
 		path: `${webhookId}/webhook`,
 		workflow: oneWorkflow(id, `Bench: minimal trigger ${id}`, [
 			{
 				id: uuid(7),
 				name: 'Minimal Webhook Trigger',
 				type: 'CUSTOM.minimalWebhookTrigger',
-				typeVersion: 1,
+				typeVersion,
 				position: [0, 0],
 				webhookId,
 				parameters: {},

@@ -19,7 +19,9 @@ export class MinimalWebhookTrigger implements INodeType {
 		displayName: 'Minimal Webhook Trigger',
 		name: 'minimalWebhookTrigger',
 		group: ['trigger'],
-		version: 1,
+		// 1: n8n 2.41.1 evaluates the expression `$parameter["options"]["binaryData"]` on every
+		// delivery to a webhook node of version 1 (webhook-helpers.js parseRequestBody); 1.1 not.
+		version: [1, 1.1],
 		description: 'Starts a run with the request body (bench only)',
 		defaults: { name: 'Minimal Webhook Trigger' },
 		inputs: [],

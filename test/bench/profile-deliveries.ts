@@ -49,7 +49,8 @@ async function main(): Promise<void> {
 	const secret = 'whsec_bench_deliveries_5f1e2d3c4b5a69788796a5b4c3d2e1f0';
 	const receivers = [
 		triggerReceiver('benchTrig000001', cred, {}, 1),
-		minimalReceiver('benchMini000001'),
+		minimalReceiver('benchMini000001', 1),
+		minimalReceiver('benchMini000002', 1.1),
 		webhookReceiver('benchHook000001'),
 		webhookCodeReceiver('benchCode000001', secret),
 	];
