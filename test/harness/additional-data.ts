@@ -18,12 +18,10 @@ export function harnessAdditionalData(options: {
 	origin: string;
 	executionId: string | undefined;
 	hooks?: ExecutionLifecycleHooks;
-	/** Told of each read of the credential. */
-	onCredentialRead?: () => void;
 }): IWorkflowExecuteAdditionalData {
 	const { origin } = options;
 	return {
-		credentialsHelper: new HarnessCredentialsHelper(options.credentials, options.onCredentialRead),
+		credentialsHelper: new HarnessCredentialsHelper(options.credentials),
 		hooks: options.hooks,
 		executionId: options.executionId,
 		currentNodeExecutionIndex: 0,
