@@ -289,7 +289,18 @@ export type Claim =
 			settle: (answered2xx: boolean) => void;
 	  };
 
-/** Waits while a delivery of `id` is being taken: 'duplicate', 'busy' or 'free' to claim. */
+/** Marks `id` as being taken here; the returned function settles it (true: answered 2xx). */
+function reserve(memory: TriggerMemory, id: string): (taken: boolean) => void {
+	let resolve: (taken: boolean) => void = () => {};
+	memory.pending.set(id, new Promise<boolean>((r) => (resolve = r)));
+	return resolve;
+}
+
+/**
+ * Waits while a delivery of `id` is being taken: 'duplicate', 'busy', or the id reserved for
+ * this delivery. The reservation is made in the same step as the look that found the id free:
+ * copies woken by one refused delivery each look in turn, and only the first finds it free.
+ */
 async function awaitFirst(memory: TriggerMemory, id: string, options: ClaimOptions) {
 	const deadline = Date.now() + options.waitMs;
 	const held = sync(memory, options.store, options.forgetBeforeMs);
@@ -300,7 +311,7 @@ async function awaitFirst(memory: TriggerMemory, id: string, options: ClaimOptio
 		if (pending === undefined) {
 			// The loaded static data says it was taken (another process, or a save that landed).
 			const line = held.get(id);
-			if (line === undefined) return 'free';
+			if (line === undefined) return reserve(memory, id);
 			append(memory, line);
 			return 'duplicate';
 		}
@@ -319,11 +330,9 @@ export async function claimEvent(options: ClaimOptions): Promise<Claim> {
 	const { store, forgetBeforeMs } = options;
 	const id = keptId(options.id);
 	const memory = memoryFor(options.key);
-	const first = await awaitFirst(memory, id, options);
-	if (first !== 'free') return { outcome: first };
+	const resolve = await awaitFirst(memory, id, options);
+	if (typeof resolve === 'string') return { outcome: resolve };
 
-	let resolve: (taken: boolean) => void = () => {};
-	memory.pending.set(id, new Promise<boolean>((r) => (resolve = r)));
 	const line = record(id, options.createdAtMs);
 	write(memory, store, line, forgetBeforeMs);
 	let settled = false;

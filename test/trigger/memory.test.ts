@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
 import {
+	type Claim,
 	claimEvent,
 	keptId,
 	rememberedIds,
@@ -153,4 +154,40 @@ describe('the memory of event ids across processes sharing static data', () => {
 		const r = db.process();
 		expect((await r.claim('evt_kept', NOW, NOW + 60_000)).outcome).toBe('new');
 	});
+});
+
+describe('copies of one event in one process', () => {
+	const copyClaim = async (key: string, id: string) =>
+		await claimEvent({
+			key,
+			store: {},
+			id,
+			createdAtMs: NOW,
+			forgetBeforeMs: NOW - 3_600_000,
+			waitMs: 300,
+		});
+
+	it.each([2, 3, 8])(
+		'%i copies waiting on a delivery n8n did not answer 2xx: exactly one of them takes the event',
+		async (count) => {
+			const key = `memory-test:${++processes}`;
+			const first = await copyClaim(key, 'evt_refused');
+			if (first.outcome !== 'new') throw new Error(first.outcome);
+			const outcomes: Claim[] = [];
+			const copies = Array.from({ length: count }, async () => {
+				const c = await copyClaim(key, 'evt_refused');
+				outcomes.push(c);
+				return c;
+			});
+			// n8n answered the first 500 (its execution could not be created): one copy runs.
+			first.settle(false);
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			expect(outcomes.map((c) => c.outcome)).toEqual(['new']);
+			const taken = outcomes[0];
+			if (taken.outcome === 'new') taken.settle(true);
+			const all = await Promise.all(copies);
+			expect(all.filter((c) => c.outcome === 'new')).toHaveLength(1);
+			expect(all.filter((c) => c.outcome === 'duplicate')).toHaveLength(count - 1);
+		},
+	);
 });
