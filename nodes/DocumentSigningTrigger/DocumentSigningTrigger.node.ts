@@ -15,6 +15,7 @@ import { bodyBytes, firstUnselected, OTHER_EVENTS, WEBHOOK_EVENTS } from './deli
 import { triggerPanel, triggerProperties } from './description';
 import { claimEvent } from './memory';
 import { ownAnswer, STARTED_RUN_WEBHOOK } from './n8nContract';
+import { judgedWithSecret } from './secret';
 import { judgeDelivery, type Verdict } from './verdict';
 
 interface TriggerSettings {
@@ -114,15 +115,16 @@ export class DocumentSigningTrigger implements INodeType {
 		} catch (error) {
 			return answers.refuse(500, 'CONFIGURATION_ERROR', (error as Error).message);
 		}
-		const credentials = await this.getCredentials('documentSigningApi');
-		const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
 		const req = this.getRequestObject();
 		const delivery = {
 			rawBody: Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
 			bytes: bodyBytes(req.rawBody, req.body),
 			headers: req.headers,
 		};
-		const verdict = judgeDelivery(delivery, settings, secret, Date.now());
+		const now = Date.now();
+		const verdict = await judgedWithSecret(this, now, (secret) =>
+			judgeDelivery(delivery, settings, secret, now),
+		);
 		switch (verdict.action) {
 			case 'refuse':
 				return answers.refuse(verdict.status, verdict.code, verdict.message, verdict.logReason);

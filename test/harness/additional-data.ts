@@ -18,10 +18,12 @@ export function harnessAdditionalData(options: {
 	origin: string;
 	executionId: string | undefined;
 	hooks?: ExecutionLifecycleHooks;
+	/** Told of each read of the credential. */
+	onCredentialRead?: () => void;
 }): IWorkflowExecuteAdditionalData {
 	const { origin } = options;
 	return {
-		credentialsHelper: new HarnessCredentialsHelper(options.credentials),
+		credentialsHelper: new HarnessCredentialsHelper(options.credentials, options.onCredentialRead),
 		hooks: options.hooks,
 		executionId: options.executionId,
 		currentNodeExecutionIndex: 0,

@@ -28,11 +28,19 @@ export const credentialTypes: Record<string, ICredentialType> = {
 };
 
 export class HarnessCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly data: HarnessCredentials) {
+	/**
+	 * @param data  read at each getDecrypted, so a test may change it between deliveries (a new secret)
+	 * @param onRead  told of each read (how often a node reads its credential)
+	 */
+	constructor(
+		private readonly data: HarnessCredentials,
+		private readonly onRead?: () => void,
+	) {
 		super();
 	}
 
 	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
+		this.onRead?.();
 		// A copy: n8n may add pre-authentication data to what it receives.
 		return { ...this.data };
 	}

@@ -162,10 +162,12 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 	const running: Array<Promise<void>> = [];
 	const executionWaiters: Array<() => void> = [];
 	let executionCount = 0;
+	let credentialReads = 0;
 	let origin = '';
 
 	function additionalDataFor(executionId: string | undefined, hooks?: ExecutionLifecycleHooks) {
-		return harnessAdditionalData({ credentials, origin, executionId, hooks });
+		const onCredentialRead = () => void credentialReads++;
+		return harnessAdditionalData({ credentials, origin, executionId, hooks, onCredentialRead });
 	}
 
 	function newWorkflow(): Workflow {
@@ -313,6 +315,10 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 		url: `${origin}/webhook/${WEBHOOK_ID}/webhook`,
 		deliveries,
 		executions,
+		/** The credential's data, read at each getCredentials: change it to change the secret. */
+		credentials,
+		/** How often n8n's getCredentials read the credential for this workflow. */
+		credentialReads: () => credentialReads,
 		/** The static data as n8n would have stored it. */
 		storedStaticData: () => deepCopy(stored.staticData ?? {}) as IDataObject,
 		/** Resolves when at least `count` executions have finished. */

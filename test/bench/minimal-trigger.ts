@@ -1,0 +1,43 @@
+/**
+ * The least a community webhook trigger can be: no credential, no parameters read, no static
+ * data; it starts a run with the body and n8n answers once the run exists (responseMode
+ * onReceived, as the Document Signing Trigger). Loaded by the delivery bench as a custom node
+ * (N8N_CUSTOM_EXTENSIONS), it shows what n8n itself costs per delivery for any webhook node
+ * that is not its own Webhook node: n8n 2.41.1 skips the webhook phase's expression isolate
+ * only for n8n-nodes-base.webhook (live-webhooks.js webhookPhaseNeedsIsolate).
+ * Plain JavaScript once transpiled: only type imports.
+ */
+import type {
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+export class MinimalWebhookTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Minimal Webhook Trigger',
+		name: 'minimalWebhookTrigger',
+		group: ['trigger'],
+		// 1: n8n 2.41.1 evaluates the expression `$parameter["options"]["binaryData"]` on every
+		// delivery to a webhook node of version 1 (webhook-helpers.js parseRequestBody); 1.1 not.
+		version: [1, 1.1],
+		description: 'Starts a run with the request body (bench only)',
+		defaults: { name: 'Minimal Webhook Trigger' },
+		inputs: [],
+		outputs: ['main'],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [],
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return { workflowData: [[{ json: this.getBodyData() }]] };
+	}
+}

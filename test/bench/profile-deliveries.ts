@@ -1,0 +1,90 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and sends deliveries, not published (package.json "files" is dist/ only) */
+/**
+ * Signed deliveries, one receiver after another in one n8n 2.41.1 (regular mode, SQLite):
+ * this trigger (Deduplicate on), a minimal community trigger (minimal-trigger.ts: what n8n
+ * costs any webhook node that is not its own), n8n's Webhook node, and Webhook + Code
+ * checking the HMAC; COUNT deliveries (60) at 1 and at 8 at once, after 5 to warm up.
+ *   E2E_STACK=<name> COUNT=60 npx ts-node --transpile-only test/bench/profile-deliveries.ts
+ */
+import { promises as fs, readFileSync } from 'fs';
+import os from 'os';
+import path from 'path';
+import ts from 'typescript';
+
+import { Stack, stopOnExit } from '../../scripts/lib/stack';
+import {
+	minimalReceiver,
+	sendBurst,
+	summary,
+	triggerReceiver,
+	webhookCodeReceiver,
+	webhookReceiver,
+} from './deliveries';
+
+async function customNodes(): Promise<string> {
+	const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'n8n-bench-nodes-'));
+	const source = readFileSync(path.join(__dirname, 'minimal-trigger.ts'), 'utf8');
+	const js = ts.transpileModule(source, {
+		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+	}).outputText;
+	await fs.writeFile(path.join(folder, 'MinimalWebhookTrigger.node.js'), js);
+	return folder;
+}
+
+async function main(): Promise<void> {
+	const log = (l: string) => console.log(`[${new Date().toISOString()}] ${l}`);
+	const folder = await customNodes();
+	const stack = new Stack({
+		name: process.env.E2E_STACK ?? 'deliveries',
+		fresh: true,
+		log,
+		n8nEnv: { N8N_CUSTOM_EXTENSIONS: folder, NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' },
+		n8nNodeArgs: process.env.BENCH_N8N_ARGS ? process.env.BENCH_N8N_ARGS.split(' ') : undefined,
+	});
+	stack.cleanups.push(async () => await fs.rm(folder, { recursive: true, force: true }));
+	const stopAndExit = stopOnExit(stack, log);
+	const cred = { id: 'benchCred000001', name: 'Document Signing bench' };
+	const count = Number(process.env.COUNT ?? 60);
+	// The senders sign with it; the trigger's credential and the Code node check it.
+	const secret = 'whsec_bench_deliveries_5f1e2d3c4b5a69788796a5b4c3d2e1f0';
+	const receivers = [
+		triggerReceiver('benchTrig000001', cred, {}, 1),
+		minimalReceiver('benchMini000001', 1),
+		minimalReceiver('benchMini000002', 1.1),
+		webhookReceiver('benchHook000001'),
+		webhookCodeReceiver('benchCode000001', secret),
+	];
+	try {
+		await stack.start({
+			credentials: (sandbox) => [
+				{
+					id: cred.id,
+					name: cred.name,
+					type: 'documentSigningApi',
+					data: {
+						baseUrl: sandbox.baseUrl,
+						apiKey: sandbox.apiKey,
+						webhookSecret: secret,
+					},
+				},
+			],
+			workflows: receivers.map((r) => r.workflow),
+		});
+		for (const r of receivers) {
+			const url = `${stack.n8nUrl}/webhook/${r.path}`;
+			await sendBurst(url, secret, 5, 1); // warm-up
+			for (const c of [1, 8]) {
+				const s = summary([await sendBurst(url, secret, count, c)]);
+				log(
+					`ROW | ${r.name} | ${c} | ${s.perSecond.toFixed(1)}/s | p50 ${s.p50.toFixed(0)} ms | p95 ${s.p95.toFixed(0)} ms | ok ${s.ok}/${s.sent} ${JSON.stringify(s.other)}`,
+				);
+			}
+		}
+	} catch (e) {
+		log(`failed: ${(e as Error).stack}`);
+	}
+	await stack.stop();
+	await stopAndExit(0);
+}
+
+void main();
