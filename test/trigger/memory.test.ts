@@ -6,7 +6,7 @@
  * database row. Whatever the stored value says was taken counts as taken in every process.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { deepCopy } from 'n8n-workflow';
+import { deepCopy, sleep } from 'n8n-workflow';
 
 import {
 	type Claim,
@@ -167,6 +167,20 @@ describe('copies of one event in one process', () => {
 			waitMs: 300,
 		});
 
+	it('copies begun in one step (n8n resuming several requests from one wake-up): one takes the event, the rest wait for it', async () => {
+		const key = `memory-test:${++processes}`;
+		const claims = Array.from({ length: 3 }, async () => await copyClaim(key, 'evt_same_step'));
+		await sleep(20);
+		const taken = await claims[0];
+		if (taken.outcome !== 'new') throw new Error(taken.outcome);
+		taken.settle(true);
+		expect((await Promise.all(claims)).map((c) => c.outcome)).toEqual([
+			'new',
+			'duplicate',
+			'duplicate',
+		]);
+	});
+
 	it.each([2, 3, 8])(
 		'%i copies waiting on a delivery n8n did not answer 2xx: exactly one of them takes the event',
 		async (count) => {
@@ -181,7 +195,7 @@ describe('copies of one event in one process', () => {
 			});
 			// n8n answered the first 500 (its execution could not be created): one copy runs.
 			first.settle(false);
-			await new Promise((resolve) => setTimeout(resolve, 50));
+			await sleep(50);
 			expect(outcomes.map((c) => c.outcome)).toEqual(['new']);
 			const taken = outcomes[0];
 			if (taken.outcome === 'new') taken.settle(true);
