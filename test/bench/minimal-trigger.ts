@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/webhook-lifecycle-complete, @n8n/community-nodes/node-connection-type-literal -- bench tooling, not published: a custom node n8n loads from a folder of its own, where only type imports resolve (so 'main', not NodeConnectionTypes), and it registers nothing anywhere */
 /**
  * The least a community webhook trigger can be: no credential, no parameters read, no static
  * data; it starts a run with the body and n8n answers once the run exists (responseMode

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and sends deliveries, not published (package.json "files" is dist/ only) */
+/* eslint-disable no-console, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- local tooling: starts n8n, sends deliveries signed with a made-up secret and prints the figures; not published (package.json "files" is dist/ only) */
 /**
  * Signed deliveries, one receiver after another in one n8n 2.41.1 (regular mode, SQLite):
  * this trigger (Deduplicate on), a minimal community trigger (minimal-trigger.ts: what n8n

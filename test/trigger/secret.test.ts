@@ -22,7 +22,7 @@ const SECRET = 'whsec_secret_test_0a1b2c3d4e5f60718293a4b5c6d7e8f9';
 const NEW_SECRET = 'whsec_secret_test_rotated_99887766554433221100aabb';
 
 async function post(url: string, raw: string, secret?: string) {
-	const headers: IDataObject = { 'content-type': 'application/json' };
+	const headers: Record<string, string> = { 'content-type': 'application/json' };
 	if (secret)
 		headers['X-Service-Signature'] = createHmac('sha256', secret).update(raw).digest('hex');
 	const response = await axios.post(url, raw, {
@@ -99,6 +99,7 @@ describe('judgedWithSecret: how long a secret is kept', () => {
 		action: 'ignore',
 		level: 'debug',
 		reason: 'judged',
+		id: 'evt_1',
 	};
 
 	it('reads again once SECRET_KEPT_MS has passed since the read', async () => {
