@@ -213,14 +213,27 @@ export class Sender {
 // ---------- n8n's records -------------------------------------------------------------
 
 const RAN = new Set(['success', 'error']);
+/** Statuses of an execution n8n created and never ran to an end (a process or Redis died under it). */
+const NOT_RUN = new Set(['crashed', 'canceled']);
 
-/** Executions of a workflow that ran, per event id (from the node's output, or the queued start data), and the statuses of all. */
-export async function executionsPerId(
-	stack: Stack,
-	receiver: Receiver,
-): Promise<{ ran: Map<string, number>; statuses: Record<string, number> }> {
-	const ran = new Map<string, number>();
-	const statuses: Record<string, number> = {};
+export interface ExecutionsPerId {
+	/** Executions that ran, per event id. */
+	ran: Map<string, number>;
+	/** Event ids with an execution n8n created and did not run (crashed, canceled). */
+	notRun: Set<string>;
+	/** Executions not run whose data no longer names an event (n8n dropped it). */
+	notRunWithoutId: number;
+	statuses: Record<string, number>;
+}
+
+/** Executions of a workflow per event id (from the node's output, or the queued start data), and the statuses of all. */
+export async function executionsPerId(stack: Stack, receiver: Receiver): Promise<ExecutionsPerId> {
+	const out: ExecutionsPerId = {
+		ran: new Map(),
+		notRun: new Set(),
+		notRunWithoutId: 0,
+		statuses: {},
+	};
 	let cursor: string | undefined;
 	do {
 		const response = await stack.api.get('/executions', {
@@ -232,12 +245,16 @@ export async function executionsPerId(
 			const fromRun = e.data?.resultData?.runData?.[receiver.node]?.[0]?.data?.main?.[0]?.[0]?.json;
 			const fromStart = e.data?.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
 			const id = receiver.idOf(fromRun ?? fromStart ?? {});
-			statuses[e.status] = (statuses[e.status] ?? 0) + 1;
-			if (typeof id === 'string' && RAN.has(e.status)) ran.set(id, (ran.get(id) ?? 0) + 1);
+			out.statuses[e.status] = (out.statuses[e.status] ?? 0) + 1;
+			if (typeof id === 'string' && RAN.has(e.status)) out.ran.set(id, (out.ran.get(id) ?? 0) + 1);
+			else if (NOT_RUN.has(e.status)) {
+				if (typeof id === 'string') out.notRun.add(id);
+				else out.notRunWithoutId++;
+			}
 		}
 		cursor = response.data.nextCursor ?? undefined;
 	} while (cursor);
-	return { ran, statuses };
+	return out;
 }
 
 /** Resolves once the workflow's executions stop changing and none is running (or after `timeoutMs`). */
@@ -272,6 +289,13 @@ export interface FaultFigures {
 	sent: number;
 	/** Answered 2xx at some point, no execution that ran. */
 	lost: number;
+	/**
+	 * Of those, lost in n8n after it had created their execution: it ended crashed or canceled
+	 * (by id, or counted against such executions whose data n8n dropped). The rest were
+	 * answered 2xx with no execution at all: a false 2xx.
+	 */
+	lostInN8n: number;
+	falseAcks: number;
 	/** Never answered 2xx (the sender knows them). */
 	refused: number;
 	executions: number;
@@ -289,9 +313,11 @@ export async function figures(
 	receiver: Receiver,
 	events: FaultEvent[],
 ): Promise<FaultFigures> {
-	const { ran, statuses } = await executionsPerId(stack, receiver);
+	const { ran, notRun, notRunWithoutId, statuses } = await executionsPerId(stack, receiver);
 	const mine = events.filter((e) => ran.has(e.id));
 	const lost = events.filter((e) => sender.acknowledged(receiver, e.id) && !ran.has(e.id));
+	const withoutExecution = lost.filter((e) => !notRun.has(e.id)).length;
+	const falseAcks = Math.max(0, withoutExecution - notRunWithoutId);
 	const twiceIds = mine.filter((e) => ran.get(e.id)! > 1).map((e) => e.id);
 	log(`  ${receiver.name}: execution statuses ${JSON.stringify(statuses)}`);
 	return {
@@ -299,6 +325,8 @@ export async function figures(
 		receiver: receiver.name,
 		sent: events.length,
 		lost: lost.length,
+		lostInN8n: lost.length - falseAcks,
+		falseAcks,
 		refused: events.filter((e) => !sender.acknowledged(receiver, e.id)).length,
 		executions: mine.reduce((sum, e) => sum + ran.get(e.id)!, 0),
 		twice: mine.reduce((sum, e) => sum + ran.get(e.id)! - 1, 0),
@@ -315,6 +343,7 @@ export function printTable(title: string, rows: FaultFigures[]): void {
 		'receiver',
 		'sent',
 		'lost',
+		'of which crashed in n8n',
 		'twice',
 		'executions',
 		'never 2xx',
@@ -326,6 +355,7 @@ export function printTable(title: string, rows: FaultFigures[]): void {
 			r.receiver,
 			r.sent,
 			r.lost,
+			r.lostInN8n,
 			r.twice,
 			r.executions,
 			r.refused,
