@@ -1,22 +1,31 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /**
  * `npm run bench`: this node with default settings side by side in the real n8n of the
  * e2e set-up (scripts/lib/stack.ts: n8n 2.41.1, this package installed as a community
  * package) against n8n's HTTP Request node (defaults and tuned by hand) and a raw `fetch`
  * loop, scenarios 1-5 and, at low and high limits, 12-15 (side-by-side.ts); the same batch
  * seconds after an unlimited one (10, limit-change.ts); Get Many with Return All (7); the trigger's signature check (9); the
- * scheduled batch at users' size from a CSV (11, scale.ts); then the memory of a 10 MB
+ * scheduled batch at users' size from a CSV (11, scale.ts); signed deliveries to the trigger
+ * beside n8n's Webhook node (16-18, delivery-scenario.ts); then the memory of a 10 MB
  * upload in an n8n of its own per binary-data mode (8, memory.ts). `npm run bench:queue` runs
- * scenario 6 in the queue-mode stack (queue.ts). BENCH_ONLY=1,2,... picks scenarios;
+ * scenario 6 and the deliveries (19-21) in the queue-mode stack (queue.ts). BENCH_ONLY=1,2,... picks scenarios;
  * BENCH_RUNS the runs per contender (5; 12, 13: 3; 11, 14: 1 unless set); BENCH_SCALE_DOCS the
  * documents of scenario 11 (10 000).
  * Prints the table, writes docs/benchmarks.json, docs/benchmarks.svg and the table in
  * docs/benchmarks.md (publish.ts), and exits 1 when a target is missed.
  */
 import axios from 'axios';
+import { promises as fs } from 'fs';
 
 import { type SandboxInfo, Stack, stopOnExit, type WorkflowFixture } from '../../scripts/lib/stack';
 import { CREDENTIAL_ID, listWorkflow } from './contenders';
+import {
+	type DeliveryReceivers,
+	deliveryEnv,
+	deliveryReceivers,
+	deliveryRows,
+	minimalTriggerFolder,
+} from './delivery-scenario';
 import { MB } from './measure';
 import { latestCallSeconds } from './outcome';
 import { admin } from '../sandbox-admin';
@@ -32,7 +41,7 @@ import { problems, type Row, yardstick } from './verdict';
 
 const LATENCY_MS = 25;
 const LIST_ENVELOPES = 10_000;
-const only = (process.env.BENCH_ONLY ?? '1,2,3,4,5,12,13,14,15,10,7,8,9,11').split(',');
+const only = (process.env.BENCH_ONLY ?? '1,2,3,4,5,12,13,14,15,10,7,8,9,11,16').split(',');
 const log = (line: string) => console.error(`[bench] ${line}`);
 const list = listWorkflow('DsBenchList00001', 'bench-list');
 
@@ -48,12 +57,15 @@ async function main(): Promise<void> {
 		}
 		process.exit(finish('npm run bench:queue', rows, t0));
 	}
+	const nodesFolder = await minimalTriggerFolder();
 	const stack = new Stack({
 		name: process.env.E2E_STACK || 'bench',
 		fresh: true,
 		log,
+		n8nEnv: deliveryEnv(nodesFolder),
 		n8nNodeArgs: process.env.BENCH_N8N_ARGS ? process.env.BENCH_N8N_ARGS.split(' ') : undefined,
 	});
+	stack.cleanups.push(async () => await fs.rm(nodesFolder, { recursive: true, force: true }));
 	const stopAndExit = stopOnExit(stack, log);
 	let exitCode = 1;
 	try {
@@ -61,10 +73,16 @@ async function main(): Promise<void> {
 		// they are built in the credentials callback, which gets the sandbox first.
 		let side: ReturnType<typeof sideWorkflows> = { workflows: [], ids: new Map() };
 		let scale: WorkflowFixture[] = [];
+		let deliveries: DeliveryReceivers | undefined;
 		await stack.start({
 			credentials: (sandbox) => {
 				side = sideWorkflows(sandbox);
 				scale = scaleWorkflows(sandbox, stack.filesDir);
+				deliveries = deliveryReceivers(
+					{ id: CREDENTIAL_ID, name: 'Document Signing bench' },
+					sandbox.webhookSecret,
+					'DsBenchDel',
+				);
 				return [
 					{
 						id: CREDENTIAL_ID,
@@ -79,7 +97,8 @@ async function main(): Promise<void> {
 				];
 			},
 			get workflows() {
-				return [list, ...side.workflows, ...scale];
+				const receivers = deliveries ? Object.values(deliveries).map((r) => r.workflow) : [];
+				return [list, ...side.workflows, ...scale, ...receivers];
 			},
 		});
 		const rows: Row[] = [];
@@ -97,6 +116,13 @@ async function main(): Promise<void> {
 		if (only.includes('11')) {
 			log('scenario 11');
 			rows.push(...(await new Scale(stack, log).run()));
+		}
+		if (only.includes('16') && deliveries) {
+			log('scenarios 16-18');
+			await freshSandbox(stack.sandbox, {});
+			rows.push(
+				...(await deliveryRows(stack.n8nUrl, stack.sandbox.webhookSecret, deliveries, 16, log)),
+			);
 		}
 		await stack.stop();
 		if (only.includes('8')) rows.push(...(await memoryRows()));

@@ -6,12 +6,10 @@
  * checking the HMAC; COUNT deliveries (60) at 1 and at 8 at once, after 5 to warm up.
  *   E2E_STACK=<name> COUNT=60 npx ts-node --transpile-only test/bench/profile-deliveries.ts
  */
-import { promises as fs, readFileSync } from 'fs';
-import os from 'os';
-import path from 'path';
-import ts from 'typescript';
+import { promises as fs } from 'fs';
 
 import { Stack, stopOnExit } from '../../scripts/lib/stack';
+import { deliveryEnv, minimalTriggerFolder } from './delivery-scenario';
 import {
 	minimalReceiver,
 	sendBurst,
@@ -21,24 +19,22 @@ import {
 	webhookReceiver,
 } from './deliveries';
 
-async function customNodes(): Promise<string> {
-	const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'n8n-bench-nodes-'));
-	const source = readFileSync(path.join(__dirname, 'minimal-trigger.ts'), 'utf8');
-	const js = ts.transpileModule(source, {
-		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
-	}).outputText;
-	await fs.writeFile(path.join(folder, 'MinimalWebhookTrigger.node.js'), js);
-	return folder;
+/** BENCH_N8N_ENV="NAME=value NAME2=value": more n8n settings, e.g. N8N_EXPRESSION_ENGINE=legacy. */
+function extraEnv(): Record<string, string> {
+	const pairs = (process.env.BENCH_N8N_ENV ?? '').split(' ').filter(Boolean);
+	return Object.fromEntries(
+		pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+	);
 }
 
 async function main(): Promise<void> {
 	const log = (l: string) => console.log(`[${new Date().toISOString()}] ${l}`);
-	const folder = await customNodes();
+	const folder = await minimalTriggerFolder();
 	const stack = new Stack({
 		name: process.env.E2E_STACK ?? 'deliveries',
 		fresh: true,
 		log,
-		n8nEnv: { N8N_CUSTOM_EXTENSIONS: folder, NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' },
+		n8nEnv: { ...deliveryEnv(folder), ...extraEnv() },
 		n8nNodeArgs: process.env.BENCH_N8N_ARGS ? process.env.BENCH_N8N_ARGS.split(' ') : undefined,
 	});
 	stack.cleanups.push(async () => await fs.rm(folder, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- local tooling: starts n8n in queue mode, not published (package.json "files" is dist/ only) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n in queue mode, not published (package.json "files" is dist/ only) */
 /**
  * Scenario 6 of `npm run bench` (`npm run bench:queue`): scenario 3's batch (500
  * documents from a template, created and sent, 25 ms latency, 100 requests/s per key) in
@@ -7,21 +7,32 @@
  * once: both workers share the one key's limit. The figure is the time from the first
  * webhook call to the last answer (the executions run side by side), median of RUNS runs;
  * the floor is 1 000 requests at 100/s = 10 s. One execution of all 500 items on a worker
- * is measured once beside it, without a target.
+ * is measured once beside it, without a target. Then scenarios 19-21 (delivery-scenario.ts):
+ * signed deliveries to the webhook process, the trigger beside n8n's Webhook node.
  */
 import axios from 'axios';
+import { promises as fs } from 'fs';
 
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { sleep, stopOnExit } from '../../scripts/lib/stack';
 import { prepareExampleData } from '../../scripts/lib/example-data';
 import { CREDENTIAL_ID, credentials } from '../e2e/lib';
 import { packageTemplateWorkflow } from './contenders';
+import {
+	type DeliveryReceivers,
+	deliveryEnv,
+	deliveryReceivers,
+	deliveryRows,
+	minimalTriggerFolder,
+} from './delivery-scenario';
 import { outcome, timeline, untilPaceForgotten } from './outcome';
 import { admin } from '../sandbox-admin';
 import { ITEMS, RUNS } from './side-scenarios';
 import { median, type Row } from './verdict';
 
 const PATH = 'bench-queue-split';
+/** BENCH_ONLY picks scenario 6 and the deliveries (19 stands for 19-21). */
+const only = (process.env.BENCH_ONLY ?? '6,19').split(',');
 const FLOOR_S = (2 * ITEMS) / 100;
 
 export async function queueScenario(log: (line: string) => void): Promise<Row[]> {
@@ -31,15 +42,31 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 		{},
 		{ id: CREDENTIAL_ID, name: 'Document Signing sandbox' },
 	);
+	const nodesFolder = await minimalTriggerFolder();
 	const queue = await QueueStack.create({
 		name: process.env.E2E_STACK || 'bench-queue',
 		log,
 		workers: 2,
 		workerConcurrency: 2,
+		n8nEnv: deliveryEnv(nodesFolder),
 	});
+	queue.stack.cleanups.push(async () => await fs.rm(nodesFolder, { recursive: true, force: true }));
 	stopOnExit(queue.stack, log); // every process stops on Ctrl-C too
+	let deliveries: DeliveryReceivers | undefined;
 	try {
-		await queue.start({ credentials, workflows: [workflow] });
+		await queue.start({
+			credentials: (sandbox) => {
+				deliveries = deliveryReceivers(
+					{ id: CREDENTIAL_ID, name: 'Document Signing sandbox' },
+					sandbox.webhookSecret,
+					'DsQBenchDe',
+				);
+				return credentials(sandbox);
+			},
+			get workflows() {
+				return [workflow, ...(deliveries ? Object.values(deliveries).map((r) => r.workflow) : [])];
+			},
+		});
 		const sandbox = queue.stack.sandbox;
 		let batch = 0;
 		let lastEnd = 0;
@@ -84,32 +111,43 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 				note: bad ? `${bad} webhook answers were not 200` : undefined,
 			};
 		};
-		await run(4); // unmeasured: a fresh n8n compiles its code paths on first use
-		const split = [];
-		for (let k = 0; k < RUNS; k++) split.push(await run(4));
-		const one = await run(1);
-		const values = split.map((r) => r.value);
-		const mid = [...split].sort((a, b) => a.value - b.value)[Math.floor((split.length - 1) / 2)];
-		return [
-			{
-				...mid,
-				scenario: '6',
-				contender: 'this node, defaults: 4 executions x 125 at once',
-				kind: 'node',
-				value: median(values),
-				runs: values,
-				failed: Math.max(...split.map((r) => r.failed)),
-				duplicates: Math.max(...split.map((r) => r.duplicates)),
-				limit: 1.5 * FLOOR_S,
-				note: [`floor ${FLOOR_S} s, target 1.5 x`, mid.note].filter(Boolean).join('; '),
-			},
-			{
-				...one,
-				scenario: '6',
-				contender: 'this node, defaults: 1 execution of 500 (no target)',
-				kind: 'other',
-			},
-		];
+		const rows: Row[] = [];
+		if (only.includes('6')) {
+			await run(4); // unmeasured: a fresh n8n compiles its code paths on first use
+			const split = [];
+			for (let k = 0; k < RUNS; k++) split.push(await run(4));
+			const one = await run(1);
+			const values = split.map((r) => r.value);
+			const mid = [...split].sort((a, b) => a.value - b.value)[Math.floor((split.length - 1) / 2)];
+			rows.push(
+				{
+					...mid,
+					scenario: '6',
+					contender: 'this node, defaults: 4 executions x 125 at once',
+					kind: 'node',
+					value: median(values),
+					runs: values,
+					failed: Math.max(...split.map((r) => r.failed)),
+					duplicates: Math.max(...split.map((r) => r.duplicates)),
+					limit: 1.5 * FLOOR_S,
+					note: [`floor ${FLOOR_S} s, target 1.5 x`, mid.note].filter(Boolean).join('; '),
+				},
+				{
+					...one,
+					scenario: '6',
+					contender: 'this node, defaults: 1 execution of 500 (no target)',
+					kind: 'other',
+				},
+			);
+		}
+		if (only.includes('19') && deliveries) {
+			log('scenarios 19-21');
+			await admin(sandbox).post('/reset');
+			rows.push(
+				...(await deliveryRows(queue.webhookOrigin, sandbox.webhookSecret, deliveries, 19, log)),
+			);
+		}
+		return rows;
 	} finally {
 		await queue.stop();
 	}

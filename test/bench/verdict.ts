@@ -8,11 +8,11 @@
 export type Kind = 'node' | 'httpDefault' | 'httpTuned' | 'raw' | 'other';
 
 export interface Row {
-	/** '1' to '11' (see SCENARIOS). */
+	/** '1' to '21' (see SCENARIOS). */
 	scenario: string;
 	contender: string;
 	kind: Kind;
-	/** The figure: seconds (scenarios 1-7, 10, 11), MB (8) or ms per call (9). */
+	/** The figure: seconds (scenarios 1-7, 10-15), MB (8), ms per call (9) or ms per delivery (16-21). */
 	value: number;
 	/** Every measured run's figure when there were several (value is their median). */
 	runs?: number[];
@@ -21,8 +21,13 @@ export interface Row {
 	rateLimited: number;
 	serverErrors: number;
 	requests: number;
-	/** A fixed limit for this row's figure (scenarios 6, 8: floor x 1.5, 2 x the file). */
+	/** A fixed limit for this row's figure (scenarios 6, 8: floor x 1.5, 2 x the file; 16-21: from the other rows). */
 	limit?: number;
+	/** What `limit` comes from, when it is not a fixed figure. */
+	limitAgainst?: string;
+	/** The 95th percentile answer time, ms, and the most it may be (16-21). */
+	p95Ms?: number;
+	p95LimitMs?: number;
 	/** The rate floor of the row's batch in seconds (rateFloorS; 10, 11): the target is the scenario's factor x this. */
 	floor?: number;
 	/** What n8n's peak RSS grew by during the run, MB (11), and the most it may. */
@@ -33,7 +38,7 @@ export interface Row {
 
 export interface ScenarioInfo {
 	title: string;
-	unit: 's' | 'MB' | 'ms';
+	unit: 's' | 'MB' | 'ms' | 'ms/delivery';
 	/**
 	 * Side by side (1-5): this node's defaults at most `factor` x the best other contender that
 	 * ends clean; 7 and 9: x the raw yardstick; rows with a `floor` (10, 11): x that floor.
@@ -113,7 +118,19 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
 		factor: 1.05,
 		refusedShare: POLITE,
 	},
+	...deliveryScenarios(16, 'signed deliveries to the trigger'),
+	...deliveryScenarios(19, 'queue mode: signed deliveries to the webhook process'),
 };
+
+/** Three scenarios of signed deliveries (delivery-scenario.ts): 1, 8 and 25 at once. */
+function deliveryScenarios(first: number, title: string): Record<string, ScenarioInfo> {
+	return Object.fromEntries(
+		[1, 8, 25].map((concurrency, n) => [
+			String(first + n),
+			{ title: `${title}, ${concurrency} at once`, unit: 'ms/delivery' },
+		]),
+	);
+}
 
 /**
  * The least time `requests` can take at `perWindow` requests per window (a second unless
@@ -169,7 +186,8 @@ export function targetOf(
 	const mine = rows.filter((r) => r.scenario === scenario);
 	const node = mine.find((r) => r.kind === 'node');
 	if (!node) return undefined;
-	if (node.limit !== undefined) return { limit: node.limit, against: 'fixed limit' };
+	if (node.limit !== undefined)
+		return { limit: node.limit, against: node.limitAgainst ?? 'fixed limit' };
 	const info = SCENARIOS[scenario];
 	const factor = info?.factor;
 	const againstRaw = info?.againstRaw === true;
@@ -223,6 +241,11 @@ export function problems(rows: Row[], against: Kind[] = YARDSTICK): string[] {
 					out.push(
 						`${scenario}: ${node.contender} grew n8n's peak RSS by ${fmt(node.memoryMb, 'MB')} MB, over the bound ${fmt(node.memoryLimitMb, 'MB')} MB`,
 					);
+			if (node.p95Ms !== undefined && node.p95LimitMs !== undefined)
+				if (node.p95Ms > node.p95LimitMs)
+					out.push(
+						`${scenario}: ${node.contender} answered 95 % within ${fmt(node.p95Ms, 'ms/delivery')} ms, over the bound ${fmt(node.p95LimitMs, 'ms/delivery')} ms`,
+					);
 			const refused = refusedProblem(node);
 			if (refused) out.push(refused);
 			const target = targetOf(rows, scenario, against);
@@ -244,7 +267,7 @@ export function memoryText(r: Row): string {
 }
 
 export function fmt(value: number, unit: string): string {
-	return value.toFixed(unit === 'ms' ? 4 : unit === 'MB' ? 1 : 2);
+	return value.toFixed(unit === 'ms' ? 4 : unit === 'MB' || unit === 'ms/delivery' ? 1 : 2);
 }
 
 /** The markdown table of a run: one line per row, with the target of the node rows. */
