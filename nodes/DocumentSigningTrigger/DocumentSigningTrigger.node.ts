@@ -54,7 +54,9 @@ export class DocumentSigningTrigger implements INodeType {
 			dark: 'file:../../icons/documentSigning.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1; n8n treats a webhook node of version 1 differently (receivedBody below).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: `={{ ($parameter["events"] || []).length + " of ${WEBHOOK_EVENTS.length + 1} events" }}`,
 		// n8n's node creator shows one entry for the package's action and trigger nodes, with
 		// this description; so it speaks of the whole service, not only of this trigger.
@@ -116,6 +118,8 @@ export class DocumentSigningTrigger implements INodeType {
 			return answers.refuse(500, 'CONFIGURATION_ERROR', (error as Error).message);
 		}
 		const req = this.getRequestObject();
+		if (!(await receivedBody(req)))
+			return answers.refuse(400, 'INVALID_PAYLOAD', 'The body could not be read');
 		const delivery = {
 			rawBody: Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
 			bytes: bodyBytes(req.rawBody, req.body),
@@ -135,6 +139,30 @@ export class DocumentSigningTrigger implements INodeType {
 			default:
 				return await startRun.call(this, verdict, settings, answers);
 		}
+	}
+}
+
+/**
+ * Makes sure the body's bytes are in `req.rawBody`; false when they could not be read.
+ *
+ * n8n 2.41.1 reads and parses the body before the node runs (webhook-helpers.js
+ * parseRequestBody, ~878-897). For a node of version 1 it first evaluates the expression
+ * `{{$parameter["options"]["binaryData"]}}`, on every delivery; with n8n's expression engine
+ * acquiring isolates lazily (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true) that evaluation builds an
+ * isolate of its own on n8n's main thread, 60-140 ms a delivery here. From version 1.1 n8n
+ * skips it, and reads the body only for the content types it parses (JSON, text, form, XML):
+ * any other type is read here, as n8n's Webhook node does. n8n 1.123.x does the same.
+ */
+async function receivedBody(
+	req: ReturnType<IWebhookFunctions['getRequestObject']>,
+): Promise<boolean> {
+	if (Buffer.isBuffer(req.rawBody) || !req.readable || typeof req.readRawBody !== 'function')
+		return true;
+	try {
+		await req.readRawBody();
+		return true;
+	} catch {
+		return false;
 	}
 }
 

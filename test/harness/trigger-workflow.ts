@@ -41,6 +41,7 @@ export function triggerNodeOf(node: {
 	type: string;
 	parameters: INodeParameters;
 	webhookId?: string;
+	typeVersion?: number;
 }): INode {
 	return {
 		typeVersion: 1,

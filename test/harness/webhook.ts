@@ -72,6 +72,8 @@ export interface WebhookRunnerOptions {
 	insertExecution?: () => Promise<void>;
 	/** `manual`: a test delivery while the editor listens (n8n's Test URL); default `webhook`. */
 	mode?: 'webhook' | 'manual';
+	/** The trigger node's version (default: the newest). */
+	typeVersion?: number;
 }
 
 /** One HTTP request to the webhook and what came of it. */
@@ -94,14 +96,38 @@ export interface ExecutionRecord {
 const TRIGGER: INodeType = new DocumentSigningTrigger();
 const nodeTypes = nodeTypesWith(TRIGGER_TYPE, TRIGGER);
 
-/** Reads the body into `req.rawBody` and parses it by content type, as n8n's body parser does. */
-async function readBody(req: Request): Promise<{ ok: true } | { ok: false; message: string }> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	const rawBody = Buffer.concat(chunks);
-	req.rawBody = rawBody;
+const TRIGGER_VERSIONS = [TRIGGER.description.version].flat();
 
+/** The content types n8n 2.41 parses before a webhook node of version 2 or more runs. */
+const parsedByN8n = (type: string) =>
+	type.startsWith('application/json') ||
+	type.startsWith('text/plain') ||
+	type.startsWith('application/x-www-form-urlencoded') ||
+	type.endsWith('/xml') ||
+	type.endsWith('+xml');
+
+/**
+ * Reads the body into `req.rawBody` and parses it by content type, as n8n's body parser does.
+ * For a node above version 1 n8n 2.41 reads only the types it parses; any other body stays
+ * unread until the node calls `req.readRawBody()` (webhook-helpers.js parseRequestBody).
+ */
+async function readBody(
+	req: Request,
+	typeVersion: number,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+	const read = async () => {
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		req.rawBody = Buffer.concat(chunks);
+	};
 	const [type, ...params] = (req.headers['content-type'] ?? '').split(';').map((s) => s.trim());
+	req.readRawBody = async () => {
+		if (!req.rawBody) await read();
+	};
+	if (typeVersion > 1 && !parsedByN8n(type)) return { ok: true };
+	await read();
+	const rawBody = req.rawBody;
+
 	const charset = params
 		.find((p) => p.toLowerCase().startsWith('charset='))
 		?.slice(8)
@@ -145,6 +171,7 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 		type: TRIGGER_TYPE,
 		webhookId: WEBHOOK_ID,
 		parameters: options.parameters ?? {},
+		typeVersion: options.typeVersion ?? Math.max(...TRIGGER_VERSIONS),
 	});
 	// What n8n keeps in its database; each request builds its workflow from it. Each runner
 	// is its own workflow, as each n8n workflow has its own id (the trigger keeps per-workflow
@@ -203,7 +230,7 @@ export async function startWebhookRunner(options: WebhookRunnerOptions = {}) {
 			res.status(status).json(body);
 		};
 
-		const parsed = await readBody(req);
+		const parsed = await readBody(req, triggerNode.typeVersion);
 		if (!parsed.ok) {
 			// n8n's body parser refuses it before any node runs.
 			answer(422, { code: 422, message: 'Failed to parse request body', hint: parsed.message });

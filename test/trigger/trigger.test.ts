@@ -280,6 +280,34 @@ describe('Document Signing Trigger over HTTP', () => {
 		expect(r.executions).toHaveLength(0);
 	});
 
+	it('verifies and starts a delivery whatever its content type, in version 1 and 1.1 (n8n reads the body of 1.1 only for the types it parses)', async () => {
+		for (const typeVersion of [1, 1.1]) {
+			const r = await runner({ ...withSecret(), typeVersion });
+			const events = sampleEvents(3);
+			const answers = [];
+			for (const [event, type] of [
+				[events[0], 'application/octet-stream'],
+				[events[1], 'application/vnd.service.event'],
+				[events[2], 'application/json'],
+			] as const)
+				answers.push(
+					await post(r.url, event.raw, {
+						'content-type': type,
+						'X-Service-Signature': sign(event.raw),
+					}),
+				);
+			expect(answers.map((a) => [a.status, a.body.started])).toEqual([
+				[200, true],
+				[200, true],
+				[200, true],
+			]);
+			const runs = await r.waitForExecutions(3);
+			expect(runs.map((e) => e.items[0].json.id).sort()).toEqual(
+				events.map((e) => e.object.id).sort(),
+			);
+		}
+	});
+
 	it('checks the signature before reading the body', async () => {
 		const r = await runner(withSecret());
 		const res = await post(r.url, 'not json', {
