@@ -359,6 +359,7 @@ describe("n8n's UX guidelines", () => {
 			'documentSigningStatusTrigger v1',
 			'documentSigningStatusTrigger v1.1',
 			'documentSigningTrigger v1',
+			'documentSigningTrigger v1.1',
 		]);
 		for (const n of Object.values(count)) expect(n).toBeGreaterThan(5);
 		// Each rule has something to hold for.
