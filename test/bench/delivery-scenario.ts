@@ -62,10 +62,10 @@ export function deliveryReceivers(
 	prefix: string,
 ): DeliveryReceivers {
 	return {
-		trigger: triggerReceiver(`${prefix}Trig01`, credential, {}, 1),
+		trigger: triggerReceiver(`${prefix}Trig01`, credential),
 		webhook: webhookReceiver(`${prefix}Hook01`),
 		code: webhookCodeReceiver(`${prefix}Code01`, secret),
-		minimal: minimalReceiver(`${prefix}Mini01`, 1),
+		minimal: minimalReceiver(`${prefix}Mini01`, 1.1),
 	};
 }
 

@@ -75,3 +75,11 @@ export function round(value: number, digits = 1): number {
 	const f = 10 ** digits;
 	return Math.round(value * f) / f;
 }
+
+/** BENCH_N8N_ENV="NAME=value NAME2=value": more settings for the bench's n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true. */
+export function benchN8nEnv(): Record<string, string> {
+	const pairs = (process.env.BENCH_N8N_ENV ?? '').split(' ').filter(Boolean);
+	return Object.fromEntries(
+		pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+	);
+}

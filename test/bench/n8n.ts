@@ -26,7 +26,7 @@ import {
 	deliveryRows,
 	minimalTriggerFolder,
 } from './delivery-scenario';
-import { MB } from './measure';
+import { benchN8nEnv, MB } from './measure';
 import { latestCallSeconds } from './outcome';
 import { admin } from '../sandbox-admin';
 import { MEMORY_PDF_BYTES, uploadMemory } from './memory';
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
 		name: process.env.E2E_STACK || 'bench',
 		fresh: true,
 		log,
-		n8nEnv: deliveryEnv(nodesFolder),
+		n8nEnv: { ...deliveryEnv(nodesFolder), ...benchN8nEnv() },
 		n8nNodeArgs: process.env.BENCH_N8N_ARGS ? process.env.BENCH_N8N_ARGS.split(' ') : undefined,
 	});
 	stack.cleanups.push(async () => await fs.rm(nodesFolder, { recursive: true, force: true }));

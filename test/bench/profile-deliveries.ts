@@ -10,6 +10,7 @@ import { promises as fs } from 'fs';
 
 import { Stack, stopOnExit } from '../../scripts/lib/stack';
 import { deliveryEnv, minimalTriggerFolder } from './delivery-scenario';
+import { benchN8nEnv } from './measure';
 import {
 	minimalReceiver,
 	sendBurst,
@@ -19,14 +20,6 @@ import {
 	webhookReceiver,
 } from './deliveries';
 
-/** BENCH_N8N_ENV="NAME=value NAME2=value": more n8n settings, e.g. N8N_EXPRESSION_ENGINE=legacy. */
-function extraEnv(): Record<string, string> {
-	const pairs = (process.env.BENCH_N8N_ENV ?? '').split(' ').filter(Boolean);
-	return Object.fromEntries(
-		pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
-	);
-}
-
 async function main(): Promise<void> {
 	const log = (l: string) => console.log(`[${new Date().toISOString()}] ${l}`);
 	const folder = await minimalTriggerFolder();
@@ -34,7 +27,7 @@ async function main(): Promise<void> {
 		name: process.env.E2E_STACK ?? 'deliveries',
 		fresh: true,
 		log,
-		n8nEnv: { ...deliveryEnv(folder), ...extraEnv() },
+		n8nEnv: { ...deliveryEnv(folder), ...benchN8nEnv() },
 		n8nNodeArgs: process.env.BENCH_N8N_ARGS ? process.env.BENCH_N8N_ARGS.split(' ') : undefined,
 	});
 	stack.cleanups.push(async () => await fs.rm(folder, { recursive: true, force: true }));

@@ -25,6 +25,7 @@ import {
 	deliveryRows,
 	minimalTriggerFolder,
 } from './delivery-scenario';
+import { benchN8nEnv } from './measure';
 import { outcome, timeline, untilPaceForgotten } from './outcome';
 import { admin } from '../sandbox-admin';
 import { ITEMS, RUNS } from './side-scenarios';
@@ -48,7 +49,7 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 		log,
 		workers: 2,
 		workerConcurrency: 2,
-		n8nEnv: deliveryEnv(nodesFolder),
+		n8nEnv: { ...deliveryEnv(nodesFolder), ...benchN8nEnv() },
 	});
 	queue.stack.cleanups.push(async () => await fs.rm(nodesFolder, { recursive: true, force: true }));
 	stopOnExit(queue.stack, log); // every process stops on Ctrl-C too
