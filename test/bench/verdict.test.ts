@@ -22,6 +22,25 @@ const row = (over: Partial<Row>): Row => ({
 });
 
 describe('bench targets', () => {
+	test('deliveries (16-21): the limit the scenario set, with what it comes from, and the p95 bound', () => {
+		const node = row({
+			scenario: '17',
+			contender: 'this trigger, 8 at once',
+			kind: 'node',
+			value: 60,
+			limit: 50,
+			limitAgainst: 'Webhook + Code',
+			p95Ms: 700,
+			p95LimitMs: 600,
+		});
+		expect(targetOf([node], '17')).toEqual({ limit: 50, against: 'Webhook + Code' });
+		expect(problems([node])).toEqual([
+			'17: this trigger, 8 at once answered 95 % within 700.0 ms, over the bound 600.0 ms',
+			'17: this trigger, 8 at once 60.0 ms/delivery, over the target 50.0 ms/delivery (Webhook + Code)',
+		]);
+		expect(problems([{ ...node, value: 50, p95Ms: 600 }])).toEqual([]);
+	});
+
 	test('side by side: this node at most 1.05 x the best other contender that ends clean', () => {
 		const rows = [
 			row({ contender: 'this node', kind: 'node', value: 2.0 }),
