@@ -196,9 +196,12 @@ export class QueueStack {
 
 	/**
 	 * Starts one more `n8n webhook` process (`webhook-2`, ...) on its own port, as a second
-	 * instance behind a balancer; returns its address. It stops with the stack.
+	 * instance behind a balancer; returns its address. It stops with the stack. `own`: settings
+	 * of its own (e.g. a smaller DB_POSTGRESDB_POOL_SIZE).
 	 */
-	async startExtraWebhookProcess(): Promise<{ name: string; origin: string }> {
+	async startExtraWebhookProcess(
+		own: Record<string, string> = {},
+	): Promise<{ name: string; origin: string }> {
 		const name = `webhook-${this.extraWebhooks.size + 2}`;
 		const port = await freePort();
 		const origin = `http://${HOST}:${port}`;
@@ -206,6 +209,7 @@ export class QueueStack {
 			N8N_USER_FOLDER: await this.userFolderFor(name),
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			N8N_PORT: String(port),
+			...own,
 		});
 		this.log(`starting ${name} on ${origin}`);
 		await this.stack.startN8nProcess(name, ['webhook'], env, `${origin}/healthz/readiness`);
