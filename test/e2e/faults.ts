@@ -81,6 +81,8 @@ export const webhookReceiver = (workflowId: string, urls: string[]): Receiver =>
 export interface Attempt {
 	status: number | string;
 	at: number;
+	/** What a 200 from the trigger said: `started`, or the reason it started nothing. */
+	said?: string;
 }
 const ok = (a: Attempt) => typeof a.status === 'number' && a.status >= 200 && a.status < 300;
 
@@ -102,7 +104,16 @@ export class Sender {
 				validateStatus: () => true,
 				timeout: 20_000,
 			})
-			.then((a) => ({ status: a.status as number | string, at: Date.now() }))
+			.then((a) => ({
+				status: a.status as number | string,
+				at: Date.now(),
+				said:
+					a.data?.started === true
+						? 'started'
+						: typeof a.data?.reason === 'string'
+							? (a.data.reason as string)
+							: undefined,
+			}))
 			.catch((error: { code?: string; message: string }) => ({
 				status: error.code ?? error.message,
 				at: Date.now(),
