@@ -34,6 +34,9 @@ const STATIC_DATA = 'n8n/dist/workflows/workflow-static-data.service.js';
 const HANDLER = 'n8n/dist/webhooks/webhook-request-handler.js';
 const OBSERVABLE = 'n8n-workflow/dist/cjs/observable-object.js';
 const WORKFLOW = 'n8n-workflow/dist/cjs/workflow.js';
+const RUNNER = 'n8n/dist/workflow-runner.js';
+const CREDENTIAL_CHECK =
+	'n8n/dist/executions/pre-execution-checks/credentials-permission-checker.js';
 
 export const N8N_CONTRACT: readonly ContractEntry[] = [
 	{
@@ -161,6 +164,31 @@ export const N8N_CONTRACT: readonly ContractEntry[] = [
 			{ n8n: '2.41.1', file: HANDLER, line: 85, text: 'sendErrorResponse(res, error)' },
 			{ n8n: '1.123.81', file: HANDLER, line: 119, text: 'res.json(body)' },
 			{ n8n: '1.123.81', file: HANDLER, line: 87, text: 'sendErrorResponse(res, error)' },
+		],
+	},
+	{
+		id: 'credential-check-failure-answered',
+		behaviour:
+			'Before it runs a workflow that uses credentials, n8n checks them with a database read (skipped for a workflow without credentials, such as a lone Webhook node). If that read throws (no database connection in time), n8n records an execution that failed before it started, without the payload, and returns from run() as if the run had started: the delivery is answered 2xx.',
+		reliedOnBy:
+			'nothing can: on such a failure a 2xx does not mean a run (docs/operations.md); e2e:queue suite 67 counts these events as failed by n8n, beside the Webhook node with a credential node',
+		readAt: [
+			{ n8n: '2.41.1', file: RUNNER, line: 271, text: 'credentialsPermissionChecker.check(' },
+			{
+				n8n: '2.41.1',
+				file: RUNNER,
+				line: 275,
+				text: 'await this.failExecution(data, executionId',
+			},
+			{ n8n: '2.41.1', file: RUNNER, line: 276, text: 'return executionId;' },
+			{
+				n8n: '2.41.1',
+				file: CREDENTIAL_CHECK,
+				line: 86,
+				text: 'if (workflowCredIds.length === 0)',
+			},
+			{ n8n: '1.123.81', file: RUNNER, line: 123, text: 'credentialsPermissionChecker.check(' },
+			{ n8n: '1.123.81', file: RUNNER, line: 132, text: 'return executionId;' },
 		],
 	},
 ];

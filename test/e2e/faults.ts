@@ -68,8 +68,12 @@ export const triggerReceiver = (workflowId: string, urls: string[]): Receiver =>
 	dedupes: true,
 });
 
-export const webhookReceiver = (workflowId: string, urls: string[]): Receiver => ({
-	name: "n8n's Webhook node",
+export const webhookReceiver = (
+	workflowId: string,
+	urls: string[],
+	name = "n8n's Webhook node",
+): Receiver => ({
+	name,
 	urls,
 	workflowId,
 	node: 'Webhook',
@@ -224,13 +228,17 @@ export class Sender {
 // ---------- n8n's records -------------------------------------------------------------
 
 const RAN = new Set(['success', 'error']);
-/** Statuses of an execution n8n created and never ran to an end (a process or Redis died under it). */
+/**
+ * Statuses of an execution n8n created and never ran to an end (a process or Redis died under
+ * it); an `error` execution that never started counts too, and one in which no node ran (n8n
+ * failed it before the run: its pre-execution checks, workflow-runner.js run()).
+ */
 const NOT_RUN = new Set(['crashed', 'canceled']);
 
 export interface ExecutionsPerId {
 	/** Executions that ran, per event id. */
 	ran: Map<string, number>;
-	/** Event ids with an execution n8n created and did not run (crashed, canceled). */
+	/** Event ids with an execution n8n created and did not run (crashed, canceled, failed before it started). */
 	notRun: Set<string>;
 	/** Executions not run whose data no longer names an event (n8n dropped it). */
 	notRunWithoutId: number;
@@ -257,8 +265,13 @@ export async function executionsPerId(stack: Stack, receiver: Receiver): Promise
 			const fromStart = e.data?.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
 			const id = receiver.idOf(fromRun ?? fromStart ?? {});
 			out.statuses[e.status] = (out.statuses[e.status] ?? 0) + 1;
-			if (typeof id === 'string' && RAN.has(e.status)) out.ran.set(id, (out.ran.get(id) ?? 0) + 1);
-			else if (NOT_RUN.has(e.status)) {
+			// n8n failed it before it started, or ran it with no node at all (its start emptied).
+			const neverStarted =
+				(e.status === 'error' && !e.startedAt) ||
+				(RAN.has(e.status) && Object.keys(e.data?.resultData?.runData ?? {}).length === 0);
+			if (typeof id === 'string' && RAN.has(e.status) && !neverStarted)
+				out.ran.set(id, (out.ran.get(id) ?? 0) + 1);
+			else if (NOT_RUN.has(e.status) || neverStarted) {
 				if (typeof id === 'string') out.notRun.add(id);
 				else out.notRunWithoutId++;
 			}
@@ -301,9 +314,9 @@ export interface FaultFigures {
 	/** Answered 2xx at some point, no execution that ran. */
 	lost: number;
 	/**
-	 * Of those, lost in n8n after it had created their execution: it ended crashed or canceled
-	 * (by id, or counted against such executions whose data n8n dropped). The rest were
-	 * answered 2xx with no execution at all: a false 2xx.
+	 * Of those, lost in n8n after it had created their execution: it ended crashed or canceled,
+	 * or failed before it started (by id, or counted against such executions whose data n8n
+	 * dropped). The rest were answered 2xx with no execution at all: a false 2xx.
 	 */
 	lostInN8n: number;
 	falseAcks: number;
@@ -354,7 +367,7 @@ export function printTable(title: string, rows: FaultFigures[]): void {
 		'receiver',
 		'sent',
 		'lost',
-		'of which crashed in n8n',
+		'of which n8n failed',
 		'twice',
 		'executions',
 		'never 2xx',

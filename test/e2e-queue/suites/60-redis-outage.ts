@@ -125,10 +125,10 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 			const twiceJustBefore = mine.twiceIds.filter(takenJustBefore);
 			const twiceOther = mine.twiceIds.filter((id) => !takenJustBefore(id));
 			log(
-				`  figures: this trigger lost ${mine.lost} of ${events.length} (${mine.lostInN8n} in executions n8n created and ended crashed; by phase sent ${byPhase(mine.lostIds)}); ran twice ${mine.twiceIds.length}: ${twiceJustBefore.length} taken in the ${JUST_BEFORE_MS / 1000} s before the webhook process exited, ${twiceOther.length} others`,
+				`  figures: this trigger lost ${mine.lost} of ${events.length} (${mine.lostInN8n} in executions n8n created and did not run; by phase sent ${byPhase(mine.lostIds)}); ran twice ${mine.twiceIds.length}: ${twiceJustBefore.length} taken in the ${JUST_BEFORE_MS / 1000} s before the webhook process exited, ${twiceOther.length} others`,
 			);
 			log(
-				`  figures: n8n's Webhook node lost ${yardstick.lost} of ${events.length} (${yardstick.lostInN8n} in executions n8n created and ended crashed; by phase sent ${byPhase(yardstick.lostIds)}); ran twice ${yardstick.twice}`,
+				`  figures: n8n's Webhook node lost ${yardstick.lost} of ${events.length} (${yardstick.lostInN8n} in executions n8n created and did not run; by phase sent ${byPhase(yardstick.lostIds)}); ran twice ${yardstick.twice}`,
 			);
 			// Redis runs without persistence here: a job n8n queued just before Redis stopped is
 			// gone when it starts again, and n8n ends that execution crashed, for any webhook node.
