@@ -14,7 +14,7 @@ import { spawn } from 'child_process';
 import { createHmac, randomBytes } from 'crypto';
 
 import type { Stack } from '../../scripts/lib/stack';
-import { sleep } from '../../scripts/lib/stack';
+import { sleep, waitFor } from '../../scripts/lib/stack';
 import { log } from './lib';
 
 /** Retries after the first attempt, and the wait before each (the service's back-off, shortened). */
@@ -80,6 +80,15 @@ export const webhookReceiver = (
 	idOf: (json) => json.body?.id,
 	dedupes: false,
 });
+
+/** Resolves once n8n serves `url` (it answers 404 until it has registered the webhook). */
+export async function untilServed(url: string, timeoutMs = 30_000): Promise<void> {
+	await waitFor(
+		`${url} to be served`,
+		async () => (await axios.post(url, '{}', { validateStatus: () => true })).status !== 404,
+		timeoutMs,
+	);
+}
 
 /** One attempt: its answer (status or error code) and when it came. */
 export interface Attempt {

@@ -11,7 +11,7 @@
  * when delivered again (its id was not saved yet): those are counted apart; no other runs twice.
  * docs/scaling.md says what this means for a user.
  */
-import { sleep, waitFor } from '../../../scripts/lib/stack';
+import { sleep } from '../../../scripts/lib/stack';
 import {
 	type FaultEvent,
 	figures,
@@ -21,6 +21,7 @@ import {
 	Sender,
 	settle,
 	triggerReceiver,
+	untilServed,
 	webhookReceiver,
 } from '../../e2e/faults';
 import { check, expect, expectEqual, log, triggerWebhookId } from '../../e2e/lib';
@@ -44,12 +45,7 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 		webhookReceiver(hook.id, [`${queue.webhookOrigin}/webhook/${hookPath}`]),
 	];
 	const sender = new Sender(stack.sandbox.webhookSecret);
-	for (const r of receivers)
-		await waitFor(
-			`${r.name} to be served`,
-			async () => (await sender.post(r.urls[0], '{}')).status !== 404,
-			30_000,
-		);
+	for (const r of receivers) await untilServed(r.urls[0]);
 
 	await check(
 		'queue mode: Redis stopped for 30 s while signed deliveries arrive (retried 5 times, then each delivered once more): this trigger loses 0 events; none runs twice except those the webhook process took just before it exited (counted)',

@@ -10,9 +10,7 @@
  *   docs/scaling.md gives the figure.
  * The Redis outage is suite 60.
  */
-import axios from 'axios';
 
-import { waitFor } from '../../../scripts/lib/stack';
 import {
 	type FaultFigures,
 	figures,
@@ -22,6 +20,7 @@ import {
 	Sender,
 	settle,
 	triggerReceiver,
+	untilServed,
 	webhookReceiver,
 } from '../../e2e/faults';
 import { check, expect, expectEqual, log, triggerWebhookId } from '../../e2e/lib';
@@ -47,13 +46,7 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 		triggerReceiver(trigger.id, [first.trigger]),
 		webhookReceiver(hook.id, [first.hook]),
 	];
-	const served = async (url: string) =>
-		await waitFor(
-			`${url} to be served`,
-			async () => (await axios.post(url, '{}', { validateStatus: () => true })).status !== 404,
-			30_000,
-		);
-	for (const r of receivers) await served(r.urls[0]);
+	for (const r of receivers) await untilServed(r.urls[0]);
 	const rows: FaultFigures[] = [];
 
 	await check(
@@ -101,8 +94,8 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 		async () => {
 			const fault = 'two webhook processes, copies at once';
 			const second = on((await queue.startExtraWebhookProcess()).origin);
-			await served(second.trigger);
-			await served(second.hook);
+			await untilServed(second.trigger);
+			await untilServed(second.hook);
 			const both: Receiver[] = [
 				triggerReceiver(trigger.id, [first.trigger, second.trigger]),
 				webhookReceiver(hook.id, [first.hook, second.hook]),

@@ -16,9 +16,7 @@
  * with a credential node alike, not the Webhook node alone: counted as failed by n8n. What this
  * trigger must never do: answer 2xx with no execution at all, or run an event twice (one process).
  */
-import axios from 'axios';
 
-import { waitFor } from '../../../scripts/lib/stack';
 import {
 	figures,
 	makeEvents,
@@ -27,6 +25,7 @@ import {
 	Sender,
 	settle,
 	triggerReceiver,
+	untilServed,
 	webhookReceiver,
 } from '../../e2e/faults';
 import { check, expect, expectEqual, log, results, triggerWebhookId } from '../../e2e/lib';
@@ -74,13 +73,7 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 				"n8n's Webhook node + a node with a credential",
 			),
 		];
-		for (const r of receivers)
-			await waitFor(
-				`${r.urls[0]} to be served`,
-				async () =>
-					(await axios.post(r.urls[0], '{}', { validateStatus: () => true })).status !== 404,
-				30_000,
-			);
+		for (const r of receivers) await untilServed(r.urls[0]);
 		const events = makeEvents('starved', EVENTS);
 		const since = new Date(Date.now() - 1000).toISOString();
 		const sender = new Sender(stack.sandbox.webhookSecret);
@@ -148,23 +141,25 @@ export default async function suite({ queue, stack, workflows }: QueueContext): 
 				),
 			);
 		let noneHeld = 0;
-		for (const id of lostIds) if ((await count(`d.data LIKE '%"${id}"%'`)) === 0) noneHeld++;
+		for (const id of lostIds) if ((await holding(workflowId, id)).length === 0) noneHeld++;
 		const payloadless = await count(
 			`e."createdAt" >= '${since}' AND (d.data IS NULL OR d.data NOT LIKE '%${prefix}%')`,
 		);
 		return { noneHeld, payloadless };
 	}
 
-	/**
-	 * The receiver's executions whose stored data names the event id (quoted, so evt_1 is not
-	 * evt_12), each with its status and, when it failed, n8n's error message.
-	 */
-	async function held(workflowId: string, id: string): Promise<string> {
+	/** The receiver's executions whose stored data names the event id (quoted, so evt_1 is not evt_12): "id status" each. */
+	async function holding(workflowId: string, id: string): Promise<string[]> {
 		const rows = await queue.sql(
 			`SELECT e.id || ' ' || e.status FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId}' AND d.data LIKE '%"${id}"%' ORDER BY e.id`,
 		);
+		return rows.split('\n').filter(Boolean);
+	}
+
+	/** Those executions, each with its status, n8n's error when it failed, and each node's output. */
+	async function held(workflowId: string, id: string): Promise<string> {
 		const found = [];
-		for (const row of rows.split('\n').filter(Boolean)) {
+		for (const row of await holding(workflowId, id)) {
 			const [executionId, status] = row.split(' ');
 			const response = await stack.api.get(`/executions/${executionId}`, {
 				params: { includeData: true },

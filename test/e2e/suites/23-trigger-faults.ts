@@ -10,9 +10,7 @@
  * before it creates the execution (its webhook-helpers.js ~371), whatever the node does: there
  * the trigger must lose no more events than n8n's Webhook node.
  */
-import axios from 'axios';
 
-import { waitFor } from '../../../scripts/lib/stack';
 import {
 	type FaultFigures,
 	figures,
@@ -23,6 +21,7 @@ import {
 	settle,
 	sqlite,
 	triggerReceiver,
+	untilServed,
 	webhookReceiver,
 } from '../faults';
 import { check, type E2eContext, expect, expectEqual, log, onN8n1, triggerWebhookId } from '../lib';
@@ -40,14 +39,7 @@ export default async function suite({ stack, workflows }: E2eContext): Promise<v
 		triggerReceiver(trigger.id, [stack.webhookUrl(triggerWebhookId(trigger), 'webhook')]),
 		webhookReceiver(hook.id, [`${stack.n8nUrl}/webhook/${hookPath}`]),
 	];
-	for (const r of receivers) {
-		await waitFor(
-			`${r.name} to be served`,
-			async () =>
-				(await axios.post(r.urls[0], '{}', { validateStatus: () => true })).status !== 404,
-			15_000,
-		);
-	}
+	for (const r of receivers) await untilServed(r.urls[0], 15_000);
 
 	/** everyMs: deliveries start this often while the fault is on (0: all at once). */
 	const faults: Array<{
