@@ -14,7 +14,7 @@ import { type PendingClaim, settleOnAnswer, startedResult, testRefusal } from '.
 import { bodyBytes, firstUnselected, OTHER_EVENTS, WEBHOOK_EVENTS } from './delivery';
 import { triggerPanel, triggerProperties } from './description';
 import { claimEvent } from './memory';
-import { ownAnswer, STARTED_RUN_WEBHOOK } from './n8nContract';
+import { ownAnswer, receivedBody, STARTED_RUN_WEBHOOK } from './n8nContract';
 import { judgedWithSecret } from './secret';
 import { judgeDelivery, type Verdict } from './verdict';
 
@@ -54,7 +54,8 @@ export class DocumentSigningTrigger implements INodeType {
 			dark: 'file:../../icons/documentSigning.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1 behaves as 1; n8n treats a webhook node of version 1 differently (receivedBody below).
+		// 1.1 behaves as 1; n8n reads a webhook node's body differently from version 1.1 on
+		// (n8nContract.ts body-read-by-version), at less cost per delivery.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: `={{ ($parameter["events"] || []).length + " of ${WEBHOOK_EVENTS.length + 1} events" }}`,
@@ -139,30 +140,6 @@ export class DocumentSigningTrigger implements INodeType {
 			default:
 				return await startRun.call(this, verdict, settings, answers);
 		}
-	}
-}
-
-/**
- * Makes sure the body's bytes are in `req.rawBody`; false when they could not be read.
- *
- * n8n 2.41.1 reads and parses the body before the node runs (webhook-helpers.js
- * parseRequestBody, ~878-897). For a node of version 1 it first evaluates the expression
- * `{{$parameter["options"]["binaryData"]}}`, on every delivery; with n8n's expression engine
- * acquiring isolates lazily (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true) that evaluation builds an
- * isolate of its own on n8n's main thread, 60-140 ms a delivery here. From version 1.1 n8n
- * skips it, and reads the body only for the content types it parses (JSON, text, form, XML):
- * any other type is read here, as n8n's Webhook node does. n8n 1.123.x does the same.
- */
-async function receivedBody(
-	req: ReturnType<IWebhookFunctions['getRequestObject']>,
-): Promise<boolean> {
-	if (Buffer.isBuffer(req.rawBody) || !req.readable || typeof req.readRawBody !== 'function')
-		return true;
-	try {
-		await req.readRawBody();
-		return true;
-	} catch {
-		return false;
 	}
 }
 

@@ -167,6 +167,19 @@ export const N8N_CONTRACT: readonly ContractEntry[] = [
 		],
 	},
 	{
+		id: 'body-read-by-version',
+		behaviour:
+			'Before a webhook node runs, n8n reads and parses the body. For a node of version 1 it first evaluates `$parameter["options"]["binaryData"]` on every delivery (an expression isolate of its own when the engine acquires them lazily); for a later version it skips that and reads the body only for the content types it parses (JSON, text, form, XML), leaving any other unread.',
+		reliedOnBy:
+			'receivedBody (node file, version 1.1): the trigger reads a body n8n left unread itself, so every content type is verified',
+		readAt: [
+			{ n8n: '2.41.1', file: HELPERS, line: 881, text: 'if (nodeVersion === 1) {' },
+			{ n8n: '2.41.1', file: HELPERS, line: 893, text: '!isParsableContentType(contentType)' },
+			{ n8n: '1.123.81', file: HELPERS, line: 521, text: 'if (nodeVersion === 1) {' },
+			{ n8n: '1.123.81', file: HELPERS, line: 532, text: 'if (nodeVersion > 1) {' },
+		],
+	},
+	{
 		id: 'credential-check-failure-answered',
 		behaviour:
 			'Before it runs a workflow that uses credentials, n8n checks them with a database read (skipped for a workflow without credentials, such as a lone Webhook node). If that read throws (no database connection in time), n8n records an execution that failed before it started, without the payload, and returns from run() as if the run had started: the delivery is answered 2xx.',
@@ -243,6 +256,23 @@ export function onAnswerWritten(
 		return (end as (...a: unknown[]) => Response).apply(this, args);
 	} as Response['end'];
 	res.once('close', onClosed);
+}
+
+/**
+ * Makes sure a delivery's bytes are in `req.rawBody` (body-read-by-version); false when they
+ * could not be read.
+ */
+export async function receivedBody(
+	req: ReturnType<IWebhookFunctions['getRequestObject']>,
+): Promise<boolean> {
+	if (Buffer.isBuffer(req.rawBody) || !req.readable || typeof req.readRawBody !== 'function')
+		return true;
+	try {
+		await req.readRawBody();
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 /**
