@@ -570,11 +570,11 @@ export class Stack {
 		}
 	}
 
-	private async startN8n(): Promise<void> {
+	private async startN8n(env: Record<string, string> = {}): Promise<void> {
 		await this.startN8nProcess(
 			'n8n',
 			['start'],
-			this.n8nEnv(),
+			this.n8nEnv(env),
 			`${this.n8nUrl}/healthz/readiness`,
 			this.options.n8nNodeArgs,
 		);
@@ -591,6 +591,32 @@ export class Stack {
 				).status !== 404,
 			60_000,
 		);
+	}
+
+	/**
+	 * Stops n8n's process and starts it again on the same port and data (its log so far kept as
+	 * n8n.before-restart.log); `env` adds n8n settings for the new process, `whileStopped` runs
+	 * in between. Active workflows' webhooks are registered again by n8n as it starts.
+	 */
+	async restartN8n(
+		options: { env?: Record<string, string>; whileStopped?: () => Promise<void> } = {},
+	): Promise<void> {
+		const pid = this.processes.pidOf('n8n');
+		if (pid === undefined) throw new Error('n8n is not running');
+		process.kill(-pid, 'SIGTERM');
+		// n8n gives running executions 30 s (N8N_GRACEFUL_SHUTDOWN_TIMEOUT) before it exits on its
+		// own; a process still there after that is killed, as a supervisor would.
+		const exited = async () => this.processes.pidOf('n8n') === undefined;
+		if (!(await waitFor('n8n to exit', exited, 40_000, 200).catch(() => false))) {
+			this.log('n8n did not exit 40 s after SIGTERM: killing it');
+			process.kill(-pid, 'SIGKILL');
+			await waitFor('n8n to exit after SIGKILL', exited, 10_000, 200);
+		}
+		await fs
+			.rename(path.join(this.dir, 'n8n.log'), path.join(this.dir, 'n8n.before-restart.log'))
+			.catch(() => undefined);
+		await options.whileStopped?.();
+		await this.startN8n(options.env);
 	}
 
 	/**

@@ -1,14 +1,20 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- local tooling: starts n8n and sends deliveries, not published (package.json "files" is dist/ only) */
 /**
- * Signed deliveries to the trigger, side by side in one n8n: scenarios 16-18 of `npm run bench`
- * (regular mode) and 19-21 of `npm run bench:queue` (the webhook process), 1, 8 and 25 at once.
- * Receivers: this trigger (Deduplicate on, its defaults), n8n's Webhook node (Respond:
- * Immediately, checks nothing), Webhook + Code checking the HMAC (what a user builds by hand),
- * and a minimal community trigger (minimal-trigger.ts: what n8n costs any webhook node that
- * is not its own). The figure is ms per delivery (wall time / deliveries; the inverse of
- * deliveries per second), median of RUNS bursts of COUNT; the trigger's row is held to
- * 1.25 x the Webhook node's (0.8 x its deliveries per second) and 1.0 x Webhook + Code's, and
- * its p95 answer time to 1.5 x the Webhook node's.
+ * Signed deliveries to the trigger, side by side in one n8n: `npm run bench` (regular mode)
+ * and `npm run bench:queue` (the webhook process), 1, 8 and 25 at once, twice: under n8n's
+ * defaults (16-18, 19-21), and with n8n taking expression isolates lazily (22-24, 25-27;
+ * LAZY_ISOLATES). Receivers: this trigger (Deduplicate on, its defaults), n8n's Webhook node
+ * (Respond: Immediately, checks nothing), Webhook + Code checking the HMAC (what a user builds
+ * by hand), and a minimal community trigger (minimal-trigger.ts: what n8n costs any webhook
+ * node that is not its own). The figure is ms per delivery (wall time / deliveries; the
+ * inverse of deliveries per second), median of RUNS bursts of COUNT.
+ * Targets: with lazy isolates, the trigger's row is held to 1.25 x the Webhook node's (0.8 x
+ * its deliveries per second) and 1.0 x Webhook + Code's, its p95 answer time to 1.5 x the
+ * Webhook node's. Under n8n's defaults, n8n 2.41.1 builds a V8 isolate for every delivery to
+ * a webhook node other than its own Webhook node (live-webhooks.js webhookPhaseNeedsIsolate):
+ * no community node can come near the Webhook node there, so the trigger is held to the
+ * minimal community trigger, which pays the same (1.25 x its ms per delivery, p95 1.5 x), and
+ * the Webhook node's and Webhook + Code's rows show the gap.
  */
 import { promises as fs, readFileSync } from 'fs';
 import os from 'os';
@@ -24,9 +30,16 @@ import {
 	webhookCodeReceiver,
 	webhookReceiver,
 } from './deliveries';
+import { untilServed } from '../e2e/faults';
 import { median, type Row } from './verdict';
 
 export const DELIVERY_CONCURRENCY = [1, 8, 25] as const;
+/** What n8n is told for scenarios 22-27: take an isolate only when an expression is evaluated. */
+export const LAZY_ISOLATES = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
+
+/** What the trigger's rows are held to: the Webhook node (and Webhook + Code), or the minimal trigger. */
+export type HeldTo = 'webhook' | 'minimal';
+
 /** Deliveries per burst, and bursts per receiver and concurrency (their median is the figure). */
 const COUNT = Number(process.env.BENCH_DELIVERIES ?? 100);
 const RUNS = Number(process.env.BENCH_DELIVERY_RUNS ?? 3);
@@ -101,11 +114,15 @@ export async function deliveryRows(
 	secret: string,
 	receivers: DeliveryReceivers,
 	first: number,
+	heldTo: HeldTo,
 	log: (line: string) => void,
 ): Promise<Row[]> {
 	const url = (r: Receiver) => `${origin}/webhook/${r.path}`;
 	const all = [receivers.trigger, receivers.webhook, receivers.code, receivers.minimal];
-	for (const r of all) await sendBurst(url(r), secret, 10, 1); // a fresh n8n compiles its paths on first use
+	for (const r of all) {
+		await untilServed(url(r)); // a restarted n8n answers 404 until it has registered them
+		await sendBurst(url(r), secret, 10, 1); // a fresh n8n compiles its paths on first use
+	}
 	const rows: Row[] = [];
 	for (const [n, concurrency] of DELIVERY_CONCURRENCY.entries()) {
 		const scenario = String(first + n);
@@ -117,12 +134,10 @@ export async function deliveryRows(
 				`  ${scenario} ${r.name}, ${concurrency} at once: ${m.msPerDelivery.toFixed(1)} ms per delivery (${(1000 / m.msPerDelivery).toFixed(1)}/s), p95 ${m.p95.toFixed(0)} ms, ${m.failed} not 2xx ${JSON.stringify(m.other)}`,
 			);
 		}
-		const hook = figures.get(receivers.webhook)!;
-		const code = figures.get(receivers.code)!;
+		const target = targetOf(figures, receivers, heldTo);
 		for (const r of all) {
 			const m = figures.get(r)!;
 			const mine = r === receivers.trigger;
-			const limit = Math.min(1.25 * hook.msPerDelivery, code.msPerDelivery);
 			rows.push({
 				scenario,
 				contender: `${r.name}, ${concurrency} at once`,
@@ -134,20 +149,38 @@ export async function deliveryRows(
 				rateLimited: 0,
 				serverErrors: 0,
 				requests: COUNT * RUNS,
-				...(mine
-					? {
-							limit,
-							limitAgainst:
-								limit === code.msPerDelivery
-									? 'Webhook + Code'
-									: "1.25 x n8n's Webhook node (0.8 x its deliveries/s)",
-							p95Ms: m.p95,
-							p95LimitMs: 1.5 * hook.p95,
-						}
-					: {}),
-				note: `${(1000 / m.msPerDelivery).toFixed(1)} deliveries/s, p95 ${m.p95.toFixed(0)} ms${mine ? ` (bound ${(1.5 * hook.p95).toFixed(0)} ms)` : ''}`,
+				...(mine ? { ...target, p95Ms: m.p95 } : {}),
+				note: `${(1000 / m.msPerDelivery).toFixed(1)} deliveries/s, p95 ${m.p95.toFixed(0)} ms${mine ? ` (bound ${target.p95LimitMs.toFixed(0)} ms)` : ''}`,
 			});
 		}
 	}
 	return rows;
+}
+
+/** The trigger's limit (ms per delivery), what it comes from, and its p95 bound. */
+function targetOf(
+	figures: Map<Receiver, Measured>,
+	receivers: DeliveryReceivers,
+	heldTo: HeldTo,
+): { limit: number; limitAgainst: string; p95LimitMs: number } {
+	if (heldTo === 'minimal') {
+		const minimal = figures.get(receivers.minimal)!;
+		return {
+			limit: 1.25 * minimal.msPerDelivery,
+			limitAgainst:
+				"1.25 x the minimal community trigger (n8n's isolate per delivery for any node but its Webhook node)",
+			p95LimitMs: 1.5 * minimal.p95,
+		};
+	}
+	const hook = figures.get(receivers.webhook)!;
+	const code = figures.get(receivers.code)!;
+	const limit = Math.min(1.25 * hook.msPerDelivery, code.msPerDelivery);
+	return {
+		limit,
+		limitAgainst:
+			limit === code.msPerDelivery
+				? 'Webhook + Code'
+				: "1.25 x n8n's Webhook node (0.8 x its deliveries/s)",
+		p95LimitMs: 1.5 * hook.p95,
+	};
 }

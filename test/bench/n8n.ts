@@ -6,9 +6,11 @@
  * loop, scenarios 1-5 and, at low and high limits, 12-15 (side-by-side.ts); the same batch
  * seconds after an unlimited one (10, limit-change.ts); Get Many with Return All (7); the trigger's signature check (9); the
  * scheduled batch at users' size from a CSV (11, scale.ts); signed deliveries to the trigger
- * beside n8n's Webhook node (16-18, delivery-scenario.ts); then the memory of a 10 MB
- * upload in an n8n of its own per binary-data mode (8, memory.ts). `npm run bench:queue` runs
- * scenario 6 and the deliveries (19-21) in the queue-mode stack (queue.ts). BENCH_ONLY=1,2,... picks scenarios;
+ * beside n8n's Webhook node (16-18 under n8n's defaults, then 22-24 with n8n restarted to take
+ * expression isolates lazily; delivery-scenario.ts); then the memory of a 10 MB upload in an
+ * n8n of its own per binary-data mode (8, memory.ts). `npm run bench:queue` runs scenario 6
+ * and the deliveries (19-21 to the webhook process, 25-27 to a second webhook process with
+ * lazy isolates) in the queue-mode stack (queue.ts). BENCH_ONLY=1,2,... picks scenarios;
  * BENCH_RUNS the runs per contender (5; 12, 13: 3; 11, 14: 1 unless set); BENCH_SCALE_DOCS the
  * documents of scenario 11 (10 000).
  * Prints the table, writes docs/benchmarks.json, docs/benchmarks.svg and the table in
@@ -24,6 +26,7 @@ import {
 	deliveryEnv,
 	deliveryReceivers,
 	deliveryRows,
+	LAZY_ISOLATES,
 	minimalTriggerFolder,
 } from './delivery-scenario';
 import { benchN8nEnv, MB } from './measure';
@@ -41,7 +44,7 @@ import { problems, type Row, yardstick } from './verdict';
 
 const LATENCY_MS = 25;
 const LIST_ENVELOPES = 10_000;
-const only = (process.env.BENCH_ONLY ?? '1,2,3,4,5,12,13,14,15,10,7,8,9,11,16').split(',');
+const only = (process.env.BENCH_ONLY ?? '1,2,3,4,5,12,13,14,15,10,7,8,9,11,16,22').split(',');
 const log = (line: string) => console.error(`[bench] ${line}`);
 const list = listWorkflow('DsBenchList00001', 'bench-list');
 
@@ -118,10 +121,32 @@ async function main(): Promise<void> {
 			rows.push(...(await new Scale(stack, log).run()));
 		}
 		if (only.includes('16') && deliveries) {
-			log('scenarios 16-18');
+			log("scenarios 16-18 (n8n's defaults)");
 			await freshSandbox(stack.sandbox, {});
 			rows.push(
-				...(await deliveryRows(stack.n8nUrl, stack.sandbox.webhookSecret, deliveries, 16, log)),
+				...(await deliveryRows(
+					stack.n8nUrl,
+					stack.sandbox.webhookSecret,
+					deliveries,
+					16,
+					'minimal',
+					log,
+				)),
+			);
+		}
+		if (only.includes('22') && deliveries) {
+			log('scenarios 22-24: n8n restarted with lazy isolates');
+			await stack.restartN8n({ env: LAZY_ISOLATES });
+			await freshSandbox(stack.sandbox, {});
+			rows.push(
+				...(await deliveryRows(
+					stack.n8nUrl,
+					stack.sandbox.webhookSecret,
+					deliveries,
+					22,
+					'webhook',
+					log,
+				)),
 			);
 		}
 		await stack.stop();

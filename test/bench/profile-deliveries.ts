@@ -1,10 +1,12 @@
 /* eslint-disable no-console, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- local tooling: starts n8n, sends deliveries signed with a made-up secret and prints the figures; not published (package.json "files" is dist/ only) */
 /**
  * Signed deliveries, one receiver after another in one n8n 2.41.1 (regular mode, SQLite):
- * this trigger (Deduplicate on), a minimal community trigger (minimal-trigger.ts: what n8n
+ * this trigger at version 1.1 (Deduplicate on, and off), a minimal community trigger (minimal-trigger.ts: what n8n
  * costs any webhook node that is not its own), n8n's Webhook node, and Webhook + Code
  * checking the HMAC; COUNT deliveries (60) at 1 and at 8 at once, after 5 to warm up.
- *   E2E_STACK=<name> COUNT=60 npx ts-node --transpile-only test/bench/profile-deliveries.ts
+ *   E2E_STACK=<name> COUNT=60 RECEIVERS=0,3 npx ts-node --transpile-only test/bench/profile-deliveries.ts
+ * RECEIVERS picks receivers by their place in the list (0: the trigger); BENCH_N8N_ENV and
+ * BENCH_N8N_ARGS as for `npm run bench`.
  */
 import { promises as fs } from 'fs';
 
@@ -37,8 +39,11 @@ async function main(): Promise<void> {
 	// The senders sign with it; the trigger's credential and the Code node check it.
 	const secret = 'whsec_bench_deliveries_5f1e2d3c4b5a69788796a5b4c3d2e1f0';
 	const receivers = [
-		triggerReceiver('benchTrig000001', cred, {}, 1),
-		minimalReceiver('benchMini000001', 1),
+		triggerReceiver('benchTrig000001', cred, {}, 1.1),
+		{
+			...triggerReceiver('benchTrig000002', cred, { deduplicate: false }, 1.1),
+			name: 'this trigger, Deduplicate off',
+		},
 		minimalReceiver('benchMini000002', 1.1),
 		webhookReceiver('benchHook000001'),
 		webhookCodeReceiver('benchCode000001', secret),
@@ -59,7 +64,9 @@ async function main(): Promise<void> {
 			],
 			workflows: receivers.map((r) => r.workflow),
 		});
-		for (const r of receivers) {
+		const pick = process.env.RECEIVERS?.split(',');
+		for (const [n, r] of receivers.entries()) {
+			if (pick && !pick.includes(String(n))) continue;
 			const url = `${stack.n8nUrl}/webhook/${r.path}`;
 			await sendBurst(url, secret, 5, 1); // warm-up
 			for (const c of [1, 8]) {

@@ -8,7 +8,8 @@
  * webhook call to the last answer (the executions run side by side), median of RUNS runs;
  * the floor is 1 000 requests at 100/s = 10 s. One execution of all 500 items on a worker
  * is measured once beside it, without a target. Then scenarios 19-21 (delivery-scenario.ts):
- * signed deliveries to the webhook process, the trigger beside n8n's Webhook node.
+ * signed deliveries to the webhook process, the trigger beside n8n's Webhook node; and 25-27,
+ * the same to a second webhook process that takes expression isolates lazily.
  */
 import axios from 'axios';
 import { promises as fs } from 'fs';
@@ -23,6 +24,7 @@ import {
 	deliveryEnv,
 	deliveryReceivers,
 	deliveryRows,
+	LAZY_ISOLATES,
 	minimalTriggerFolder,
 } from './delivery-scenario';
 import { benchN8nEnv } from './measure';
@@ -32,8 +34,8 @@ import { ITEMS, RUNS } from './side-scenarios';
 import { median, type Row } from './verdict';
 
 const PATH = 'bench-queue-split';
-/** BENCH_ONLY picks scenario 6 and the deliveries (19 stands for 19-21). */
-const only = (process.env.BENCH_ONLY ?? '6,19').split(',');
+/** BENCH_ONLY picks scenario 6 and the deliveries (19 stands for 19-21, 25 for 25-27). */
+const only = (process.env.BENCH_ONLY ?? '6,19,25').split(',');
 const FLOOR_S = (2 * ITEMS) / 100;
 
 export async function queueScenario(log: (line: string) => void): Promise<Row[]> {
@@ -142,10 +144,26 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 			);
 		}
 		if (only.includes('19') && deliveries) {
-			log('scenarios 19-21');
+			log("scenarios 19-21 (n8n's defaults)");
 			await admin(sandbox).post('/reset');
 			rows.push(
-				...(await deliveryRows(queue.webhookOrigin, sandbox.webhookSecret, deliveries, 19, log)),
+				...(await deliveryRows(
+					queue.webhookOrigin,
+					sandbox.webhookSecret,
+					deliveries,
+					19,
+					'minimal',
+					log,
+				)),
+			);
+		}
+		if (only.includes('25') && deliveries) {
+			// A webhook process of its own; the first stays up, idle.
+			log('scenarios 25-27: a second webhook process with lazy isolates');
+			const lazy = await queue.startExtraWebhookProcess(LAZY_ISOLATES);
+			await admin(sandbox).post('/reset');
+			rows.push(
+				...(await deliveryRows(lazy.origin, sandbox.webhookSecret, deliveries, 25, 'webhook', log)),
 			);
 		}
 		return rows;

@@ -118,11 +118,13 @@ export const SCENARIOS: Record<string, ScenarioInfo> = {
 		factor: 1.05,
 		refusedShare: POLITE,
 	},
-	...deliveryScenarios(16, 'signed deliveries to the trigger'),
-	...deliveryScenarios(19, 'queue mode: signed deliveries to the webhook process'),
+	...deliveryScenarios(16, "signed deliveries to the trigger, n8n's defaults"),
+	...deliveryScenarios(19, "queue mode: signed deliveries to the webhook process, n8n's defaults"),
+	...deliveryScenarios(22, 'signed deliveries to the trigger, lazy isolates'),
+	...deliveryScenarios(25, 'queue mode: signed deliveries to the webhook process, lazy isolates'),
 };
 
-/** Three scenarios of signed deliveries (delivery-scenario.ts): 1, 8 and 25 at once. */
+/** Three scenarios of signed deliveries (delivery-scenario.ts): 1, 8 and 25 at once. Lazy isolates: n8n with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true. */
 function deliveryScenarios(first: number, title: string): Record<string, ScenarioInfo> {
 	return Object.fromEntries(
 		[1, 8, 25].map((concurrency, n) => [

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, no-console -- local tooling: starts n8n and the sandbox, not published (package.json "files" is dist/ only) */
 /** What every end-to-end suite uses: the check runner, n8n's execution records, fixtures. */
 import axios, { type AxiosInstance } from 'axios';
-import { promises as fs, readdirSync, readFileSync } from 'fs';
+import { readdirSync, readFileSync } from 'fs';
 import path from 'path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
@@ -259,42 +259,12 @@ export function output(execution: Execution, node: string): ExecutionItem {
 	return item;
 }
 
-/**
- * Stops n8n's process and starts it again on the same port and data (its log so far kept beside
- * the new one); `env` adds n8n settings for the new process, `whileStopped` runs in between.
- */
+/** Stops n8n's process and starts it again on the same data (Stack.restartN8n). */
 export async function restartN8n(
 	stack: Stack,
 	options: { env?: Record<string, string>; whileStopped?: () => Promise<void> } = {},
 ): Promise<void> {
-	const pid = stack.processes.pidOf('n8n');
-	expect(pid !== undefined, 'n8n is not running');
-	process.kill(-pid, 'SIGTERM');
-	// n8n gives running executions 30 s (N8N_GRACEFUL_SHUTDOWN_TIMEOUT) before it exits on its
-	// own; a process still there after that is killed, as a supervisor would.
-	const exited = async () => stack.processes.pidOf('n8n') === undefined;
-	if (!(await waitFor('n8n to exit', exited, 40_000, 200).catch(() => false))) {
-		log('n8n did not exit 40 s after SIGTERM: killing it');
-		process.kill(-pid, 'SIGKILL');
-		await waitFor('n8n to exit after SIGKILL', exited, 10_000, 200);
-	}
-	await fs
-		.rename(path.join(stack.dir, 'n8n.log'), path.join(stack.dir, 'n8n.before-restart.log'))
-		.catch(() => undefined);
-	await options.whileStopped?.();
-	await stack.startN8nProcess(
-		'n8n',
-		['start'],
-		stack.n8nEnv(options.env),
-		`${stack.n8nUrl}/healthz/readiness`,
-	);
-	await waitFor(
-		"n8n's REST routes",
-		async () =>
-			(await axios.get(`${stack.n8nUrl}/rest/login`, { validateStatus: () => true, timeout: 2000 }))
-				.status !== 404,
-		60_000,
-	);
+	await stack.restartN8n(options);
 }
 
 /**
