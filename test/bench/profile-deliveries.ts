@@ -3,24 +3,64 @@
  * Signed deliveries, one receiver after another in one n8n 2.41.1 (regular mode, SQLite):
  * this trigger at version 1.1 (Deduplicate on, and off), a minimal community trigger (minimal-trigger.ts: what n8n
  * costs any webhook node that is not its own), n8n's Webhook node, and Webhook + Code
- * checking the HMAC; COUNT deliveries (60) at 1 and at 8 at once, after 5 to warm up.
+ * checking the HMAC; and the trigger again with PREFILL ids (10,000) already remembered in its
+ * static data. COUNT deliveries (60) at 1 and at 8 at once, after 5 to warm up.
  *   E2E_STACK=<name> COUNT=60 RECEIVERS=0,3 npx ts-node --transpile-only test/bench/profile-deliveries.ts
  * RECEIVERS picks receivers by their place in the list (0: the trigger); BENCH_N8N_ENV and
  * BENCH_N8N_ARGS as for `npm run bench`.
  */
 import { promises as fs } from 'fs';
+import type { IDataObject } from 'n8n-workflow';
+
+import { claimEvent } from '../../nodes/DocumentSigningTrigger/memory';
 
 import { Stack, stopOnExit } from '../../scripts/lib/stack';
 import { deliveryEnv, minimalTriggerFolder } from './delivery-scenario';
 import { benchN8nEnv } from './measure';
 import {
 	minimalReceiver,
+	type Receiver,
 	sendBurst,
 	summary,
 	triggerReceiver,
 	webhookCodeReceiver,
 	webhookReceiver,
 } from './deliveries';
+
+/** Ids the last receiver's trigger starts with in its static data (PREFILL, 10,000). */
+const REMEMBERED = Number(process.env.PREFILL ?? 10_000);
+
+/**
+ * The receiver with `count` ids already in its trigger's static data, written by the
+ * trigger's own memory (nodes/DocumentSigningTrigger/memory.ts) as n8n would have saved them.
+ */
+async function remembering(receiver: Receiver, count: number): Promise<Receiver> {
+	const store: IDataObject = {};
+	const now = Date.now();
+	for (let n = 0; n < count; n++) {
+		const at = now - (count - n) * 100;
+		const claim = await claimEvent({
+			key: `prefill:${receiver.workflow.id}`,
+			store,
+			id: `evt_prefill_${n}_${now}`,
+			createdAtMs: at,
+			forgetBeforeMs: at - 3_600_000,
+			waitMs: 0,
+		});
+		if (claim.outcome !== 'new') throw new Error(`prefill ${n}: ${claim.outcome}`);
+		claim.answering();
+		claim.settle(true);
+	}
+	const node = receiver.workflow.nodes[0] as { name: string };
+	return {
+		...receiver,
+		name: `${receiver.name}, ${count} ids remembered`,
+		workflow: {
+			...receiver.workflow,
+			staticData: { [`node:${node.name}`]: JSON.parse(JSON.stringify(store)) },
+		},
+	};
+}
 
 async function main(): Promise<void> {
 	const log = (l: string) => console.log(`[${new Date().toISOString()}] ${l}`);
@@ -47,6 +87,7 @@ async function main(): Promise<void> {
 		minimalReceiver('benchMini000002', 1.1),
 		webhookReceiver('benchHook000001'),
 		webhookCodeReceiver('benchCode000001', secret),
+		await remembering(triggerReceiver('benchTrig000003', cred, {}, 1.1), REMEMBERED),
 	];
 	try {
 		await stack.start({
