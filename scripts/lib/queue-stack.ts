@@ -247,20 +247,32 @@ export class QueueStack {
 		await this.startRedis(this.redisCommand, 'a');
 	}
 
+	/**
+	 * Stops main, the workers and the webhook process, and starts them again with `own` settings
+	 * added (as an operator applies a setting to every process); the old logs are kept.
+	 */
+	async restartAll(own: Record<string, string>): Promise<void> {
+		const names = ['webhook', ...this.workerNames, 'n8n'];
+		for (const name of names)
+			if (this.pidOf(name) !== undefined) await this.signal(name, 'SIGTERM');
+		await this.restart('n8n', own);
+		await Promise.all(names.slice(0, -1).map(async (name) => await this.restart(name, own)));
+	}
+
 	/** Starts again a worker, the webhook process or main (`n8n`) that has exited; its old log is kept as <name>.<n>.log. */
-	async restart(name: string): Promise<void> {
+	async restart(name: string, own: Record<string, string> = {}): Promise<void> {
 		if (this.pidOf(name) !== undefined) throw new Error(`${name} is still running`);
 		const logFile = path.join(this.stack.dir, `${name}.log`);
 		let n = 1;
 		while (existsSync(path.join(this.stack.dir, `${name}.${n}.log`))) n++;
 		await fs.rename(logFile, path.join(this.stack.dir, `${name}.${n}.log`)).catch(() => undefined);
-		if (name === 'webhook') await this.startWebhookProcess(false);
-		else if (this.workerNames.includes(name)) await this.startWorker(name, false);
+		if (name === 'webhook') await this.startWebhookProcess(false, own);
+		else if (this.workerNames.includes(name)) await this.startWorker(name, false, own);
 		else if (name === 'n8n')
 			await this.stack.startN8nProcess(
 				'n8n',
 				['start'],
-				this.stack.n8nEnv(),
+				this.stack.n8nEnv(own),
 				`${this.stack.n8nUrl}/healthz/readiness`,
 			);
 		else throw new Error(`no way to restart ${name}`);
@@ -373,9 +385,14 @@ export class QueueStack {
 		return folder;
 	}
 
-	private async startWorker(name: string, fresh = true): Promise<void> {
+	private async startWorker(
+		name: string,
+		fresh = true,
+		own: Record<string, string> = {},
+	): Promise<void> {
 		const healthPort = await freePort();
 		const env = this.stack.n8nEnv({
+			...own,
 			N8N_USER_FOLDER: await this.userFolderFor(name, fresh),
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
@@ -391,8 +408,9 @@ export class QueueStack {
 		);
 	}
 
-	private async startWebhookProcess(fresh = true): Promise<void> {
+	private async startWebhookProcess(fresh = true, own: Record<string, string> = {}): Promise<void> {
 		const env = this.stack.n8nEnv({
+			...own,
 			N8N_USER_FOLDER: await this.userFolderFor('webhook', fresh),
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			N8N_PORT: String(this.ports.webhook),

@@ -9,8 +9,8 @@
  * beside n8n's Webhook node (16-18 under n8n's defaults, then 22-24 with n8n restarted to take
  * expression isolates lazily; delivery-scenario.ts); then the memory of a 10 MB upload in an
  * n8n of its own per binary-data mode (8, memory.ts). `npm run bench:queue` runs scenario 6
- * and the deliveries (19-21 to the webhook process, 25-27 to a second webhook process with
- * lazy isolates) in the queue-mode stack (queue.ts). BENCH_ONLY=1,2,... picks scenarios;
+ * and the deliveries (19-21 to the webhook process, 25-27 again with every process restarted
+ * to take isolates lazily) in the queue-mode stack (queue.ts). BENCH_ONLY=1,2,... picks scenarios;
  * BENCH_RUNS the runs per contender (5; 12, 13: 3; 11, 14: 1 unless set); BENCH_SCALE_DOCS the
  * documents of scenario 11 (10 000).
  * Prints the table, writes docs/benchmarks.json, docs/benchmarks.svg and the table in

@@ -9,7 +9,7 @@
  * the floor is 1 000 requests at 100/s = 10 s. One execution of all 500 items on a worker
  * is measured once beside it, without a target. Then scenarios 19-21 (delivery-scenario.ts):
  * signed deliveries to the webhook process, the trigger beside n8n's Webhook node; and 25-27,
- * the same to a second webhook process that takes expression isolates lazily.
+ * the same after every n8n process is restarted to take expression isolates lazily.
  */
 import axios from 'axios';
 import { promises as fs } from 'fs';
@@ -158,12 +158,19 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 			);
 		}
 		if (only.includes('25') && deliveries) {
-			// A webhook process of its own; the first stays up, idle.
-			log('scenarios 25-27: a second webhook process with lazy isolates');
-			const lazy = await queue.startExtraWebhookProcess(LAZY_ISOLATES);
+			// Every process: the workers' runs take isolates too, on the same 2 cores.
+			log('scenarios 25-27: main, workers and the webhook process restarted with lazy isolates');
+			await queue.restartAll(LAZY_ISOLATES);
 			await admin(sandbox).post('/reset');
 			rows.push(
-				...(await deliveryRows(lazy.origin, sandbox.webhookSecret, deliveries, 25, 'webhook', log)),
+				...(await deliveryRows(
+					queue.webhookOrigin,
+					sandbox.webhookSecret,
+					deliveries,
+					25,
+					'webhook',
+					log,
+				)),
 			);
 		}
 		return rows;
