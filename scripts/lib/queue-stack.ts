@@ -253,24 +253,9 @@ export class QueueStack {
 	 */
 	async restartAll(own: Record<string, string>): Promise<void> {
 		const names = ['webhook', ...this.workerNames, 'n8n'];
-		await Promise.all(names.map(async (name) => await this.stopGracefully(name)));
+		await Promise.all(names.map(async (name) => await this.stack.stopGracefully(name)));
 		await this.restart('n8n', own);
 		await Promise.all(names.slice(0, -1).map(async (name) => await this.restart(name, own)));
-	}
-
-	/**
-	 * SIGTERM, then SIGKILL if still there after 40 s: n8n gives what it runs (and open
-	 * connections) N8N_GRACEFUL_SHUTDOWN_TIMEOUT, 30 s, then exits; a supervisor would kill it.
-	 */
-	private async stopGracefully(name: string): Promise<void> {
-		const pid = this.pidOf(name);
-		if (pid === undefined) return;
-		process.kill(-pid, 'SIGTERM');
-		const exited = async () => this.pidOf(name) === undefined;
-		if (await waitFor(`${name} to exit`, exited, 40_000, 200).catch(() => false)) return;
-		this.log(`${name} did not exit 40 s after SIGTERM: killing it`);
-		process.kill(-pid, 'SIGKILL');
-		await waitFor(`${name} to exit after SIGKILL`, exited, 10_000, 200);
 	}
 
 	/** Starts again a worker, the webhook process or main (`n8n`) that has exited; its old log is kept as <name>.<n>.log. */

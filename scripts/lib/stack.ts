@@ -594,6 +594,22 @@ export class Stack {
 	}
 
 	/**
+	 * Stops an n8n process started under `name` (nothing when it is not running): SIGTERM, then
+	 * SIGKILL if it is still there after 40 s. n8n gives what it runs (and open connections)
+	 * N8N_GRACEFUL_SHUTDOWN_TIMEOUT, 30 s, before it exits on its own; a supervisor would kill it.
+	 */
+	async stopGracefully(name: string): Promise<void> {
+		const pid = this.processes.pidOf(name);
+		if (pid === undefined) return;
+		process.kill(-pid, 'SIGTERM');
+		const exited = async () => this.processes.pidOf(name) === undefined;
+		if (await waitFor(`${name} to exit`, exited, 40_000, 200).catch(() => false)) return;
+		this.log(`${name} did not exit 40 s after SIGTERM: killing it`);
+		process.kill(-pid, 'SIGKILL');
+		await waitFor(`${name} to exit after SIGKILL`, exited, 10_000, 200);
+	}
+
+	/**
 	 * Stops n8n's process and starts it again on the same port and data (its log so far kept as
 	 * n8n.before-restart.log); `env` adds n8n settings for the new process, `whileStopped` runs
 	 * in between. Active workflows' webhooks are registered again by n8n as it starts.
@@ -601,17 +617,8 @@ export class Stack {
 	async restartN8n(
 		options: { env?: Record<string, string>; whileStopped?: () => Promise<void> } = {},
 	): Promise<void> {
-		const pid = this.processes.pidOf('n8n');
-		if (pid === undefined) throw new Error('n8n is not running');
-		process.kill(-pid, 'SIGTERM');
-		// n8n gives running executions 30 s (N8N_GRACEFUL_SHUTDOWN_TIMEOUT) before it exits on its
-		// own; a process still there after that is killed, as a supervisor would.
-		const exited = async () => this.processes.pidOf('n8n') === undefined;
-		if (!(await waitFor('n8n to exit', exited, 40_000, 200).catch(() => false))) {
-			this.log('n8n did not exit 40 s after SIGTERM: killing it');
-			process.kill(-pid, 'SIGKILL');
-			await waitFor('n8n to exit after SIGKILL', exited, 10_000, 200);
-		}
+		if (this.processes.pidOf('n8n') === undefined) throw new Error('n8n is not running');
+		await this.stopGracefully('n8n');
 		await fs
 			.rename(path.join(this.dir, 'n8n.log'), path.join(this.dir, 'n8n.before-restart.log'))
 			.catch(() => undefined);

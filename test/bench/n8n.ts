@@ -26,6 +26,7 @@ import {
 	deliveryEnv,
 	deliveryReceivers,
 	deliveryRows,
+	type HeldTo,
 	LAZY_ISOLATES,
 	minimalTriggerFolder,
 } from './delivery-scenario';
@@ -120,34 +121,25 @@ async function main(): Promise<void> {
 			log('scenario 11');
 			rows.push(...(await new Scale(stack, log).run()));
 		}
+		const deliver = async (first: number, heldTo: HeldTo) =>
+			await deliveryRows(
+				stack.n8nUrl,
+				stack.sandbox.webhookSecret,
+				deliveries!,
+				first,
+				heldTo,
+				log,
+			);
 		if (only.includes('16') && deliveries) {
 			log("scenarios 16-18 (n8n's defaults)");
 			await freshSandbox(stack.sandbox, {});
-			rows.push(
-				...(await deliveryRows(
-					stack.n8nUrl,
-					stack.sandbox.webhookSecret,
-					deliveries,
-					16,
-					'minimal',
-					log,
-				)),
-			);
+			rows.push(...(await deliver(16, 'minimal')));
 		}
 		if (only.includes('22') && deliveries) {
 			log('scenarios 22-24: n8n restarted with lazy isolates');
 			await stack.restartN8n({ env: LAZY_ISOLATES });
 			await freshSandbox(stack.sandbox, {});
-			rows.push(
-				...(await deliveryRows(
-					stack.n8nUrl,
-					stack.sandbox.webhookSecret,
-					deliveries,
-					22,
-					'webhook',
-					log,
-				)),
-			);
+			rows.push(...(await deliver(22, 'webhook')));
 		}
 		await stack.stop();
 		if (only.includes('8')) rows.push(...(await memoryRows()));

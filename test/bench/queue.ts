@@ -24,6 +24,7 @@ import {
 	deliveryEnv,
 	deliveryReceivers,
 	deliveryRows,
+	type HeldTo,
 	LAZY_ISOLATES,
 	minimalTriggerFolder,
 } from './delivery-scenario';
@@ -143,35 +144,26 @@ export async function queueScenario(log: (line: string) => void): Promise<Row[]>
 				},
 			);
 		}
+		const deliver = async (first: number, heldTo: HeldTo) =>
+			await deliveryRows(
+				queue.webhookOrigin,
+				sandbox.webhookSecret,
+				deliveries!,
+				first,
+				heldTo,
+				log,
+			);
 		if (only.includes('19') && deliveries) {
 			log("scenarios 19-21 (n8n's defaults)");
 			await admin(sandbox).post('/reset');
-			rows.push(
-				...(await deliveryRows(
-					queue.webhookOrigin,
-					sandbox.webhookSecret,
-					deliveries,
-					19,
-					'minimal',
-					log,
-				)),
-			);
+			rows.push(...(await deliver(19, 'minimal')));
 		}
 		if (only.includes('25') && deliveries) {
 			// Every process: the workers' runs take isolates too, on the same 2 cores.
 			log('scenarios 25-27: main, workers and the webhook process restarted with lazy isolates');
 			await queue.restartAll(LAZY_ISOLATES);
 			await admin(sandbox).post('/reset');
-			rows.push(
-				...(await deliveryRows(
-					queue.webhookOrigin,
-					sandbox.webhookSecret,
-					deliveries,
-					25,
-					'webhook',
-					log,
-				)),
-			);
+			rows.push(...(await deliver(25, 'webhook')));
 		}
 		return rows;
 	} finally {
