@@ -75,21 +75,33 @@ const webhookNode = (path: string, parameters: Record<string, unknown>) => ({
 	parameters: { httpMethod: 'POST', path, ...parameters },
 });
 
-/** The least community webhook trigger (minimal-trigger.ts), loaded as the custom node CUSTOM.minimalWebhookTrigger. */
-export function minimalReceiver(id: string, typeVersion: 1 | 1.1): Receiver {
+/**
+ * The least community webhook trigger (minimal-trigger.ts), loaded as the custom node
+ * CUSTOM.minimalWebhookTrigger; `remembering`: CUSTOM.minimalRememberingTrigger, which also
+ * has n8n save one small value of its static data before each answer.
+ */
+export function minimalReceiver(
+	id: string,
+	typeVersion: 1 | 1.1,
+	remembering = false,
+	credential?: { id: string; name: string },
+): Receiver {
 	const webhookId = uuid(6);
 	return {
-		name: `a minimal community trigger, version ${typeVersion}`,
+		name: remembering
+			? 'a minimal trigger saving one value per delivery'
+			: `a minimal community trigger, version ${typeVersion}`,
 		path: `${webhookId}/webhook`,
 		workflow: oneWorkflow(id, `Bench: minimal trigger ${id}`, [
 			{
 				id: uuid(7),
 				name: 'Minimal Webhook Trigger',
-				type: 'CUSTOM.minimalWebhookTrigger',
+				type: remembering ? 'CUSTOM.minimalRememberingTrigger' : 'CUSTOM.minimalWebhookTrigger',
 				typeVersion,
 				position: [0, 0],
 				webhookId,
 				parameters: {},
+				...(credential ? { credentials: { documentSigningApi: credential } } : {}),
 			},
 		]),
 	};

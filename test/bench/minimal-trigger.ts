@@ -6,9 +6,14 @@
  * (N8N_CUSTOM_EXTENSIONS), it shows what n8n itself costs per delivery for any webhook node
  * that is not its own Webhook node: n8n 2.41.1 skips the webhook phase's expression isolate
  * only for n8n-nodes-base.webhook (live-webhooks.js webhookPhaseNeedsIsolate).
- * Plain JavaScript once transpiled: only type imports.
+ * MinimalRememberingTrigger adds the least a trigger that remembers each delivery before it is
+ * answered can do: one small write to its static data when n8n reads the answer body (after the
+ * execution exists in 2.x), which n8n saves before it answers (live-webhooks.js, the success
+ * callback). It shows the floor of any exactly-once memory kept where n8n lets a webhook node
+ * keep one. Plain JavaScript once transpiled: only type imports.
  */
 import type {
+	IDataObject,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -40,5 +45,44 @@ export class MinimalWebhookTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return { workflowData: [[{ json: this.getBodyData() }]] };
+	}
+}
+
+export class MinimalRememberingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Minimal Remembering Trigger',
+		name: 'minimalRememberingTrigger',
+		group: ['trigger'],
+		version: 1.1,
+		description: 'Starts a run with the request body and saves its id first (bench only)',
+		defaults: { name: 'Minimal Remembering Trigger' },
+		inputs: [],
+		outputs: ['main'],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				// '' : n8n answers with the result's webhookResponse, read once the run exists.
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
+		],
+		properties: [],
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const body = this.getBodyData();
+		const store = this.getWorkflowStaticData('node');
+		const result: IWebhookResponseData = { workflowData: [[{ json: body }]] };
+		// Written at the read, after run() has reset n8n's changed flag: n8n saves it, then answers.
+		Object.defineProperty(result, 'webhookResponse', {
+			enumerable: false,
+			get: (): IDataObject => {
+				store.last = String(body.id ?? '');
+				return { received: true };
+			},
+		});
+		return result;
 	}
 }
