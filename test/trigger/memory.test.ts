@@ -5,6 +5,7 @@
  * last save wins. Two memories with different keys stand for two processes, `db` for the
  * database row. Whatever the stored value says was taken counts as taken in every process.
  */
+import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { deepCopy, sleep } from 'n8n-workflow';
 
@@ -144,8 +145,9 @@ describe('the memory of event ids across processes sharing static data', () => {
 		await p.deliver('evt_kept');
 		const row = db.load();
 		const value = row.seenEventIds as IDataObject;
-		value.log = ['not a record', '!'.repeat(23), ...(value.log as string[])];
-		value.taking = `${value.taking as string}${'?'.repeat(23)}`;
+		// A string too short for its keys, one whose time is not a time, and a key of other characters.
+		value.log = ['not a record', '!'.repeat(17), ...(value.log as string[])];
+		value.taking = `${value.taking as string}${'?'.repeat(10)}`;
 		db.save(row);
 		expect(db.stored()).toEqual([keptId('evt_kept')]);
 		const q = db.process();
@@ -153,6 +155,68 @@ describe('the memory of event ids across processes sharing static data', () => {
 		// Not the replay window any more (n8n refuses such events before the claim): not merged.
 		const r = db.process();
 		expect((await r.claim('evt_kept', NOW, NOW + 60_000)).outcome).toBe('new');
+	});
+});
+
+describe('what the memory stores', () => {
+	it('takes about 10 characters an id: 10,000 ids in about 100 KB of static data', async () => {
+		const db = cluster();
+		const p = db.process();
+		const legacy = Array.from({ length: SEEN_EVENTS_LIMIT }, (_, n) => [`evt_full_${n}`, NOW]);
+		db.save({ seenEvents: legacy });
+		await p.deliver('evt_last');
+		const bytes = JSON.stringify(db.load()).length;
+		expect(db.stored()).toHaveLength(SEEN_EVENTS_LIMIT);
+		expect(bytes).toBeGreaterThan(SEEN_EVENTS_LIMIT * 10);
+		expect(bytes).toBeLessThan(SEEN_EVENTS_LIMIT * 10 + 1_000);
+	});
+
+	it('reads the format before (23-character records): its ids are duplicates, and the next write is the current format', async () => {
+		const db = cluster();
+		const hash = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 16);
+		const time = Math.floor(NOW / 1000)
+			.toString(36)
+			.padStart(7, '0');
+		const log = ['evt_v3_a', 'evt_v3_b'].map((id) => hash(id) + time).join('');
+		db.save({
+			seenEventIds: {
+				format: 3,
+				writer: 'OlderWriter1',
+				base: 0,
+				log: [log],
+				taking: hash('evt_v3_c') + time,
+			},
+		});
+		expect(db.stored()).toEqual(['evt_v3_a', 'evt_v3_b', 'evt_v3_c'].map(keptId));
+		const p = db.process();
+		for (const id of ['evt_v3_a', 'evt_v3_b', 'evt_v3_c'])
+			expect([id, (await p.claim(id)).outcome]).toEqual([id, 'duplicate']);
+		await p.deliver('evt_v4');
+		expect((db.load().seenEventIds as IDataObject).format).toBe(4);
+		expect(new Set(db.stored())).toEqual(
+			new Set(['evt_v3_a', 'evt_v3_b', 'evt_v3_c', 'evt_v4'].map(keptId)),
+		);
+	});
+
+	it('forgets by age a whole string of ids at once, once its newest event is past the window', async () => {
+		const db = cluster();
+		const p = db.process();
+		const hour = 3_600_000;
+		for (const [id, at] of [
+			['evt_old', NOW - 3 * hour],
+			['evt_newer', NOW - 30 * 60_000],
+		] as const) {
+			const c = await p.claim(id, at, NOW - 4 * hour);
+			if (c.outcome !== 'new') throw new Error(c.outcome);
+			c.settle(true);
+		}
+		// One string holds both: evt_old stays while evt_newer is inside the window.
+		expect((await p.claim('evt_old', NOW, NOW - 2 * hour)).outcome).toBe('duplicate');
+		const fresh = await p.claim('evt_fresh', NOW, NOW - 10 * 60_000);
+		if (fresh.outcome !== 'new') throw new Error(fresh.outcome);
+		fresh.settle(true);
+		expect((await p.claim('evt_newer', NOW, NOW - 10 * 60_000)).outcome).toBe('new');
+		expect((await p.claim('evt_old', NOW, NOW - 10 * 60_000)).outcome).toBe('new');
 	});
 });
 
