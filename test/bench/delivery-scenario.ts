@@ -77,7 +77,7 @@ export interface DeliveryReceivers {
 	floor: Receiver;
 }
 
-/** The four receivers; the trigger uses `credential`, whose webhook secret is `secret`. */
+/** The five receivers; the trigger uses `credential`, whose webhook secret is `secret`. */
 export function deliveryReceivers(
 	credential: { id: string; name: string },
 	secret: string,

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/webhook-lifecycle-complete, @n8n/community-nodes/node-connection-type-literal -- bench tooling, not published: a custom node n8n loads from a folder of its own, where only type imports resolve (so 'main', not NodeConnectionTypes), and it registers nothing anywhere */
+/* Bench tooling, not published: a custom node n8n loads from a folder of its own, where only type imports resolve (so 'main', not NodeConnectionTypes), and it registers nothing anywhere */
 /**
  * The least a community webhook trigger can be: no credential, no parameters read, no static
  * data; it starts a run with the body and n8n answers once the run exists (responseMode
@@ -16,20 +16,26 @@ import type {
 	IDataObject,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-export class MinimalWebhookTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Minimal Webhook Trigger',
-		name: 'minimalWebhookTrigger',
+/** The two nodes' description: a trigger with one POST webhook that n8n answers once the run exists. */
+function minimalDescription(
+	name: string,
+	displayName: string,
+	version: number | number[],
+	description: string,
+	webhook: Partial<IWebhookDescription> = {},
+): INodeTypeDescription {
+	return {
+		displayName,
+		name,
 		group: ['trigger'],
-		// 1: n8n 2.41.1 evaluates the expression `$parameter["options"]["binaryData"]` on every
-		// delivery to a webhook node of version 1 (webhook-helpers.js parseRequestBody); 1.1 not.
-		version: [1, 1.1],
-		description: 'Starts a run with the request body (bench only)',
-		defaults: { name: 'Minimal Webhook Trigger' },
+		version,
+		description,
+		defaults: { name: displayName },
 		inputs: [],
 		outputs: ['main'],
 		webhooks: [
@@ -38,10 +44,22 @@ export class MinimalWebhookTrigger implements INodeType {
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
 				path: 'webhook',
+				...webhook,
 			},
 		],
 		properties: [],
 	};
+}
+
+export class MinimalWebhookTrigger implements INodeType {
+	// 1: n8n 2.41.1 evaluates the expression `$parameter["options"]["binaryData"]` on every
+	// delivery to a webhook node of version 1 (webhook-helpers.js parseRequestBody); 1.1 not.
+	description = minimalDescription(
+		'minimalWebhookTrigger',
+		'Minimal Webhook Trigger',
+		[1, 1.1],
+		'Starts a run with the request body (bench only)',
+	);
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return { workflowData: [[{ json: this.getBodyData() }]] };
@@ -49,27 +67,14 @@ export class MinimalWebhookTrigger implements INodeType {
 }
 
 export class MinimalRememberingTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Minimal Remembering Trigger',
-		name: 'minimalRememberingTrigger',
-		group: ['trigger'],
-		version: 1.1,
-		description: 'Starts a run with the request body and saves its id first (bench only)',
-		defaults: { name: 'Minimal Remembering Trigger' },
-		inputs: [],
-		outputs: ['main'],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				// '' : n8n answers with the result's webhookResponse, read once the run exists.
-				responseMode: 'onReceived',
-				responseData: '',
-				path: 'webhook',
-			},
-		],
-		properties: [],
-	};
+	// responseData '': n8n answers with the result's webhookResponse, read once the run exists.
+	description = minimalDescription(
+		'minimalRememberingTrigger',
+		'Minimal Remembering Trigger',
+		1.1,
+		'Starts a run with the request body and saves its id first (bench only)',
+		{ responseData: '' },
+	);
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const body = this.getBodyData();
