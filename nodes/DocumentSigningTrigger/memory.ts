@@ -115,9 +115,15 @@ interface StoredIds {
 	sound: boolean;
 }
 
-function storedIds(store: IDataObject): StoredIds | undefined {
+/** The stored value of the memory when it has that format. */
+function storedValue(store: IDataObject, format: number): IDataObject | undefined {
 	const value = store[SEEN_IDS_KEY] as IDataObject | undefined;
-	if (typeof value !== 'object' || value === null || value.format !== FORMAT) return undefined;
+	return typeof value === 'object' && value !== null && value.format === format ? value : undefined;
+}
+
+function storedIds(store: IDataObject): StoredIds | undefined {
+	const value = storedValue(store, FORMAT);
+	if (!value) return undefined;
 	const { writer, base, log, taking } = value;
 	if (typeof writer !== 'string' || !WRITER_PATTERN.test(writer)) return undefined;
 	if (!Number.isSafeInteger(base) || (base as number) < 0 || !Array.isArray(log)) return undefined;
@@ -133,8 +139,8 @@ function storedIds(store: IDataObject): StoredIds | undefined {
 
 /** The ids of a value the earlier format wrote, as [key, seconds]: its keys' first characters are today's keys. */
 function* format3Records(store: IDataObject): Generator<[key: string, seconds: number]> {
-	const value = store[SEEN_IDS_KEY] as IDataObject | undefined;
-	if (typeof value !== 'object' || value === null || value.format !== FORMAT_3.format) return;
+	const value = storedValue(store, FORMAT_3.format);
+	if (!value) return;
 	const texts = [...(Array.isArray(value.log) ? value.log : []), value.taking];
 	const { recordChars, keyChars } = FORMAT_3;
 	for (const text of texts) {
