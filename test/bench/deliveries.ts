@@ -88,9 +88,11 @@ export function minimalReceiver(
 ): Receiver {
 	const webhookId = uuid(6);
 	return {
-		name: remembering
-			? 'a minimal trigger saving one value per delivery'
-			: `a minimal community trigger, version ${typeVersion}`,
+		name:
+			(remembering
+				? 'a minimal trigger saving one value per delivery'
+				: `a minimal community trigger, version ${typeVersion}`) +
+			(credential ? ', with a credential' : ''),
 		path: `${webhookId}/webhook`,
 		workflow: oneWorkflow(id, `Bench: minimal trigger ${id}`, [
 			{

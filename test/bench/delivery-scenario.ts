@@ -6,10 +6,10 @@
  * LAZY_ISOLATES). Receivers: this trigger (Deduplicate on, its defaults), n8n's Webhook node
  * (Respond: Immediately, checks nothing), Webhook + Code checking the HMAC (what a user builds
  * by hand), a minimal community trigger (minimal-trigger.ts: what n8n costs any webhook
- * node that is not its own), and that trigger saving one small value of its static data before
+ * node that is not its own), that trigger saving one small value of its static data before
  * each answer (the floor of any memory of deliveries kept where n8n lets a webhook node keep
- * one). The figure is ms per delivery (wall time / deliveries; the
- * inverse of deliveries per second), median of RUNS bursts of COUNT.
+ * one), and the same with a credential (n8n checks it before every run). The figure is ms per delivery (wall time / deliveries; the
+ * inverse of deliveries per second), median of as many bursts of COUNT as there are receivers.
  * Targets: with lazy isolates, the trigger's row is held to 1.25 x the Webhook node's (0.8 x
  * its deliveries per second) and 1.0 x Webhook + Code's, its p95 answer time to 1.5 x the
  * Webhook node's. Under n8n's defaults, n8n 2.41.1 builds a V8 isolate for every delivery to
@@ -43,9 +43,14 @@ export const LAZY_ISOLATES = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
 /** What the trigger's rows are held to: the Webhook node (and Webhook + Code), or the minimal trigger. */
 export type HeldTo = 'webhook' | 'minimal';
 
-/** Deliveries per burst, and bursts per receiver and concurrency (their median is the figure). */
+/**
+ * Deliveries per burst, and bursts per receiver and concurrency (their median is the figure):
+ * by default as many bursts as there are receivers, so that with the turns below each receiver
+ * takes each place in the round once, and two disturbed bursts (a checkpoint, a stall of a
+ * neighbour) cannot move the median.
+ */
 const COUNT = Number(process.env.BENCH_DELIVERIES ?? 100);
-const RUNS = Number(process.env.BENCH_DELIVERY_RUNS ?? 3);
+const runsFor = (receivers: number) => Number(process.env.BENCH_DELIVERY_RUNS ?? receivers);
 /** Deliveries each receiver gets first, 8 at once, unmeasured. */
 const WARM_UP = Number(process.env.BENCH_DELIVERY_WARM_UP ?? 200);
 
@@ -75,9 +80,15 @@ export interface DeliveryReceivers {
 	minimal: Receiver;
 	/** The minimal trigger saving one small value before each answer: the floor of a memory kept in static data. */
 	floor: Receiver;
+	/**
+	 * That floor with the trigger's credential, which n8n checks with database reads before every
+	 * run of a workflow with one (credentials-permission-checker.js): the floor of a webhook node
+	 * that keeps its secret in a credential, as the trigger does.
+	 */
+	floorWithCredential: Receiver;
 }
 
-/** The five receivers; the trigger uses `credential`, whose webhook secret is `secret`. */
+/** The six receivers; the trigger and the last floor use `credential`, whose webhook secret is `secret`. */
 export function deliveryReceivers(
 	credential: { id: string; name: string },
 	secret: string,
@@ -89,6 +100,7 @@ export function deliveryReceivers(
 		code: webhookCodeReceiver(`${prefix}Code01`, secret),
 		minimal: minimalReceiver(`${prefix}Mini01`, 1.1),
 		floor: minimalReceiver(`${prefix}Mini02`, 1.1, true),
+		floorWithCredential: minimalReceiver(`${prefix}Mini03`, 1.1, true, credential),
 	};
 }
 
@@ -113,7 +125,7 @@ function measured(bursts: Burst[]): Measured {
 }
 
 /**
- * RUNS bursts of COUNT for each receiver, `concurrency` at once. The receivers take turns,
+ * Bursts of COUNT for each receiver, `concurrency` at once, one per receiver (runsFor). The receivers take turns,
  * one burst each per round, starting one place later each round: none is always the first
  * after a restart or always the one after the heaviest.
  */
@@ -124,7 +136,7 @@ async function measureInTurns(
 	concurrency: number,
 ): Promise<Map<Receiver, Measured>> {
 	const bursts = new Map<Receiver, Burst[]>(all.map((r) => [r, []]));
-	for (let round = 0; round < RUNS; round++)
+	for (let round = 0; round < runsFor(all.length); round++)
 		for (let k = 0; k < all.length; k++) {
 			const r = all[(round + k) % all.length];
 			bursts.get(r)!.push(await sendBurst(url(r), secret, COUNT, concurrency));
@@ -177,7 +189,7 @@ export async function deliveryRows(
 				duplicates: 0,
 				rateLimited: 0,
 				serverErrors: 0,
-				requests: COUNT * RUNS,
+				requests: COUNT * runsFor(all.length),
 				...(mine ? { ...target, p95Ms: m.p95 } : {}),
 				note: `${(1000 / m.msPerDelivery).toFixed(1)} deliveries/s, p95 ${m.p95.toFixed(0)} ms${mine ? ` (bound ${target.p95LimitMs.toFixed(0)} ms)` : ''}`,
 			});
