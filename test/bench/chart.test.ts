@@ -52,6 +52,15 @@ describe('bench chart', () => {
 		expect(svg.match(/<text/g)?.length).toBe(svg.match(/<\/text>/g)?.length);
 	});
 
+	test('a label too long for its column is drawn narrower to fit; a short one as it is', () => {
+		const long = 'a minimal trigger saving one value per delivery, with a credential, 25 at once';
+		const chart = renderChart([row({ contender: long }), row({ contender: 'short' })], []);
+		expect(chart).toContain(
+			`text-anchor="end" textLength="320" lengthAdjust="spacingAndGlyphs">${long}</text>`,
+		);
+		expect(chart).toContain('text-anchor="end">short</text>');
+	});
+
 	test('a 200 s scenario beside a 4 s one: each panel on its own scale, the floor target and the memory said', () => {
 		const both = renderChart(
 			[

@@ -30,6 +30,15 @@ const LEGEND: Array<[Kind, string]> = [
 	['other', 'other figure'],
 ];
 
+/** Characters of a label at about CHAR_W px each. */
+const CHAR_W = 6.5;
+
+/** A label too long for its column is drawn narrower to fit, not cut at the chart's edge. */
+const fitted = (label: string): string =>
+	label.length * CHAR_W > LABEL_W - 10
+		? ` textLength="${LABEL_W - 10}" lengthAdjust="spacingAndGlyphs"`
+		: '';
+
 export function escapeXml(text: string): string {
 	return text
 		.replace(/&/g, '&amp;')
@@ -72,7 +81,7 @@ export function renderChart(rows: Row[], runs: string[], against: Kind[] = YARDS
 			const ok = clean(r);
 			const w = Math.max(1, x(r.value) - BAR_X);
 			parts.push(
-				`<text x="${LABEL_W}" y="${y + 15}" class="l" text-anchor="end">${escapeXml(r.contender)}</text>`,
+				`<text x="${LABEL_W}" y="${y + 15}" class="l" text-anchor="end"${fitted(r.contender)}>${escapeXml(r.contender)}</text>`,
 			);
 			parts.push(
 				`<rect x="${BAR_X}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_H - 6}" fill="${ok ? COLORS[r.kind] : 'url(#hatch)'}"${ok ? '' : ` stroke="${COLORS[r.kind]}"`}/>`,
@@ -100,7 +109,7 @@ export function renderChart(rows: Row[], runs: string[], against: Kind[] = YARDS
 	const legend = LEGEND.filter(([kind]) => rows.some((r) => r.kind === kind)).map(
 		([kind, label]) => {
 			const item = `<rect x="${lx}" y="${y + 4}" width="12" height="12" fill="${COLORS[kind]}"/><text x="${lx + 16}" y="${y + 14}" class="l">${escapeXml(label)}</text>`;
-			lx += 30 + label.length * 6.5;
+			lx += 30 + label.length * CHAR_W;
 			return item;
 		},
 	);
