@@ -8,8 +8,9 @@
  * by hand), a minimal community trigger (minimal-trigger.ts: what n8n costs any webhook
  * node that is not its own), that trigger saving one small value of its static data before
  * each answer (the floor of any memory of deliveries kept where n8n lets a webhook node keep
- * one), and the same with a credential (n8n checks it before every run). The figure is ms per delivery (wall time / deliveries; the
- * inverse of deliveries per second), median of as many bursts of COUNT as there are receivers.
+ * one), and the same with a credential (n8n checks it before every run). The figure is ms
+ * per delivery (wall time / deliveries; the inverse of deliveries per second), median of as
+ * many bursts of COUNT as there are receivers.
  * Targets: with lazy isolates, the trigger's row is held to 1.25 x the Webhook node's (0.8 x
  * its deliveries per second) and 1.0 x Webhook + Code's, its p95 answer time to 1.5 x the
  * Webhook node's. Under n8n's defaults, n8n 2.41.1 builds a V8 isolate for every delivery to
@@ -88,7 +89,7 @@ export interface DeliveryReceivers {
 	floorWithCredential: Receiver;
 }
 
-/** The six receivers; the trigger and the last floor use `credential`, whose webhook secret is `secret`. */
+/** The six receivers; the trigger and the floor with a credential use `credential` (its webhook secret: `secret`). */
 export function deliveryReceivers(
 	credential: { id: string; name: string },
 	secret: string,
@@ -125,9 +126,9 @@ function measured(bursts: Burst[]): Measured {
 }
 
 /**
- * Bursts of COUNT for each receiver, `concurrency` at once, one per receiver (runsFor). The receivers take turns,
- * one burst each per round, starting one place later each round: none is always the first
- * after a restart or always the one after the heaviest.
+ * Bursts of COUNT for each receiver, `concurrency` at once, as many as there are receivers
+ * (runsFor). The receivers take turns, one burst each per round, starting one place later each
+ * round: none is always the first after a restart or always the one after the heaviest.
  */
 async function measureInTurns(
 	all: Receiver[],
