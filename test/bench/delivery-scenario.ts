@@ -190,7 +190,7 @@ export async function deliveryRows(
 				duplicates: 0,
 				rateLimited: 0,
 				serverErrors: 0,
-				requests: COUNT * runsFor(all.length),
+				requests: COUNT * m.runs.length,
 				...(mine ? { ...target, p95Ms: m.p95 } : {}),
 				note: `${(1000 / m.msPerDelivery).toFixed(1)} deliveries/s, p95 ${m.p95.toFixed(0)} ms${mine ? ` (bound ${target.p95LimitMs.toFixed(0)} ms)` : ''}`,
 			});
