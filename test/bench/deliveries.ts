@@ -75,30 +75,41 @@ const webhookNode = (path: string, parameters: Record<string, unknown>) => ({
 	parameters: { httpMethod: 'POST', path, ...parameters },
 });
 
+/** What a minimal trigger saves in its static data before each answer, by its custom node and receiver name. */
+const MINIMAL_SAVES = {
+	nothing: { type: 'CUSTOM.minimalWebhookTrigger', name: '' },
+	'a small value': {
+		type: 'CUSTOM.minimalRememberingTrigger',
+		name: 'a minimal trigger saving one value per delivery',
+	},
+	'20 KB': {
+		type: 'CUSTOM.minimalLargeRememberingTrigger',
+		name: 'a minimal trigger saving 20 KB per delivery',
+	},
+} as const;
+
 /**
- * The least community webhook trigger (minimal-trigger.ts), loaded as the custom node
- * CUSTOM.minimalWebhookTrigger; `remembering`: CUSTOM.minimalRememberingTrigger, which also
- * has n8n save one small value of its static data before each answer.
+ * The least community webhook trigger (minimal-trigger.ts), loaded as a custom node; `saves`:
+ * what n8n saves of its static data before each answer (nothing, one small value, or 20 KB).
  */
 export function minimalReceiver(
 	id: string,
 	typeVersion: 1 | 1.1,
-	remembering = false,
+	saves: keyof typeof MINIMAL_SAVES = 'nothing',
 	credential?: { id: string; name: string },
 ): Receiver {
 	const webhookId = uuid(6);
+	const { type, name } = MINIMAL_SAVES[saves];
 	return {
 		name:
-			(remembering
-				? 'a minimal trigger saving one value per delivery'
-				: `a minimal community trigger, version ${typeVersion}`) +
+			(name || `a minimal community trigger, version ${typeVersion}`) +
 			(credential ? ', with a credential' : ''),
 		path: `${webhookId}/webhook`,
 		workflow: oneWorkflow(id, `Bench: minimal trigger ${id}`, [
 			{
 				id: uuid(7),
 				name: 'Minimal Webhook Trigger',
-				type: remembering ? 'CUSTOM.minimalRememberingTrigger' : 'CUSTOM.minimalWebhookTrigger',
+				type,
 				typeVersion,
 				position: [0, 0],
 				webhookId,

@@ -63,7 +63,11 @@ export async function minimalTriggerFolder(): Promise<string> {
 		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
 	}).outputText;
 	// n8n takes the class named as the file (n8n-core directory-loader.js): one file per class.
-	for (const name of ['MinimalWebhookTrigger', 'MinimalRememberingTrigger'])
+	for (const name of [
+		'MinimalWebhookTrigger',
+		'MinimalRememberingTrigger',
+		'MinimalLargeRememberingTrigger',
+	])
 		await fs.writeFile(path.join(folder, `${name}.node.js`), js);
 	return folder;
 }
@@ -100,8 +104,8 @@ export function deliveryReceivers(
 		webhook: webhookReceiver(`${prefix}Hook01`),
 		code: webhookCodeReceiver(`${prefix}Code01`, secret),
 		minimal: minimalReceiver(`${prefix}Mini01`, 1.1),
-		floor: minimalReceiver(`${prefix}Mini02`, 1.1, true),
-		floorWithCredential: minimalReceiver(`${prefix}Mini03`, 1.1, true, credential),
+		floor: minimalReceiver(`${prefix}Mini02`, 1.1, 'a small value'),
+		floorWithCredential: minimalReceiver(`${prefix}Mini03`, 1.1, 'a small value', credential),
 	};
 }
 

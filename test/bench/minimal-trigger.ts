@@ -10,7 +10,9 @@
  * answered can do: one small write to its static data when n8n reads the answer body (after the
  * execution exists in 2.x), which n8n saves before it answers (live-webhooks.js, the success
  * callback). It shows the floor of any exactly-once memory kept where n8n lets a webhook node
- * keep one. Plain JavaScript once transpiled: only type imports.
+ * keep one. MinimalLargeRememberingTrigger saves 20 KB more with it, about what the Document
+ * Signing Trigger's memory holds at 2,000 ids: what the size of a save costs. Plain JavaScript
+ * once transpiled: only type imports.
  */
 import type {
 	IDataObject,
@@ -66,6 +68,28 @@ export class MinimalWebhookTrigger implements INodeType {
 	}
 }
 
+/**
+ * The result of a delivery whose answer body, read by n8n once the run exists, writes the
+ * body's id (and `also`) into the node's static data: n8n saves it, then answers.
+ */
+function rememberingResult(
+	context: IWebhookFunctions,
+	also: IDataObject = {},
+): IWebhookResponseData {
+	const body = context.getBodyData();
+	const store = context.getWorkflowStaticData('node');
+	const result: IWebhookResponseData = { workflowData: [[{ json: body }]] };
+	// Written at the read, after run() has reset n8n's changed flag.
+	Object.defineProperty(result, 'webhookResponse', {
+		enumerable: false,
+		get: (): IDataObject => {
+			Object.assign(store, also, { last: String(body.id ?? '') });
+			return { received: true };
+		},
+	});
+	return result;
+}
+
 export class MinimalRememberingTrigger implements INodeType {
 	// responseData '': n8n answers with the result's webhookResponse, read once the run exists.
 	description = minimalDescription(
@@ -77,17 +101,31 @@ export class MinimalRememberingTrigger implements INodeType {
 	);
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const body = this.getBodyData();
-		const store = this.getWorkflowStaticData('node');
-		const result: IWebhookResponseData = { workflowData: [[{ json: body }]] };
-		// Written at the read, after run() has reset n8n's changed flag: n8n saves it, then answers.
-		Object.defineProperty(result, 'webhookResponse', {
-			enumerable: false,
-			get: (): IDataObject => {
-				store.last = String(body.id ?? '');
-				return { received: true };
-			},
-		});
-		return result;
+		return rememberingResult(this);
+	}
+}
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/**
+ * 20,000 random base64url characters, as incompressible as hashed ids: about what the
+ * Document Signing Trigger's memory saves at 2,000 ids.
+ */
+const LARGE_VALUE = Array.from(
+	{ length: 20_000 },
+	() => BASE64URL[Math.floor(Math.random() * 64)],
+).join('');
+
+/** The remembering trigger saving 20 KB more with each delivery: what the size of a save costs. */
+export class MinimalLargeRememberingTrigger implements INodeType {
+	description = minimalDescription(
+		'minimalLargeRememberingTrigger',
+		'Minimal Large Remembering Trigger',
+		1.1,
+		'Starts a run with the request body and saves its id and 20 KB first (bench only)',
+		{ responseData: '' },
+	);
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return rememberingResult(this, { large: LARGE_VALUE });
 	}
 }
