@@ -75,16 +75,19 @@ const webhookNode = (path: string, parameters: Record<string, unknown>) => ({
 	parameters: { httpMethod: 'POST', path, ...parameters },
 });
 
-/** What a minimal trigger saves in its static data before each answer, by its custom node and receiver name. */
+/** What a minimal trigger saves in its static data before each answer: its custom node and receiver name. */
 const MINIMAL_SAVES = {
-	nothing: { type: 'CUSTOM.minimalWebhookTrigger', name: '' },
+	nothing: {
+		type: 'CUSTOM.minimalWebhookTrigger',
+		name: (version: number) => `a minimal community trigger, version ${version}`,
+	},
 	'a small value': {
 		type: 'CUSTOM.minimalRememberingTrigger',
-		name: 'a minimal trigger saving one value per delivery',
+		name: () => 'a minimal trigger saving one value per delivery',
 	},
 	'20 KB': {
 		type: 'CUSTOM.minimalLargeRememberingTrigger',
-		name: 'a minimal trigger saving 20 KB per delivery',
+		name: () => 'a minimal trigger saving 20 KB per delivery',
 	},
 } as const;
 
@@ -101,9 +104,7 @@ export function minimalReceiver(
 	const webhookId = uuid(6);
 	const { type, name } = MINIMAL_SAVES[saves];
 	return {
-		name:
-			(name || `a minimal community trigger, version ${typeVersion}`) +
-			(credential ? ', with a credential' : ''),
+		name: name(typeVersion) + (credential ? ', with a credential' : ''),
 		path: `${webhookId}/webhook`,
 		workflow: oneWorkflow(id, `Bench: minimal trigger ${id}`, [
 			{

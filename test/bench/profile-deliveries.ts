@@ -5,7 +5,8 @@
  * costs any webhook node that is not its own), n8n's Webhook node, and Webhook + Code
  * checking the HMAC; the trigger again with PREFILL ids (10,000) already remembered in its
  * static data; and the minimal trigger saving one small value before each answer, without and
- * with a credential, and saving 20 KB with a credential (what the size of a save costs). COUNT deliveries (60) at 1 and at 8 at once, after 5 to warm up.
+ * with a credential, and saving 20 KB with a credential (what the size of a save costs).
+ * COUNT deliveries (60) at 1 and at 8 at once, after 5 to warm up.
  *   E2E_STACK=<name> COUNT=60 RECEIVERS=0,3 npx ts-node --transpile-only test/bench/profile-deliveries.ts
  * RECEIVERS picks receivers by their place in the list (0: the trigger), in its order, a
  * receiver again when named twice; BENCH_N8N_ENV and BENCH_N8N_ARGS as for `npm run bench`.
